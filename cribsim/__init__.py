@@ -1,0 +1,3 @@
+"""cribsim: a tournament simulator and rules-variant testbed for cribbage."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,215 @@
+"""The ``cribsim`` command: score, peg, play (and, later, run/report/list).
+
+Errors are one line on stderr (``cribsim: ...``) with exit code 2, never a traceback."""
+
+import argparse
+import json
+import sys
+
+from . import __version__
+from .cards import RANK, VALUE, card_str, cards_str, parse_cards
+from .errors import CribsimError
+from .scoring import peg_breakdown, show_breakdown, show_words
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2
+        raise CribsimError(f"{self.prog}: {message} (see --help)")
+
+
+# ---- score ----------------------------------------------------------------------------------
+
+def _score_cards(hand, starter, crib):
+    items = show_breakdown(hand, starter, crib)
+    return {
+        "hand": [card_str(c) for c in hand],
+        "starter": card_str(starter),
+        "crib": crib,
+        "total": sum(i.points for i in items),
+        "items": [{"reason": r, "points": p, "cards": [card_str(c) for c in cs]} for r, p, cs in items],
+    }
+
+
+def _check_show(hand, starter):
+    if not 1 <= len(hand) <= 6:
+        raise CribsimError(f"cribsim: a hand has 1 to 6 cards, got {len(hand)}")
+    if starter in hand:
+        raise CribsimError(f"cribsim: the starter {card_str(starter)} is also in the hand")
+    if any(c >= 52 for c in hand + [starter]):
+        raise CribsimError("cribsim: jokers need rules with jokers (--rules, a later release)")
+
+
+def _batch_lines(path):
+    try:
+        f = sys.stdin if path == "-" else open(path)
+    except OSError as e:
+        raise CribsimError(f"cribsim: cannot read {path}: {e.strerror}") from None
+    with f:
+        for no, line in enumerate(f, 1):
+            words = line.split("#", 1)[0].split()
+            if words:
+                yield no, words
+
+
+def cmd_score(args):
+    if args.batch:
+        failed = False
+        for no, words in _batch_lines(args.batch):
+            try:
+                crib = words[-1].lower() == "crib"
+                cards = parse_cards(words[:-1] if crib else words)
+                if len(cards) < 2:
+                    raise CribsimError("cribsim: expected the hand's cards and then the starter")
+                hand, starter = cards[:-1], cards[-1]
+                _check_show(hand, starter)
+                out = {"line": no, **_score_cards(hand, starter, crib)}
+            except CribsimError as e:
+                failed = True
+                out = {"line": no, "error": str(e)}
+            print(json.dumps(out))
+        return 1 if failed else 0
+    hand = parse_cards(args.cards)
+    if not hand or args.starter is None:
+        raise CribsimError("cribsim score: give the hand's cards and --starter CARD, or --batch FILE")
+    starter = parse_cards([args.starter])[0]
+    _check_show(hand, starter)
+    res = _score_cards(hand, starter, args.crib)
+    if args.json:
+        print(json.dumps(res))
+        return 0
+    what = "crib" if args.crib else "hand"
+    print(f"{what} {cards_str(hand)}, starter {card_str(starter)}")
+    items = show_breakdown(hand, starter, args.crib)
+    for words, (_, pts, cs) in zip(show_words(items), items):
+        print(f"  {words:<24} {cards_str(cs)}")
+    print(f"total {res['total']}")
+    return 0
+
+
+# ---- peg ------------------------------------------------------------------------------------
+
+def _peg_cards(cards):
+    count = sum(VALUE[c] for c in cards)
+    if count > 31:
+        raise CribsimError(f"cribsim: the count would be {count}, over 31 (R-PEG-2)")
+    if any(c >= 52 for c in cards):
+        raise CribsimError("cribsim: jokers need rules with jokers (--rules, a later release)")
+    items = peg_breakdown(cards)
+    return {
+        "cards": [card_str(c) for c in cards],
+        "count": count,
+        "total": sum(i.points for i in items),
+        "items": [{"reason": r, "points": p, "cards": [card_str(c) for c in cs]} for r, p, cs in items],
+    }
+
+
+def cmd_peg(args):
+    if args.batch:
+        failed = False
+        for no, words in _batch_lines(args.batch):
+            try:
+                out = {"line": no, **_peg_cards(parse_cards(words))}
+            except CribsimError as e:
+                failed = True
+                out = {"line": no, "error": str(e)}
+            print(json.dumps(out))
+        return 1 if failed else 0
+    if not args.cards:
+        raise CribsimError("cribsim peg: give the cards laid since the last reset, the new card last")
+    res = _peg_cards(parse_cards(args.cards))
+    if args.json:
+        print(json.dumps(res))
+        return 0
+    print(f"count {res['count']}")
+    for it in res["items"]:
+        print(f"  {it['reason']:<18} {it['points']:>2}  {' '.join(it['cards'])}")
+    print(f"total {res['total']}")
+    return 0
+
+
+# ---- play -----------------------------------------------------------------------------------
+
+PLAYER_PRESETS = {(2, False): "standard", (3, False): "three_player", (4, False): "four_player",
+                  (4, True): "four_player_partners", (5, False): "five_player"}
+
+
+def cmd_play(args):
+    from .engine import play_game
+    from .narrate import narrate
+    from .rules import load_rules
+    from .strategy import factory
+    from .match import make_strategies
+
+    if args.rules:
+        rules = load_rules(args.rules)
+    else:
+        key = (args.players, args.teams)
+        if key not in PLAYER_PRESETS:
+            raise CribsimError("cribsim play: --teams needs --players 4" if args.teams
+                               else f"cribsim play: --players must be 2 to 5, got {args.players}")
+        rules = load_rules(PLAYER_PRESETS[key])
+    makers = [factory(args.strategy) for _ in range(rules.players)]
+    result = play_game(rules, make_strategies(makers), args.seed, (0, 0), log=True)
+    print(f"Rules: {rules.name} {rules.describe()}  seed {args.seed}")
+    print("\n".join(narrate(rules, result)))
+    return 0
+
+
+# ---- entry point ----------------------------------------------------------------------------
+
+def build_parser():
+    p = _Parser(prog="cribsim", description="Cribbage tournament simulator and rules-variant testbed.")
+    p.add_argument("--version", action="version", version=f"cribsim {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+
+    s = sub.add_parser("score", help="score a hand or crib at the show, with the breakdown",
+                       description="Score a hand (any size) with the starter: fifteens, pairs, runs, "
+                                   "flush, nobs (R-SHOW-3..7).")
+    s.add_argument("cards", nargs="*", help="the hand's cards, e.g. 5H 5C 5S JD (10 or T for ten)")
+    s.add_argument("--starter", help="the starter card")
+    s.add_argument("--crib", action="store_true", help="score as a crib (a flush needs the starter)")
+    s.add_argument("--json", action="store_true", help="one JSON object with total and items")
+    s.add_argument("--batch", metavar="FILE", help="one hand per line, starter last, optional 'crib'; - for stdin")
+    s.set_defaults(func=cmd_score)
+
+    g = sub.add_parser("peg", help="points for the last card laid in the play",
+                       description="Points for the last card laid, given the cards laid since the last "
+                                   "reset (R-PEG-5: 15, 31, pairs, runs; not the go).")
+    g.add_argument("cards", nargs="*", help="cards laid since the last reset, the new card last")
+    g.add_argument("--json", action="store_true", help="one JSON object with total and items")
+    g.add_argument("--batch", metavar="FILE", help="one sequence per line; - for stdin")
+    g.set_defaults(func=cmd_peg)
+
+    pl = sub.add_parser("play", help="narrate one complete game",
+                        description="Play one complete game with the given strategies and narrate it "
+                                    "deal by deal.")
+    pl.add_argument("--players", type=int, default=2, help="2 to 5 (default 2)")
+    pl.add_argument("--teams", action="store_true", help="with --players 4: two partnerships")
+    pl.add_argument("--rules", help="a rules file or preset name (overrides --players/--teams)")
+    pl.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
+    pl.add_argument("--strategy", default="random", help="strategy for every seat (default random)")
+    pl.set_defaults(func=cmd_play)
+    return p
+
+
+def main(argv=None):
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        return args.func(args)
+    except CribsimError as e:
+        msg = str(e)
+        print(msg if msg.startswith("cribsim") else f"cribsim: {msg}", file=sys.stderr)
+        return e.exit_code
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("cribsim: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

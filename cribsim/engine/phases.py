@@ -1,0 +1,192 @@
+"""The deal as phases: deal -> discard -> starter -> play -> show.
+
+Each phase is a function ``phase(game, deal)``.  The standard order is ``STANDARD_PHASES``; a
+flow-changing variant (auction, inspection, Canadian passes, ...) supplies its own phase list by
+inserting or replacing entries, so the engine loop itself never changes."""
+
+from ..cards import JACK, RANK, VALUE, cards_str
+from ..errors import IllegalMove
+from ..rng import draw
+from ..scoring import peg_breakdown, peg_points, show_breakdown, show_points
+from .events import CRIB, HAND, HEELS, PEG
+
+
+class Deal:
+    """What one deal holds: hands by seat, the crib, the starter, the stock."""
+
+    __slots__ = ("dealer", "hands", "kept", "crib", "crib_owner", "starter", "stock")
+
+    def __init__(self, dealer, n):
+        self.dealer = dealer
+        self.crib_owner = dealer  # R-DEAL-3
+        self.hands = [None] * n
+        self.kept = [None] * n
+        self.crib = []
+        self.starter = None
+        self.stock = []
+
+
+def deal_cards(g, d):
+    """R-DEAL-2: hands dealt from a deck addressed by (seed, match, game, deal)."""
+    r = g.rules
+    n, dealer = g.n, d.dealer
+    needed = (n - 1) * r.deal + r.dealer_deal + r.crib_from_deck + 1
+    rng = g.deck_rng
+    rng.seed(g.deck_key())
+    cards = draw(rng, range(r.deck_size), needed)
+    pos = 0
+    for i in range(1, n + 1):
+        seat = (dealer + i) % n
+        k = r.dealer_deal if seat == dealer else r.deal
+        d.hands[seat] = cards[pos:pos + k]
+        pos += k
+    d.crib = cards[pos:pos + r.crib_from_deck]
+    d.stock = cards[pos + r.crib_from_deck:]
+    if g.events is not None:
+        for seat in range(n):
+            g.log(seat, "deal", cards=d.hands[seat])
+        if d.crib:
+            g.log(dealer, "deal", "crib", cards=d.crib)
+
+
+def discard(g, d):
+    """R-DEAL-2/3: each seat lays away its discards face down, before the starter is seen."""
+    r = g.rules
+    scores = tuple(g.scores)
+    for seat in range(g.n):
+        k = r.dealer_discard if seat == d.dealer else r.discard
+        hand = d.hands[seat]
+        if k:
+            obs = g.obs[seat]
+            obs.hand = tuple(hand)
+            obs.discards = k
+            obs.dealer, obs.crib_owner, obs.scores = d.dealer, d.crib_owner, scores
+            obs.starter, obs.count, obs.pile, obs.played, obs.legal = None, 0, (), (), ()
+            choice = g.strategies[seat].discard(obs)
+            kept = list(hand)
+            try:
+                for c in choice:
+                    kept.remove(c)  # fails on a card not held, or named twice
+            except (ValueError, TypeError):
+                kept = None
+            if kept is None or len(choice) != k:
+                raise IllegalMove(f"seat {seat} discarded {choice!r} from {cards_str(hand)}, "
+                                  f"expected {k} of its cards")
+            hand = d.hands[seat] = kept
+            d.crib.extend(choice)
+            g.log(seat, "discard", cards=choice)
+        d.kept[seat] = tuple(hand)
+
+
+def cut_starter(g, d):
+    """R-START-1/2: the starter; a jack gives the dealer 2 for his heels."""
+    d.starter = d.stock.pop()
+    g.log(d.dealer, "starter", cards=(d.starter,))
+    if RANK[d.starter] == JACK:
+        g.award(d.dealer, 2, HEELS, "his heels", (d.starter,))
+
+
+def play(g, d):
+    """R-PEG-1..5: the play, with go, 31 and last card."""
+    n = g.n
+    hands = [list(d.kept[s]) for s in range(n)]
+    left = sum(len(h) for h in hands)
+    plays, observations = g.play_fns, g.obs
+    logging = g.events is not None
+    count, pile, ranks, played = 0, (), [], ()
+    said_go = 0
+    last = -1
+    scores = tuple(g.scores)
+    for obs in observations:
+        obs.dealer, obs.crib_owner, obs.starter = d.dealer, d.crib_owner, d.starter
+    turn = (d.dealer + 1) % n  # R-PEG-1
+    while left:
+        seat = turn
+        room = 31 - count
+        hand = hands[seat]
+        if hand and room >= 10:  # the common case: the seat whose turn it is can play anything
+            legal = hand
+        else:
+            legal = None
+            for _ in range(n):  # R-PEG-2: the next seat, clockwise, holding a card that fits
+                hand = hands[seat]
+                if hand:
+                    legal = [c for c in hand if VALUE[c] <= room]
+                    if legal:
+                        break
+                    if logging and not said_go >> seat & 1:
+                        said_go |= 1 << seat
+                        g.log(seat, "go", count=count)
+                seat = seat + 1 if seat + 1 < n else 0
+            if not legal:  # R-PEG-3: nobody can play: one for the go, reset, left of last leads
+                g.award(last, 1, PEG, "go", ())
+                scores = tuple(g.scores)
+                count, pile, ranks, said_go = 0, (), [], 0
+                if logging:
+                    g.log(last, "reset")
+                turn = last + 1 if last + 1 < n else 0
+                continue
+        obs = observations[seat]
+        obs.hand = obs.legal = tuple(hand)
+        if legal is not hand:
+            obs.legal = tuple(legal)
+        obs.count, obs.pile, obs.played, obs.scores = count, pile, played, scores
+        c = plays[seat](obs)
+        if c not in legal:
+            raise IllegalMove(f"seat {seat} played {c!r}, legal were {cards_str(legal)} at count {count}")
+        hand.remove(c)
+        left -= 1
+        count += VALUE[c]
+        pile += (c,)
+        ranks.append(RANK[c])
+        played += ((seat, c),)
+        last = seat
+        if logging:
+            g.log(seat, "lay", cards=(c,), count=count)
+            items = peg_breakdown(list(pile))
+            if items:
+                g.award_items(seat, items, PEG)
+                scores = tuple(g.scores)
+        else:
+            pts = peg_points(ranks, count)
+            if pts:
+                g.award(seat, pts, PEG)
+                scores = tuple(g.scores)
+        if count == 31:  # 2 for the 31 already scored, never also the go (R-PEG-3)
+            count, pile, ranks, said_go = 0, (), [], 0
+            if logging:
+                g.log(seat, "reset")
+        turn = seat + 1 if seat + 1 < n else 0
+    if count:  # R-PEG-4: last card (not after a 31)
+        g.award(last, 1, PEG, "last card", ())
+
+
+def show(g, d):
+    """R-SHOW-1: left of the dealer first, the dealer's hand last, then the crib."""
+    n, dealer, starter, kept = g.n, d.dealer, d.starter, d.kept
+    crib_rule = g.rules.crib_flush_needs_starter
+    if g.events is not None:
+        for i in range(1, n + 1):
+            seat = (dealer + i) % n
+            _show_logged(g, seat, kept[seat], starter, False, HAND)
+        _show_logged(g, d.crib_owner, d.crib, starter, crib_rule, CRIB)
+        return
+    award = g.award
+    for i in range(1, n + 1):
+        seat = (dealer + i) % n
+        pts = show_points(kept[seat], starter)
+        if pts:
+            award(seat, pts, HAND)
+    pts = show_points(d.crib, starter, crib_rule)
+    if pts:
+        award(d.crib_owner, pts, CRIB)
+
+
+def _show_logged(g, seat, cards, starter, crib, source):
+    g.log(seat, "show", "crib" if source == CRIB else "hand", cards=cards)
+    items = show_breakdown(cards, starter, crib)
+    if items:
+        g.award_items(seat, items, source)
+
+
+STANDARD_PHASES = (deal_cards, discard, cut_starter, play, show)

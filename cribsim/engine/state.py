@@ -1,0 +1,74 @@
+"""The state of one game: scores by side, the dealer, tallies, and the award of points."""
+
+import random
+
+from ..rng import DECK, STRATEGY, derive
+from .events import SOURCES, Event
+from ..strategy import Observation
+
+MAX_DEALS = 10_000  # a safety net for variants with penalties; standard games last ~9 deals
+
+
+class GameOver(Exception):
+    """Raised the instant a side reaches the target (R-SHOW-2): nothing after it is scored."""
+
+    def __init__(self, side):
+        self.side = side
+
+
+class GameState:
+    """Mutable state of one game in progress. ``events`` is a list when a log is kept."""
+
+    def __init__(self, rules, strategies, seed, address, dealer, events=None):
+        self.rules = rules
+        self.n = rules.players
+        self.side_of = rules.side_of
+        self.target = rules.target
+        self.strategies = strategies
+        self.play_fns = [s.play for s in strategies]
+        self.deck_rng = random.Random()
+        self.seed = seed
+        self.address = tuple(address)  # (match_key, game)
+        self.dealer = dealer
+        self.deal_no = 0
+        self.scores = [0] * len(rules.sides)
+        self.events = events
+        # points by role (0 = dealer, 1 = left of dealer, ...) and source, over the game
+        self.by_role = [[0] * len(SOURCES) for _ in range(self.n)]
+        self.obs = [Observation(s, self.side_of[s], rules) for s in range(self.n)]
+
+    def deck_key(self):
+        return derive(self.seed, *self.address, self.deal_no, DECK)
+
+    def seed_strategies(self):
+        """Each seat's strategy generator is addressed per game (seeding per deal would cost a
+        fifth of the engine's time); decks are addressed per deal."""
+        for seat, strat in enumerate(self.strategies):
+            strat.rng.seed(derive(self.seed, *self.address, STRATEGY, seat))
+
+    def award(self, seat, points, source, reason="", cards=()):
+        """Give ``points`` to ``seat``'s side; end the game if it reaches the target."""
+        side = self.side_of[seat]
+        self.scores[side] += points
+        self.by_role[(seat - self.dealer) % self.n][source] += points
+        if self.events is not None:
+            self.events.append(Event(self.deal_no, seat, points, SOURCES[source], reason, tuple(cards)))
+        if self.scores[side] >= self.target:
+            raise GameOver(side)
+
+    def award_items(self, seat, items, source):
+        """Award a breakdown (from scoring.*_breakdown) as one scoring act, checked once."""
+        total = 0
+        side = self.side_of[seat]
+        role = self.by_role[(seat - self.dealer) % self.n]
+        for reason, pts, cards in items:
+            total += pts
+            self.events.append(Event(self.deal_no, seat, pts, SOURCES[source], reason, cards))
+        self.scores[side] += total
+        role[source] += total
+        if self.scores[side] >= self.target:
+            raise GameOver(side)
+
+    def log(self, seat, action, reason="", cards=(), count=None):
+        if self.events is not None:
+            self.events.append(Event(self.deal_no, seat, 0, action, reason, tuple(cards), count))

@@ -1,0 +1,322 @@
+"""Rules: a validated, immutable description of one rule set, built from YAML.
+
+Rules are data.  A variant that changes a number or a yes/no is a field here; a variant that
+changes the flow names a plug-in in ``variants`` (see ``cribsim/engine/phases.py`` for the
+extension points).  Loading is strict: an unknown key or an impossible value is a one-line
+:class:`ConfigError` naming the file and the key."""
+
+import dataclasses
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .errors import ConfigError
+
+# R-DEAL-2 defaults by player count: (deal, discard, dealer_deal, dealer_discard, crib_from_deck)
+DEAL_DEFAULTS = {
+    2: (6, 2, 6, 2, 0),
+    3: (5, 1, 5, 1, 1),
+    4: (5, 1, 5, 1, 0),
+    5: (5, 1, 4, 0, 0),
+}
+MAX_PLAYERS = 5
+
+# R-MATCH-2 game-point tables
+GAME_POINT_TABLES = {
+    "default": {"win": 1, "skunk": 2, "double_skunk": 4, "triple_skunk": 4},
+    "acc": {"win": 2, "skunk": 3, "double_skunk": 3, "triple_skunk": 3},
+}
+
+
+@dataclass(frozen=True)
+class MatchFormat:
+    """R-MATCH-1..3: first to ``first_to`` game points, or exactly ``games`` games."""
+
+    first_to: int = 1
+    games: int = 0  # 0: not a fixed number of games
+    game_points: tuple = tuple(sorted(GAME_POINT_TABLES["default"].items()))
+    triple_skunk_wins_match: bool = False
+
+    def points_table(self):
+        return dict(self.game_points)
+
+
+@dataclass(frozen=True)
+class Rules:
+    name: str = "standard"
+    game: str = "cribbage"
+    players: int = 2
+    deal: int = 6
+    discard: int = 2
+    dealer_deal: int = 6
+    dealer_discard: int = 2
+    crib_from_deck: int = 0
+    jokers: int = 0
+    target: int = 121
+    skunk_lines: tuple = (91, 61, 31)  # skunk, double skunk, triple skunk (R-MATCH-1)
+    sides: tuple = ((0,), (1,))
+    crib_flush_needs_starter: bool = True  # R-SHOW-6
+    match: MatchFormat = field(default_factory=MatchFormat)
+    variants: tuple = ()  # names of flow plug-ins, in order
+
+    # ---- derived, cheap ----
+    @property
+    def hand_size(self):
+        return self.deal - self.discard
+
+    @property
+    def crib_size(self):
+        return (self.players - 1) * self.discard + self.dealer_discard + self.crib_from_deck
+
+    @property
+    def deck_size(self):
+        return 52 + self.jokers
+
+    @property
+    def side_of(self):
+        out = [0] * self.players
+        for i, side in enumerate(self.sides):
+            for seat in side:
+                out[seat] = i
+        return tuple(out)
+
+    def to_dict(self):
+        d = dataclasses.asdict(self)
+        d["sides"] = [list(s) for s in self.sides]
+        d["skunk_lines"] = list(self.skunk_lines)
+        d["variants"] = list(self.variants)
+        d["match"]["game_points"] = dict(self.match.game_points)
+        return d
+
+    def fingerprint(self):
+        """A short hash of everything that changes play (not the name)."""
+        d = self.to_dict()
+        d.pop("name")
+        blob = json.dumps(d, sort_keys=True).encode()
+        return hashlib.sha256(blob).hexdigest()[:12]
+
+    def describe(self):
+        """A loggable one-liner listing what differs from standard two-player cribbage."""
+        base = Rules().to_dict()
+        mine = self.to_dict()
+        diffs = [f"{k}={mine[k]}" for k in mine if k != "name" and mine[k] != base[k]]
+        return f"{self.game}({', '.join(diffs)})"
+
+
+# ---- loading ------------------------------------------------------------------------------
+
+RULES_DIRS = [Path.cwd() / "configs" / "rules", Path(__file__).resolve().parents[1] / "configs" / "rules"]
+
+_TOP_KEYS = {
+    "name", "game", "extends", "players", "deal", "discard", "dealer_deal", "dealer_discard",
+    "crib_from_deck", "jokers", "target", "skunk_lines", "sides", "crib_flush_needs_starter",
+    "match", "variants", "description",
+}
+_MATCH_KEYS = {"first_to", "games", "game_points", "triple_skunk_wins_match"}
+_POINT_KEYS = {"win", "skunk", "double_skunk", "triple_skunk"}
+KNOWN_VARIANTS = ()  # flow plug-ins registered so far (the variants issue adds them)
+
+
+def find_rules_file(name, relative_to=None):
+    """A rules name (``standard``) or path; searched next to ``relative_to``, then in
+    ``configs/rules`` of the working directory and of the installed project."""
+    p = Path(name)
+    candidates = []
+    if p.suffix in (".yaml", ".yml"):
+        if relative_to is not None:
+            candidates.append(Path(relative_to).parent / p)
+        candidates.append(p)
+    stem = p.stem if p.suffix else name
+    candidates += [d / f"{stem}.yaml" for d in RULES_DIRS]
+    for c in candidates:
+        if c.is_file():
+            return c
+    return None
+
+
+def preset_names():
+    names = set()
+    for d in RULES_DIRS:
+        if d.is_dir():
+            names.update(f.stem for f in d.glob("*.yaml"))
+    return sorted(names)
+
+
+def read_yaml(path):
+    """Safe-load a YAML mapping; a one-line ConfigError for a missing file or bad YAML."""
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise ConfigError(path, None, f"cannot read file ({e.strerror})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        raise ConfigError(path, None, f"invalid YAML{where}: {getattr(e, 'problem', e)}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(path, None, "expected a mapping of keys to values at the top level")
+    return data
+
+
+def load_rules(ref, _seen=()):
+    """Rules from a preset name or a YAML file path (following ``extends:``)."""
+    path = find_rules_file(str(ref))
+    if path is None:
+        raise ConfigError(ref, None, f"no such rules file or preset (presets: {', '.join(preset_names())})")
+    return rules_from_mapping(read_yaml(path), source=str(path), _seen=_seen)
+
+
+def _merge(base, over):
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def _raw_with_extends(data, source, seen):
+    if "extends" not in data:
+        return data
+    parent = data["extends"]
+    if not isinstance(parent, str):
+        raise ConfigError(source, "extends", "expected the name or path of a rules file")
+    ppath = find_rules_file(parent, relative_to=source if source and source != "<inline>" else None)
+    if ppath is None:
+        raise ConfigError(source, "extends", f"no rules file or preset named '{parent}'")
+    key = str(ppath.resolve())
+    if key in seen:
+        raise ConfigError(source, "extends", f"'{parent}' extends itself (a cycle)")
+    pdata = _raw_with_extends(read_yaml(ppath), str(ppath), seen + (key,))
+    child = {k: v for k, v in data.items() if k != "extends"}
+    return _merge({k: v for k, v in pdata.items() if k != "name"}, child)
+
+
+def _int(source, key, v, lo, hi=None):
+    if not isinstance(v, int) or isinstance(v, bool) or v < lo or (hi is not None and v > hi):
+        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise ConfigError(source, key, f"expected a whole number {rng}, got {v!r}")
+    return v
+
+
+def _bool(source, key, v):
+    if not isinstance(v, bool):
+        raise ConfigError(source, key, f"expected true or false, got {v!r}")
+    return v
+
+
+def _unknown(source, prefix, data, allowed):
+    for k in data:
+        if k not in allowed:
+            raise ConfigError(source, f"{prefix}{k}",
+                              f"unknown key (expected one of: {', '.join(sorted(allowed))})")
+
+
+def _match(source, m):
+    if m is None:
+        return MatchFormat()
+    if not isinstance(m, dict):
+        raise ConfigError(source, "match", "expected a mapping such as {first_to: 5}")
+    _unknown(source, "match.", m, _MATCH_KEYS)
+    first_to = _int(source, "match.first_to", m.get("first_to", 1), 1)
+    games = _int(source, "match.games", m.get("games", 0), 0)
+    if "games" in m and "first_to" in m:
+        raise ConfigError(source, "match", "give either first_to or games, not both")
+    gp = m.get("game_points", "default")
+    if isinstance(gp, str):
+        if gp not in GAME_POINT_TABLES:
+            raise ConfigError(source, "match.game_points",
+                              f"expected a table name ({', '.join(GAME_POINT_TABLES)}) or a mapping, got {gp!r}")
+        table = dict(GAME_POINT_TABLES[gp])
+    elif isinstance(gp, dict):
+        _unknown(source, "match.game_points.", gp, _POINT_KEYS)
+        table = dict(GAME_POINT_TABLES["default"])
+        table.update(gp)
+        if "double_skunk" in gp and "triple_skunk" not in gp:
+            table["triple_skunk"] = table["double_skunk"]
+        for k, v in table.items():
+            _int(source, f"match.game_points.{k}", v, 0)
+    else:
+        raise ConfigError(source, "match.game_points", "expected a table name or a mapping")
+    tsw = _bool(source, "match.triple_skunk_wins_match", m.get("triple_skunk_wins_match", False))
+    return MatchFormat(first_to=first_to if games == 0 else 0, games=games,
+                       game_points=tuple(sorted(table.items())), triple_skunk_wins_match=tsw)
+
+
+def rules_from_mapping(data, source="<inline>", _seen=()):
+    """Build and validate Rules from a mapping (as read from YAML)."""
+    data = _raw_with_extends(data, source, _seen)
+    _unknown(source, "", data, _TOP_KEYS)
+    game = data.get("game", "cribbage")
+    if game != "cribbage":
+        raise ConfigError(source, "game", f"expected 'cribbage', got {game!r}")
+    name = data.get("name", Path(source).stem if source != "<inline>" else "inline")
+    if not isinstance(name, str):
+        raise ConfigError(source, "name", f"expected a string, got {name!r}")
+    players = _int(source, "players", data.get("players", 2), 2, MAX_PLAYERS)
+    d_deal, d_disc, d_ddeal, d_ddisc, d_crib = DEAL_DEFAULTS[players]
+    deal = _int(source, "deal", data.get("deal", d_deal), 1)
+    discard = _int(source, "discard", data.get("discard", d_disc if "deal" not in data else deal - 4), 0)
+    dealer_deal = _int(source, "dealer_deal", data.get("dealer_deal", d_ddeal if "deal" not in data else deal), 1)
+    dealer_discard = _int(source, "dealer_discard",
+                          data.get("dealer_discard", d_ddisc if "deal" not in data else dealer_deal - (deal - discard)), 0)
+    crib_from_deck = _int(source, "crib_from_deck", data.get("crib_from_deck", d_crib), 0)
+    jokers = _int(source, "jokers", data.get("jokers", 0), 0, 4)
+    if discard > deal:
+        raise ConfigError(source, "discard", f"expected at most deal ({deal}), got {discard}")
+    if dealer_deal - dealer_discard != deal - discard:
+        raise ConfigError(source, "dealer_discard",
+                          f"every hand must end the same size: dealer keeps {dealer_deal - dealer_discard}, "
+                          f"others keep {deal - discard}")
+    if deal - discard < 1:
+        raise ConfigError(source, "discard", "every hand must keep at least one card")
+    crib = (players - 1) * discard + dealer_discard + crib_from_deck
+    if crib < 1:
+        raise ConfigError(source, "discard", "the crib would be empty: discard or crib_from_deck must give it cards")
+    needed = (players - 1) * deal + dealer_deal + crib_from_deck + 1
+    if needed > 52 + jokers:
+        raise ConfigError(source, "players",
+                          f"{players} players need {needed} cards (hands, crib and starter) but the deck has {52 + jokers}")
+    target = _int(source, "target", data.get("target", 121), 1)
+    if "skunk_lines" in data:
+        sl = data["skunk_lines"]
+        if not (isinstance(sl, list) and len(sl) == 3):
+            raise ConfigError(source, "skunk_lines", "expected three numbers [skunk, double, triple]")
+        for i, v in enumerate(sl):
+            _int(source, f"skunk_lines[{i}]", v, 0, target)
+        if not sl[0] >= sl[1] >= sl[2]:
+            raise ConfigError(source, "skunk_lines", f"expected decreasing lines, got {sl}")
+        skunk = tuple(sl)
+    else:  # R-MATCH-1: the lines scale with the target
+        skunk = (math.ceil(3 * target / 4), math.ceil(target / 2), math.ceil(target / 4))
+    sides = _sides(source, data.get("sides"), players)
+    flush = _bool(source, "crib_flush_needs_starter", data.get("crib_flush_needs_starter", True))
+    variants = data.get("variants", [])
+    if not isinstance(variants, list):
+        raise ConfigError(source, "variants", "expected a list of variant names")
+    for i, v in enumerate(variants):
+        if v not in KNOWN_VARIANTS:
+            raise ConfigError(source, f"variants[{i}]",
+                              f"unknown variant {v!r} (known: {', '.join(KNOWN_VARIANTS) or 'none yet'})")
+    return Rules(name=name, players=players, deal=deal, discard=discard, dealer_deal=dealer_deal,
+                 dealer_discard=dealer_discard, crib_from_deck=crib_from_deck, jokers=jokers,
+                 target=target, skunk_lines=skunk, sides=sides, crib_flush_needs_starter=flush,
+                 match=_match(source, data.get("match")), variants=tuple(variants))
+
+
+def _sides(source, sides, players):
+    if sides is None:
+        return tuple((s,) for s in range(players))
+    if not isinstance(sides, list) or not all(isinstance(s, list) and s for s in sides):
+        raise ConfigError(source, "sides", "expected a list of seat lists, e.g. [[0, 2], [1, 3]]")
+    seats = [x for s in sides for x in s]
+    if sorted(seats) != list(range(players)):
+        raise ConfigError(source, "sides", f"expected every seat 0..{players - 1} in exactly one side, got {sides}")
+    if len(sides) < 2:
+        raise ConfigError(source, "sides", "expected at least two sides")
+    return tuple(tuple(s) for s in sides)

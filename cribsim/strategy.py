@@ -1,0 +1,99 @@
+"""The Strategy protocol, the Observation a seat may see, and the strategy loader.
+
+A strategy sees only an :class:`Observation`: its own cards, the public table, the scores and the
+rules; never the deck, another seat's hidden cards or the engine's random generator.  Each
+strategy gets its own ``random.Random`` (addressed per deal, see ``cribsim.rng``)."""
+
+import importlib
+
+from .errors import CribsimError
+
+BUILTIN = {
+    "random": "strategies.random_play:RandomStrategy",
+}
+
+
+class Observation:
+    """What one seat may see. The engine keeps one per seat and updates it before each decision.
+
+    Always: ``seat``, ``side``, ``players``, ``rules``, ``dealer``, ``crib_owner``, ``scores``
+    (tuple, one per side), ``hand`` (tuple of own cards).
+    Discard: ``discards`` (how many to give the crib).
+    Play: ``starter``, ``count``, ``pile`` (cards since the last reset), ``played`` (tuple of
+    (seat, card) laid this deal, in order), ``legal`` (cards that fit under 31)."""
+
+    __slots__ = ("seat", "side", "players", "rules", "dealer", "crib_owner", "scores", "hand",
+                 "discards", "starter", "count", "pile", "played", "legal", "kept")
+
+    def __init__(self, seat, side, rules):
+        self.seat, self.side, self.rules = seat, side, rules
+        self.players = rules.players
+        self.dealer = self.crib_owner = 0
+        self.scores = ()
+        self.hand = self.pile = self.played = self.legal = self.kept = ()
+        self.discards = 0
+        self.starter = None
+        self.count = 0
+
+
+class Strategy:
+    """Base class with the protocol. Subclasses implement ``discard`` and ``play``.
+
+    ``discard(obs)`` returns ``obs.discards`` cards of ``obs.hand``; ``play(obs)`` returns one of
+    ``obs.legal``.  ``supports`` names the decisions a strategy can make, so that a lineup that
+    needs one it lacks (an auction bid, say) fails before any game is played."""
+
+    name = "strategy"
+    supports = frozenset({"discard", "play"})
+
+    def __init__(self, rng, **params):
+        if params:
+            raise CribsimError(f"cribsim: strategy '{self.name}' takes no parameter "
+                               f"'{next(iter(params))}'")
+        self.rng = rng
+
+    def discard(self, obs):
+        raise NotImplementedError
+
+    def play(self, obs):
+        raise NotImplementedError
+
+
+def resolve(spec):
+    """The Strategy class for a built-in name (``random``) or ``module:Class``."""
+    target = BUILTIN.get(spec, spec)
+    if not isinstance(target, str) or ":" not in target:
+        raise CribsimError(f"cribsim: unknown strategy {spec!r} (built-in: {', '.join(sorted(BUILTIN))}; "
+                           f"or give module:Class)")
+    mod_name, _, cls_name = target.partition(":")
+    try:
+        mod = importlib.import_module(mod_name)
+    except ImportError as e:
+        raise CribsimError(f"cribsim: strategy {spec!r}: cannot import module {mod_name!r} ({e})") from None
+    cls = getattr(mod, cls_name, None)
+    if cls is None:
+        raise CribsimError(f"cribsim: strategy {spec!r}: module {mod_name!r} has no {cls_name!r}")
+    return cls
+
+
+def factory(spec, params=None, needs=()):
+    """A callable ``make(rng) -> Strategy`` (fresh instance per match)."""
+    cls = resolve(spec)
+    missing = set(needs) - set(getattr(cls, "supports", ()))
+    if missing:
+        raise CribsimError(f"cribsim: strategy {spec!r} cannot make the decisions "
+                           f"{', '.join(sorted(missing))} these rules need")
+    params = dict(params or {})
+    cls(_probe_rng(), **params)  # fail early on bad parameters
+
+    def make(rng):
+        return cls(rng, **params)
+
+    make.spec = spec
+    return make
+
+
+def _probe_rng():
+    import random
+
+    return random.Random(0)
