@@ -155,6 +155,57 @@ def cmd_play(args):
     return 0
 
 
+# ---- run, report, list ---------------------------------------------------------------------
+
+def cmd_run(args):
+    from .tournament.config import load_experiment
+    from .tournament.runner import run_experiment
+
+    if args.workers is not None and args.workers < 1:
+        raise CribsimError(f"cribsim run: --workers must be at least 1, got {args.workers}")
+    exp = load_experiment(args.config, seed=args.seed)  # validates everything before writing
+    run_experiment(exp, out_dir=args.out, workers=args.workers, address=args.address, serial=args.serial,
+                   resume=args.resume, fresh=args.fresh, quiet=args.quiet)
+    return 0
+
+
+def cmd_report(args):
+    from .tournament.report import write_report
+
+    write_report(args.dir, quiet=args.quiet)
+    return 0
+
+
+def cmd_list(args):
+    from pathlib import Path
+
+    from .rules import RULES_DIRS, find_rules_file, load_rules, preset_names
+    from .strategy import BUILTIN, resolve
+
+    print("Rule sets (configs/rules, use by name):")
+    for name in preset_names():
+        r = load_rules(str(find_rules_file(name)))
+        print(f"  {name:<24} {r.describe()}")
+    print("\nStrategies (use by name, or module:Class):")
+    for name in sorted(BUILTIN):
+        doc = (resolve(name).__module__ and __import__(BUILTIN[name].split(":")[0], fromlist=["x"]).__doc__ or "")
+        print(f"  {name:<24} {doc.strip().splitlines()[0] if doc.strip() else ''}")
+    print("\nExample experiments (cribsim run FILE):")
+    seen = set()
+    for d in [Path.cwd() / "configs", RULES_DIRS[-1].parent]:
+        for f in sorted(d.rglob("*.yaml")) if d.is_dir() else []:
+            if "rules" in f.parts or f.name in seen:
+                continue
+            seen.add(f.name)
+            first = next((ln[1:].strip() for ln in f.read_text().splitlines() if ln.startswith("#")), "")
+            try:
+                shown = f.relative_to(Path.cwd())
+            except ValueError:
+                shown = f
+            print(f"  {str(shown):<40} {first}")
+    return 0
+
+
 # ---- entry point ----------------------------------------------------------------------------
 
 def build_parser():
@@ -189,6 +240,30 @@ def build_parser():
     pl.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
     pl.add_argument("--strategy", default="random", help="strategy for every seat (default random)")
     pl.set_defaults(func=cmd_play)
+
+    r = sub.add_parser("run", help="run an experiment (matches in parallel on Ray) and report",
+                       description="Play every match of an experiment config and write results/<name>/: "
+                                   "manifest.json, matches.jsonl (appended as results arrive), summary tables "
+                                   "(Markdown, CSV) and plots. Starts an embedded local Ray unless --address "
+                                   "or RAY_ADDRESS names a cluster.")
+    r.add_argument("config", help="experiment YAML, e.g. configs/quickstart.yaml")
+    r.add_argument("--workers", type=int, help="parallel workers (default: all cores, or the cluster's CPUs)")
+    r.add_argument("--address", help="join an existing Ray cluster (default: $RAY_ADDRESS, else start one)")
+    r.add_argument("--serial", action="store_true", help="no Ray: play in this process (for debugging)")
+    r.add_argument("--seed", type=int, help="override the config's seed")
+    r.add_argument("--out", help="results folder (default results/<name>)")
+    r.add_argument("--resume", action="store_true", help="continue an interrupted run in the same folder")
+    r.add_argument("--fresh", action="store_true", help="discard an earlier run in the folder")
+    r.add_argument("--quiet", action="store_true", help="no progress bar, no tables on the terminal")
+    r.set_defaults(func=cmd_run)
+
+    rp = sub.add_parser("report", help="rebuild every summary table and plot from a results folder")
+    rp.add_argument("dir", help="a results folder, e.g. results/quickstart")
+    rp.add_argument("--quiet", action="store_true", help="write the files only")
+    rp.set_defaults(func=cmd_report)
+
+    ls = sub.add_parser("list", help="list built-in rule sets, strategies and example experiments")
+    ls.set_defaults(func=cmd_list)
     return p
 
 

@@ -19,3 +19,7 @@ class ConfigError(CribsimError):
 
 class IllegalMove(CribsimError):
     """A strategy returned a move the rules do not allow."""
+
+    def __init__(self, message, seat=-1):
+        super().__init__(message)
+        self.seat = seat

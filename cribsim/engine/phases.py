@@ -71,7 +71,7 @@ def discard(g, d):
                 kept = None
             if kept is None or len(choice) != k:
                 raise IllegalMove(f"seat {seat} discarded {choice!r} from {cards_str(hand)}, "
-                                  f"expected {k} of its cards")
+                                  f"expected {k} of its cards", seat)
             hand = d.hands[seat] = kept
             d.crib.extend(choice)
             g.log(seat, "discard", cards=choice)
@@ -133,7 +133,7 @@ def play(g, d):
         obs.count, obs.pile, obs.played, obs.scores = count, pile, played, scores
         c = plays[seat](obs)
         if c not in legal:
-            raise IllegalMove(f"seat {seat} played {c!r}, legal were {cards_str(legal)} at count {count}")
+            raise IllegalMove(f"seat {seat} played {c!r}, legal were {cards_str(legal)} at count {count}", seat)
         hand.remove(c)
         left -= 1
         count += VALUE[c]

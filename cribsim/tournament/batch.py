@@ -1,0 +1,70 @@
+"""Play a batch of matches: the one function both the serial and the Ray runner call.
+
+Each match is a pure function of its MatchSpec and the experiment context, so batches can be
+any size, in any order, on any worker, and replayed after a crash, with identical records."""
+
+import os
+import time
+
+from ..errors import IllegalMove
+from ..match import play_match
+from ..strategy import factory
+from .guard import DecisionTimeout, Guard, StrategyFailure, Watchdog
+
+
+def make_context(exp):
+    """What workers need (shipped once with ray.put): picklable, no live objects."""
+    return {"seed": exp.seed, "variants": exp.variants, "lineup": exp.lineup,
+            "time_limit": exp.time_limit, "hash": exp.config_hash()}
+
+
+_FACTORIES = {}
+
+
+def _factories(ctx):
+    key = ctx["hash"]
+    if key not in _FACTORIES:
+        _FACTORIES.clear()
+        _FACTORIES[key] = [factory(e.strategy, e.param_dict()) for e in ctx["lineup"]]
+    return _FACTORIES[key]
+
+
+def _guarded(make, seat, clock):
+    def make_guarded(rng):
+        return Guard(make(rng), seat, clock)
+    return make_guarded
+
+
+def play_one(ctx, spec, clock):
+    rules = ctx["variants"][spec.v]
+    makers = _factories(ctx)
+    side_of = rules.side_of
+    seat_makers = [_guarded(makers[spec.sides[side_of[seat]]], seat, clock) for seat in range(rules.players)]
+    rec = {"id": spec.id, "v": spec.v, "t": spec.t, "g": spec.g, "s": spec.s, "sides": list(spec.sides)}
+    try:
+        m = play_match(rules, seat_makers, ctx["seed"], spec.key)
+    except (StrategyFailure, IllegalMove, DecisionTimeout) as e:
+        if isinstance(e, StrategyFailure):
+            seat, kind, msg = e.seat, e.kind, str(e.error)
+        elif isinstance(e, IllegalMove):
+            seat, kind, msg = e.seat, "illegal", str(e)
+        else:
+            seat, kind, msg = e.args[0], "timeout", f"a decision took over {ctx['time_limit']} s"
+        side = side_of[seat]
+        rec.update(winner=(1 - side) if len(rules.sides) == 2 else -1, gp=None, games=[],
+                   forfeit={"side": side, "entry": spec.sides[side], "kind": kind, "error": msg[:300]})
+        return rec
+    rec.update(winner=m.winner, gp=m.game_points, forfeit=None,
+               games=[[g.winner, list(g.scores), g.deals, g.first_dealer, lvl, g.by_role]
+                      for g, lvl in zip(m.games, m.skunks)])
+    return rec
+
+
+def play_batch(ctx, specs):
+    """Records for the given specs, plus (pid, node, seconds) for the runner's bookkeeping."""
+    t0 = time.perf_counter()
+    out = []
+    with Watchdog(ctx["time_limit"]) as dog:
+        for spec in specs:
+            out.append(play_one(ctx, spec, dog.clock))
+    return out, {"pid": os.getpid(), "node": os.environ.get("CRIBSIM_NODE", ""), "seconds": time.perf_counter() - t0}
