@@ -10,6 +10,7 @@ from .errors import CribsimError
 
 BUILTIN = {
     "random": "strategies.random_play:RandomStrategy",
+    "greedy": "strategies.greedy:GreedyStrategy",
 }
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from tabulate import tabulate
 
 from ..errors import CribsimError
-from .summary import csv_cells, fmt_cell, summarize
+from .summary import crashed, csv_cells, fmt_cell, summarize, used_records
 
 
 def read_results(out_dir):
@@ -55,8 +55,10 @@ def write_report(out_dir, quiet=False, plots=True):
     out = Path(out_dir)
     manifest, records = read_results(out)
     tables = summarize(manifest, records)
+    used = used_records(manifest, records)  # a run stopped by the SPRT: up to each decision
+    failed = sum(1 for r in used if crashed(r))
     head = (f"# {manifest['name']}\n\n"
-            f"{len(records)} matches; seed {manifest['seed']}; config {manifest['config_hash']}; "
+            f"{len(used) - failed} matches{f' ({failed} failed)' if failed else ''}; seed {manifest['seed']}; config {manifest['config_hash']}; "
             f"variants: {', '.join(v['name'] for v in manifest['variants'])}; "
             f"{'paired' if manifest['paired'] else 'unpaired'} deals.\n\n")
     (out / "summary.md").write_text(head + render(tables, "github"))

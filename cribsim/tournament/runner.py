@@ -212,7 +212,8 @@ def init_ray(workers, address):
 def run_ray(ctx, pending, sink, workers, batch_seconds):
     import ray
 
-    remote = ray.remote(max_retries=3, retry_exceptions=False)(_ray_batch)
+    # SPREAD: batches go to every node of a cluster rather than filling the head node first
+    remote = ray.remote(max_retries=3, retry_exceptions=False, scheduling_strategy="SPREAD")(_ray_batch)
     single = ray.remote(max_retries=3, retry_exceptions=False)(_ray_batch)
     ctx_ref = ray.put(ctx)
     inflight = {}

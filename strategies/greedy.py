@@ -1,0 +1,38 @@
+"""``greedy``: keeps the cards worth most without the starter; pegs the card that scores most now.
+
+Ties are broken at random (its own seeded generator). It ignores whose crib it is and what the
+opponents may do next: a baseline one step above random."""
+
+from itertools import combinations
+
+from cribsim.cards import RANK, VALUE
+from cribsim.scoring import peg_points, show_points
+from cribsim.strategy import Strategy
+
+
+class GreedyStrategy(Strategy):
+    name = "greedy"
+
+    def discard(self, obs):
+        hand = obs.hand
+        keep_n = len(hand) - obs.discards
+        best, choices = -1, []
+        for keep in combinations(hand, keep_n):
+            pts = show_points(keep, None)
+            if pts > best:
+                best, choices = pts, [keep]
+            elif pts == best:
+                choices.append(keep)
+        keep = choices[int(self.rng.random() * len(choices))]
+        return [c for c in hand if c not in keep]
+
+    def play(self, obs):
+        ranks = [RANK[c] for c in obs.pile]
+        best, choices = -1, []
+        for c in obs.legal:
+            pts = peg_points(ranks + [RANK[c]], obs.count + VALUE[c])
+            if pts > best:
+                best, choices = pts, [c]
+            elif pts == best:
+                choices.append(c)
+        return choices[int(self.rng.random() * len(choices))]

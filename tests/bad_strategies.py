@@ -1,0 +1,68 @@
+"""Misbehaving strategies for the fault-isolation tests (each decides from its own seeded
+generator, so the same matches misbehave in every run)."""
+
+import os
+import time
+
+from strategies.random_play import RandomStrategy
+
+
+class Raiser(RandomStrategy):
+    name = "raiser"
+
+    def __init__(self, rng, p=0.05):
+        super().__init__(rng)
+        self.p = p
+
+    def play(self, obs):
+        if self.rng.random() < self.p:
+            raise RuntimeError("boom")
+        return super().play(obs)
+
+
+class Illegal(RandomStrategy):
+    name = "illegal"
+
+    def __init__(self, rng, p=0.05):
+        super().__init__(rng)
+        self.p = p
+
+    def play(self, obs):
+        if self.rng.random() < self.p:
+            return 99  # not a card at all
+        return super().play(obs)
+
+
+class Spinner(RandomStrategy):
+    """Hangs in a busy loop (or a sleep) on a few decisions."""
+
+    name = "spinner"
+
+    def __init__(self, rng, p=0.01, sleep=False):
+        super().__init__(rng)
+        self.p, self.sleep = p, sleep
+
+    def play(self, obs):
+        if self.rng.random() < self.p:
+            if self.sleep:
+                time.sleep(3600)
+            while True:
+                pass
+        return super().play(obs)
+
+
+class Crasher(RandomStrategy):
+    """Kills its worker process the first time it plays, once per marker file."""
+
+    name = "crasher"
+
+    def __init__(self, rng, marker=""):
+        super().__init__(rng)
+        self.marker = marker
+
+    def play(self, obs):
+        if self.marker and not os.path.exists(self.marker):
+            with open(self.marker, "w"):
+                pass
+            os._exit(1)
+        return super().play(obs)

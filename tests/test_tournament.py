@@ -1,0 +1,226 @@
+"""Tournaments: reproducible on 1 core, 2 workers and a two-node cluster; resumable after
+SIGKILL; strategies that crash, hang or cheat forfeit; bad input is one line, exit 2, nothing
+written."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from cribsim.cli import main
+from cribsim.tournament.config import load_experiment
+from cribsim.tournament.runner import run_experiment
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def write(tmp_path, text, name="exp.yaml"):
+    f = tmp_path / name
+    f.write_text(textwrap.dedent(text))
+    return f
+
+
+def tables(out):
+    """Every summary file (tables only; plots are images)."""
+    out = Path(out)
+    return {f.name: f.read_bytes() for f in sorted(out.iterdir()) if f.suffix in (".csv", ".md")}
+
+
+SMALL = """\
+    name: small
+    variants: [standard, three_player, four_player_partners]
+    lineup:
+      - {name: greedy, strategy: greedy}
+      - {name: rnd, strategy: random}
+      - {name: rnd2, strategy: random}
+    matches: 12
+    seed: 99
+"""
+
+
+def test_same_tables_serial_one_worker_two_workers_two_nodes(tmp_path, ray_cluster):
+    cfg = write(tmp_path, SMALL)
+    exp = load_experiment(cfg)
+    run_experiment(exp, tmp_path / "serial", serial=True, quiet=True)
+    m1 = run_experiment(exp, tmp_path / "w1", workers=1, quiet=True, batch_seconds=0.02)
+    m2 = run_experiment(exp, tmp_path / "w2", workers=2, quiet=True, batch_seconds=0.02)
+    ref = tables(tmp_path / "serial")
+    assert "summary.md" in ref and "entries.csv" in ref and "variants.csv" in ref
+    assert tables(tmp_path / "w1") == ref
+    assert tables(tmp_path / "w2") == ref
+    assert len(m2["nodes"]) == 2, "the two-worker run should have used both nodes of the cluster"
+    # 12 matches per table: standard and partners have 3 two-entry tables, three-player 1 table
+    assert m1["played"] == m2["played"] == 12 * 3 + 12 * 1 + 12 * 3
+    for png in ("winrates.png", "variants.png", "heatmap_standard.png"):
+        assert (tmp_path / "w2" / png).stat().st_size > 1000
+    # report rebuilds the same tables from the files alone
+    for f in tmp_path.joinpath("w2").glob("*.csv"):
+        f.unlink()
+    assert main(["report", str(tmp_path / "w2"), "--quiet"]) == 0
+    assert tables(tmp_path / "w2") == ref
+
+
+def test_cli_run_joins_an_existing_cluster(tmp_path, ray_cluster):
+    cfg = write(tmp_path, SMALL)
+    env = dict(os.environ, RAY_ADDRESS=ray_cluster.address)
+    r = subprocess.run([sys.executable, "-m", "cribsim", "run", str(cfg), "--out", str(tmp_path / "cli")],
+                       capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "Win rate, row against column (standard)" in r.stdout
+    manifest = json.loads((tmp_path / "cli" / "manifest.json").read_text())
+    assert manifest["mode"] == "ray" and manifest["status"] == "complete" and manifest["workers"] == 2
+    for key in ("cribsim_version", "git_commit", "variants", "config_hash", "seed", "started", "ended"):
+        assert key in manifest
+    run_experiment(load_experiment(cfg), tmp_path / "serial", serial=True, quiet=True)
+    assert tables(tmp_path / "cli") == tables(tmp_path / "serial")
+
+
+RESUME = """\
+    name: resume
+    variants: [standard]
+    lineup: [greedy, random]
+    matches: 4000
+    seed: 3
+"""
+
+
+def test_sigkill_then_resume_gives_the_same_tables(tmp_path):
+    cfg = write(tmp_path, RESUME)
+    out = tmp_path / "killed"
+    p = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--serial", "--quiet", "--out", str(out)],
+                         cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    jsonl = out / "matches.jsonl"
+    deadline = time.time() + 120
+    while time.time() < deadline and (not jsonl.exists() or jsonl.read_text().count("\n") < 200):
+        time.sleep(0.05)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    done_before = jsonl.read_text().count("\n")
+    assert 200 <= done_before < 4000
+    with open(jsonl, "a") as f:  # a half-written last line, as a kill mid-write leaves
+        f.write('{"id": "0.0.9999.0", "v": 0, "t"')
+    exp = load_experiment(cfg)
+    with pytest.raises(Exception, match="already holds a run"):
+        run_experiment(exp, out, serial=True, quiet=True)
+    run_experiment(exp, out, serial=True, resume=True, quiet=True)
+    ids = [json.loads(x)["id"] for x in jsonl.read_text().splitlines()]
+    assert len(ids) == len(set(ids)) == 4000  # only the missing matches were played
+    run_experiment(exp, tmp_path / "clean", serial=True, quiet=True)
+    assert tables(out) == tables(tmp_path / "clean")
+    assert json.loads((out / "manifest.json").read_text())["resumed"] == 1
+
+
+FAULTY = """\
+    name: faulty
+    variants: [standard]
+    lineup:
+      - {name: rnd, strategy: random}
+      - {name: raiser, strategy: "tests.bad_strategies:Raiser", params: {p: 0.02}}
+      - {name: cheat, strategy: "tests.bad_strategies:Illegal", params: {p: 0.02}}
+      - {name: spinner, strategy: "tests.bad_strategies:Spinner", params: {p: 0.002}}
+      - {name: sleeper, strategy: "tests.bad_strategies:Spinner", params: {p: 0.002, sleep: true}}
+    format: gauntlet
+    matches: 20
+    seed: 4
+    time_limit: 0.2
+"""
+
+
+def test_faulty_strategies_forfeit_and_the_run_goes_on(tmp_path, ray_cluster):
+    cfg = write(tmp_path, FAULTY)
+    exp = load_experiment(cfg)
+    run_experiment(exp, tmp_path / "ray", workers=2, quiet=True, batch_seconds=0.3)
+    recs = [json.loads(x) for x in (tmp_path / "ray" / "matches.jsonl").read_text().splitlines()]
+    assert len(recs) == 4 * 20
+    kinds = {}
+    for r in recs:
+        if r["forfeit"]:
+            f = r["forfeit"]
+            kinds.setdefault(exp.lineup[f["entry"]].name, set()).add(f["kind"])
+            assert r["sides"][r["winner"]] != f["entry"]  # the other side wins
+    assert kinds.get("raiser") == {"error"}
+    assert kinds.get("cheat") == {"illegal"}
+    assert kinds.get("spinner") == {"timeout"} and kinds.get("sleeper") == {"timeout"}
+    assert "rnd" not in kinds
+    entries = (tmp_path / "ray" / "entries.csv").read_text()
+    assert "forfeits" in entries.splitlines()[0]
+    summary = (tmp_path / "ray" / "summary.md").read_text()
+    assert "RuntimeError: boom" in summary and "a decision took over 0.2 s" in summary
+    # the same forfeits, byte for byte, without Ray
+    run_experiment(exp, tmp_path / "serial", serial=True, quiet=True)
+    assert tables(tmp_path / "ray") == tables(tmp_path / "serial")
+
+
+def test_a_dying_worker_is_retried_and_results_stay_identical(tmp_path, ray_cluster):
+    marker = tmp_path / "crashed-once"
+    cfg = write(tmp_path, f"""\
+        name: crash
+        variants: [standard]
+        lineup:
+          - {{name: rnd, strategy: random}}
+          - {{name: crasher, strategy: "tests.bad_strategies:Crasher", params: {{marker: "{marker}"}}}}
+        matches: 30
+        seed: 8
+    """)
+    exp = load_experiment(cfg)
+    run_experiment(exp, tmp_path / "crashy", workers=2, quiet=True, batch_seconds=0.05)
+    assert marker.exists()  # a worker really died
+    run_experiment(exp, tmp_path / "calm", serial=True, quiet=True)  # marker exists: no crash
+    assert tables(tmp_path / "crashy") == tables(tmp_path / "calm")
+
+
+def test_sprt_stops_early_and_reports(tmp_path, ray_cluster):
+    cfg = write(tmp_path, """\
+        name: sprt
+        variants: [standard]
+        lineup: [greedy, random]
+        matches: 20000
+        seed: 5
+        stop: {sprt: {elo0: 0, elo1: 30, alpha: 0.05, beta: 0.05}}
+    """)
+    exp = load_experiment(cfg)
+    m = run_experiment(exp, tmp_path / "ray", workers=2, quiet=True, batch_seconds=0.2)
+    assert m["status"] == "stopped by the SPRT" and m["played"] < 40000
+    sprt = (tmp_path / "ray" / "sprt.csv").read_text().splitlines()
+    assert sprt[0].startswith("test,decision,LLR,lower,upper,units")
+    fields = sprt[1].split(",")
+    assert fields[1] == "H1" and float(fields[2]) >= float(fields[4])
+    run_experiment(exp, tmp_path / "serial", serial=True, quiet=True)
+    assert tables(tmp_path / "ray") == tables(tmp_path / "serial")
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ("name: x\nlineup: [random, random2]\n", "lineup[1].strategy"),
+    ("name: x\nvariants: [nosuch]\nlineup: [random, greedy]\n", "variants[0]"),
+    ("name: x\nlineup: [random, greedy]\nmatches: -5\n", "key 'matches'"),
+    ("name: x\nlineup: [random, greedy]\nformat: pairings\npairings: [[random, greedy, random]]\n", "pairings[0]"),
+    ("name: x\nvariants: [three_player]\nlineup: [random, greedy]\n", "key 'lineup'"),
+    ("name: x\nlineup: [random, greedy\n", "invalid YAML"),
+    ("name: x\nlineup: [random, greedy]\ncolour: blue\n", "key 'colour'"),
+    ("name: x\nlineup: [random, {strategy: greedy, params: {depth: 2}}]\n", "lineup[1].strategy"),
+])
+def test_bad_input_one_line_exit_2_nothing_written(tmp_path, capsys, text, fragment):
+    cfg = write(tmp_path, text)
+    out = tmp_path / "out"
+    code = main(["run", str(cfg), "--serial", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and fragment in err and str(cfg) in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_missing_config_file(tmp_path, capsys):
+    assert main(["run", str(tmp_path / "absent.yaml"), "--serial"]) == 2
+    err = capsys.readouterr().err
+    assert "absent.yaml" in err and "no such experiment file" in err
+
+
+def test_shipped_example_configs_are_valid():
+    for f in sorted((ROOT / "configs").glob("*.yaml")):
+        load_experiment(f)
