@@ -4,6 +4,7 @@ Errors are one line on stderr (``cribsim: ...``) with exit code 2, never a trace
 
 import argparse
 import json
+import os
 import sys
 
 from . import __version__
@@ -188,8 +189,8 @@ def cmd_list(args):
         print(f"  {name:<24} {r.describe()}")
     print("\nStrategies (use by name, or module:Class):")
     for name in sorted(BUILTIN):
-        doc = (resolve(name).__module__ and __import__(BUILTIN[name].split(":")[0], fromlist=["x"]).__doc__ or "")
-        print(f"  {name:<24} {doc.strip().splitlines()[0] if doc.strip() else ''}")
+        doc = (sys.modules[resolve(name).__module__].__doc__ or "").strip()
+        print(f"  {name:<24} {doc.splitlines()[0] if doc else ''}")
     print("\nExample experiments (cribsim run FILE):")
     seen = set()
     for d in [Path.cwd() / "configs", RULES_DIRS[-1].parent]:
@@ -268,6 +269,8 @@ def build_parser():
 
 
 def main(argv=None):
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # strategies named module:Class beside the user's configs
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

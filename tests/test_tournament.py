@@ -222,5 +222,7 @@ def test_missing_config_file(tmp_path, capsys):
 
 
 def test_shipped_example_configs_are_valid():
-    for f in sorted((ROOT / "configs").glob("*.yaml")):
+    for f in sorted((ROOT / "configs").rglob("*.yaml")):
+        if "rules" in f.parts:
+            continue
         load_experiment(f)

@@ -26,17 +26,18 @@ class DecisionTimeout(Exception):
 class Guard:
     """Delegates to a strategy, stamping each decision and wrapping its exceptions."""
 
-    __slots__ = ("inner", "seat", "clock", "rng")
+    __slots__ = ("inner", "seat", "clock", "rng", "_discard", "_play")
 
     def __init__(self, inner, seat, clock):
         self.inner, self.seat, self.clock = inner, seat, clock
         self.rng = inner.rng
+        self._discard, self._play = inner.discard, inner.play
 
     def discard(self, obs):
         clock = self.clock
         clock[0], clock[1] = _now(), self.seat
         try:
-            choice = self.inner.discard(obs)
+            choice = self._discard(obs)
         except DecisionTimeout:
             raise
         except Exception as e:
@@ -48,7 +49,7 @@ class Guard:
         clock = self.clock
         clock[0], clock[1] = _now(), self.seat
         try:
-            card = self.inner.play(obs)
+            card = self._play(obs)
         except DecisionTimeout:
             raise
         except Exception as e:

@@ -5,6 +5,7 @@ Both executors call :func:`cribsim.tournament.batch.play_batch`. Ray gets the co
 worker (``ray.wait`` for back-pressure), and tasks retried if a worker dies."""
 
 import datetime
+from collections import deque
 import json
 import logging
 import os
@@ -112,7 +113,9 @@ class _Sink:
     def __init__(self, path, manifest, done, total, progress):
         self.f = open(path, "a")
         self.manifest = manifest
-        self.records = list(done)
+        self.keep = bool(manifest.get("stop"))  # records stay in memory only for the SPRT
+        self.records = list(done) if self.keep else []
+        self.played = {r["id"] for r in done}
         self.closed = set()
         self.bar = None
         if progress:
@@ -126,7 +129,9 @@ class _Sink:
         self.f.write("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
         self.f.flush()
         os.fsync(self.f.fileno())
-        self.records.extend(records)
+        self.played.update(r["id"] for r in records)
+        if self.keep:
+            self.records.extend(records)
         if self.bar is not None:
             self.bar.update(len(records))
         if self.manifest.get("stop"):
@@ -155,7 +160,7 @@ class _Sink:
 def _take(pending, sink, size):
     batch = []
     while pending and len(batch) < size:
-        spec = pending.pop(0)
+        spec = pending.popleft()
         if sink.wanted(spec):
             batch.append(spec)
     return batch
@@ -190,10 +195,11 @@ def _ray_batch(ctx, specs):
 
 def init_ray(workers, address):
     """Join a cluster (``address`` or RAY_ADDRESS) or start an embedded local Ray. Returns the
-    number of workers to use."""
+    number of workers to use and whether this process started Ray itself."""
     import ray
 
     address = address or os.environ.get("RAY_ADDRESS")
+    embedded = not ray.is_initialized() and not address
     if not ray.is_initialized():
         try:
             if address:
@@ -204,12 +210,14 @@ def init_ray(workers, address):
                          logging_level=logging.ERROR, runtime_env={"env_vars": {"PYTHONPATH": path}})
         except Exception as e:  # Ray's own errors: one line
             raise CribsimError(f"cribsim: cannot start or join Ray ({type(e).__name__}: {str(e).splitlines()[0]})") from None
-    if workers:
-        return workers
-    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+    if not workers:
+        workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    return workers, embedded
 
 
-def run_ray(ctx, pending, sink, workers, batch_seconds):
+def run_ray(ctx, pending, sink, workers, batch_seconds, queued=0):
+    """``queued`` extra tasks wait behind the running ones (with an embedded Ray, whose CPUs
+    equal the workers) so that no worker idles while the driver writes results."""
     import ray
 
     # SPREAD: batches go to every node of a cluster rather than filling the head node first
@@ -219,7 +227,7 @@ def run_ray(ctx, pending, sink, workers, batch_seconds):
     inflight = {}
     size, nodes = 4, set()
     while pending or inflight:
-        while pending and len(inflight) < workers:
+        while pending and len(inflight) < workers + queued:
             batch = _take(pending, sink, size)
             if not batch:
                 break
@@ -261,8 +269,9 @@ def run_experiment(exp, out_dir=None, workers=None, address=None, serial=False, 
     """Play every missing match of ``exp`` into ``out_dir`` and write the report."""
     out = Path(out_dir) if out_dir else Path("results") / exp.name
     done = prepare_out(exp, out, resume, fresh)
+    embedded = False
     if not serial:
-        workers = init_ray(workers, address)
+        workers, embedded = init_ray(workers, address)
     else:
         workers = 1
     out.mkdir(parents=True, exist_ok=True)
@@ -274,7 +283,7 @@ def run_experiment(exp, out_dir=None, workers=None, address=None, serial=False, 
     _write_json(out / "manifest.json", manifest)
     specs = build_schedule(exp)
     have = {r["id"] for r in done}
-    pending = [s for s in specs if s.id not in have]
+    pending = deque(s for s in specs if s.id not in have)
     sink = _Sink(out / "matches.jsonl", manifest, done, len(specs), progress and not quiet)
     ctx = make_context(exp)
     status = "complete"
@@ -282,7 +291,7 @@ def run_experiment(exp, out_dir=None, workers=None, address=None, serial=False, 
         if serial:
             nodes = run_serial(ctx, pending, sink, batch_seconds)
         else:
-            nodes = run_ray(ctx, pending, sink, workers, batch_seconds)
+            nodes = run_ray(ctx, pending, sink, workers, batch_seconds, queued=1 if embedded else 0)
         if sink.closed:
             status = "stopped by the SPRT"
     except KeyboardInterrupt:
@@ -290,7 +299,7 @@ def run_experiment(exp, out_dir=None, workers=None, address=None, serial=False, 
         nodes = set()
     finally:
         sink.close()
-        manifest.update(ended=_now(), status=status, played=len({r["id"] for r in sink.records}),
+        manifest.update(ended=_now(), status=status, played=len(sink.played),
                         nodes=sorted(n for n in nodes if n))
         _write_json(out / "manifest.json", manifest)
     if status == "interrupted":
