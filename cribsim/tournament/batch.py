@@ -9,7 +9,7 @@ import time
 from ..errors import IllegalMove
 from ..match import play_match
 from ..strategy import factory
-from .guard import DecisionTimeout, Guard, StrategyFailure, Watchdog
+from .guard import DecisionTimeout, Watchdog
 
 
 def make_context(exp):
@@ -29,34 +29,39 @@ def _factories(ctx):
     return _FACTORIES[key]
 
 
-def _guarded(make, seat, clock):
-    def make_guarded(rng):
-        return Guard(make(rng), seat, clock)
-    return make_guarded
+def _tracked(make, seat, dog):
+    def make_tracked(rng):
+        return dog.track(make(rng), seat)
+    return make_tracked
 
 
-def play_one(ctx, spec, clock):
+def play_one(ctx, spec, dog):
     rules = ctx["variants"][spec.v]
     makers = _factories(ctx)
     side_of = rules.side_of
-    seat_makers = [_guarded(makers[spec.sides[side_of[seat]]], seat, clock) for seat in range(rules.players)]
+    seat_makers = [_tracked(makers[spec.sides[side_of[seat]]], seat, dog) for seat in range(rules.players)]
     rec = {"id": spec.id, "v": spec.v, "t": spec.t, "g": spec.g, "s": spec.s, "sides": list(spec.sides)}
     try:
         m = play_match(rules, seat_makers, ctx["seed"], spec.key)
-    except (StrategyFailure, IllegalMove, DecisionTimeout) as e:
-        if isinstance(e, StrategyFailure):
-            seat, kind, msg = e.seat, e.kind, str(e.error)
-        elif isinstance(e, IllegalMove):
-            seat, kind, msg = e.seat, "illegal", str(e)
-        else:
-            seat, kind, msg = e.args[0], "timeout", f"a decision took over {ctx['time_limit']} s"
-        side = side_of[seat]
-        rec.update(winner=(1 - side) if len(rules.sides) == 2 else -1, gp=None, games=[],
-                   forfeit={"side": side, "entry": spec.sides[side], "kind": kind, "error": msg[:300]})
+    except DecisionTimeout as e:
+        seat, kind, msg = e.seat, "timeout", f"a decision took over {ctx['time_limit']} s"
+    except IllegalMove as e:
+        seat, kind, msg = e.seat, "illegal", str(e)
+    except Exception as e:
+        seat = dog.blame(e)
+        if seat is None:
+            raise  # not a strategy's fault: a bug to report, not to hide
+        kind, msg = "error", f"{type(e).__name__}: {e}"
+    else:
+        rec.update(winner=m.winner, gp=m.game_points, forfeit=None,
+                   games=[[g.winner, list(g.scores), g.deals, g.first_dealer, lvl, g.by_role]
+                          for g, lvl in zip(m.games, m.skunks)])
         return rec
-    rec.update(winner=m.winner, gp=m.game_points, forfeit=None,
-               games=[[g.winner, list(g.scores), g.deals, g.first_dealer, lvl, g.by_role]
-                      for g, lvl in zip(m.games, m.skunks)])
+    finally:
+        dog.reset()
+    side = side_of[seat]
+    rec.update(winner=(1 - side) if len(rules.sides) == 2 else -1, gp=None, games=[],
+               forfeit={"side": side, "entry": spec.sides[side], "kind": kind, "error": msg[:300]})
     return rec
 
 
@@ -66,5 +71,5 @@ def play_batch(ctx, specs):
     out = []
     with Watchdog(ctx["time_limit"]) as dog:
         for spec in specs:
-            out.append(play_one(ctx, spec, dog.clock))
+            out.append(play_one(ctx, spec, dog))
     return out, {"pid": os.getpid(), "node": os.environ.get("CRIBSIM_NODE", ""), "seconds": time.perf_counter() - t0}

@@ -1,10 +1,15 @@
-"""Fault isolation for strategies: exceptions, illegal moves and hangs become forfeits.
+"""Fault isolation for strategies, at no cost per decision.
 
-A :class:`Guard` wraps each strategy. It stamps the start of every decision into a shared
-``clock``; a SIGALRM tick armed once per batch (every quarter of the time limit) raises
-:class:`DecisionTimeout` inside a decision that has run past the limit. Arming a timer per
-decision would cost about 30% of the engine's speed; the tick costs nothing measurable, at the
-price of enforcing the limit to within a quarter of it."""
+Strategies are not wrapped. The batch registers each match's strategy instances with a
+:class:`Watchdog`; then
+* an exception whose traceback passes through a method of a registered strategy is that
+  strategy's fault (an exception raised only in engine code is a bug and is not hidden);
+* a SIGALRM tick, armed once per batch and firing every quarter of the time limit, walks the
+  interrupted stack: if the same strategy call frame is still running a time limit after it was
+  first seen, it raises :class:`DecisionTimeout` inside it.
+Arming a timer per decision would cost about 30% of the engine's speed and a wrapper around
+every call a few per cent; this costs nothing measurable, at the price of enforcing the limit
+to within a quarter of it (a decision is caught between 1 and 1.25 limits)."""
 
 import signal
 import threading
@@ -13,64 +18,68 @@ import time
 _now = time.perf_counter
 
 
-class StrategyFailure(Exception):
-    def __init__(self, seat, kind, error):
-        super().__init__(f"{kind}: {error}")
-        self.seat, self.kind, self.error = seat, kind, error
-
-
 class DecisionTimeout(Exception):
-    pass
+    def __init__(self, seat):
+        super().__init__(seat)
+        self.seat = seat
 
 
-class Guard:
-    """Delegates to a strategy, stamping each decision and wrapping its exceptions."""
-
-    __slots__ = ("inner", "seat", "clock", "rng", "_discard", "_play")
-
-    def __init__(self, inner, seat, clock):
-        self.inner, self.seat, self.clock = inner, seat, clock
-        self.rng = inner.rng
-        self._discard, self._play = inner.discard, inner.play
-
-    def discard(self, obs):
-        clock = self.clock
-        clock[0], clock[1] = _now(), self.seat
-        try:
-            choice = self._discard(obs)
-        except DecisionTimeout:
-            raise
-        except Exception as e:
-            raise StrategyFailure(self.seat, "error", f"{type(e).__name__}: {e}") from None
-        clock[1] = -1
-        return choice
-
-    def play(self, obs):
-        clock = self.clock
-        clock[0], clock[1] = _now(), self.seat
-        try:
-            card = self._play(obs)
-        except DecisionTimeout:
-            raise
-        except Exception as e:
-            raise StrategyFailure(self.seat, "error", f"{type(e).__name__}: {e}") from None
-        clock[1] = -1
-        return card
+def _owner(frame, owners):
+    """The registered strategy whose method this frame runs, or None."""
+    s = frame.f_locals.get("self")
+    return owners.get(id(s)) if s is not None else None
 
 
 class Watchdog:
-    """Context manager: a periodic SIGALRM that times out over-long decisions (main thread
-    only; elsewhere it does nothing and hangs are not caught)."""
+    """Context manager for one batch: register strategies with ``track``; call ``blame`` on an
+    exception; hangs raise DecisionTimeout (main thread only: elsewhere hangs are not caught)."""
 
     def __init__(self, limit):
         self.limit = limit
-        self.clock = [0.0, -1]
+        self.owners = {}  # id(strategy) -> seat
+        self.keep = []  # the instances, so their ids stay theirs
+        self.frame = None
+        self.since = 0.0
         self.active = False
 
+    def track(self, strategy, seat):
+        self.owners[id(strategy)] = seat
+        self.keep.append(strategy)
+        return strategy
+
+    def reset(self):
+        self.owners.clear()
+        self.keep.clear()
+        self.frame = None
+
+    def blame(self, exc):
+        """The seat whose strategy code the exception came through, or None."""
+        tb = exc.__traceback__
+        seat = None
+        while tb is not None:
+            who = _owner(tb.tb_frame, self.owners)
+            if who is not None:
+                seat = who
+                break
+            tb = tb.tb_next
+        return seat
+
     def _tick(self, signum, frame):
-        if self.clock[1] >= 0 and _now() - self.clock[0] > self.limit:
-            seat = self.clock[1]
-            self.clock[1] = -1
+        outer = None
+        f = frame
+        while f is not None:
+            if _owner(f, self.owners) is not None:
+                outer = f  # keep walking: the outermost strategy frame is the decision
+            f = f.f_back
+        if outer is None:
+            self.frame = None
+            return
+        if outer is not self.frame:
+            self.frame, self.since = outer, _now()
+            return
+        if _now() - self.since >= self.limit:
+            seat = self.owners[id(outer.f_locals["self"])]
+            self.frame = None
             raise DecisionTimeout(seat)
 
     def __enter__(self):
@@ -85,5 +94,5 @@ class Watchdog:
         if self.active:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self.old)
-        self.clock[1] = -1
+        self.reset()
         return False
