@@ -11,6 +11,9 @@ from .errors import CribsimError
 BUILTIN = {
     "random": "strategies.random_play:RandomStrategy",
     "greedy": "strategies.greedy:GreedyStrategy",
+    "hoyle": "strategies.hoyle:HoyleStrategy",
+    "ev": "strategies.ev:EVStrategy",
+    "mc": "strategies.mc:MCStrategy",
 }
 
 
@@ -21,17 +24,19 @@ class Observation:
     (tuple, one per side), ``hand`` (tuple of own cards).
     Discard: ``discards`` (how many to give the crib).
     Play: ``starter``, ``count``, ``pile`` (cards since the last reset), ``played`` (tuple of
-    (seat, card) laid this deal, in order), ``legal`` (cards that fit under 31)."""
+    (seat, card) laid this deal, in order), ``legal`` (cards that fit under 31), ``gos`` (tuple
+    of (seat, count) for each go said this deal: that seat then held no card of value
+    <= 31 - count)."""
 
     __slots__ = ("seat", "side", "players", "rules", "dealer", "crib_owner", "scores", "hand",
-                 "discards", "starter", "count", "pile", "played", "legal", "kept")
+                 "discards", "starter", "count", "pile", "played", "legal", "kept", "gos")
 
     def __init__(self, seat, side, rules):
         self.seat, self.side, self.rules = seat, side, rules
         self.players = rules.players
         self.dealer = self.crib_owner = 0
         self.scores = ()
-        self.hand = self.pile = self.played = self.legal = self.kept = ()
+        self.hand = self.pile = self.played = self.legal = self.kept = self.gos = ()
         self.discards = 0
         self.starter = None
         self.count = 0

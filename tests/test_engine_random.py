@@ -34,6 +34,9 @@ class Checked(RandomStrategy):
         assert obs.legal, "asked to play with no legal card"
         assert obs.starter is not None and obs.starter not in obs.hand
         assert not hasattr(obs, "deck") and not hasattr(obs, "hands")
+        for seat, count in obs.gos:  # a go is public and true: that seat could not play
+            if seat == obs.seat:
+                assert all(VALUE[c] > 31 - count for c in obs.hand)
         return super().play(obs)
 
 

@@ -93,7 +93,7 @@ def play(g, d):
     left = sum(len(h) for h in hands)
     plays, observations = g.play_fns, g.obs
     logging = g.events is not None
-    count, pile, ranks, played = 0, (), [], ()
+    count, pile, ranks, played, gos = 0, (), [], (), ()
     said_go = 0
     last = -1
     scores = tuple(g.scores)
@@ -114,9 +114,11 @@ def play(g, d):
                     legal = [c for c in hand if VALUE[c] <= room]
                     if legal:
                         break
-                    if logging and not said_go >> seat & 1:
+                    if not said_go >> seat & 1:  # public: this seat holds nothing <= 31 - count
                         said_go |= 1 << seat
-                        g.log(seat, "go", count=count)
+                        gos += ((seat, count),)
+                        if logging:
+                            g.log(seat, "go", count=count)
                 seat = seat + 1 if seat + 1 < n else 0
             if not legal:  # R-PEG-3: nobody can play: one for the go, reset, left of last leads
                 g.award(last, 1, PEG, "go", ())
@@ -130,7 +132,7 @@ def play(g, d):
         obs.hand = obs.legal = tuple(hand)
         if legal is not hand:
             obs.legal = tuple(legal)
-        obs.count, obs.pile, obs.played, obs.scores = count, pile, played, scores
+        obs.count, obs.pile, obs.played, obs.scores, obs.gos = count, pile, played, scores, gos
         c = plays[seat](obs)
         if c not in legal:
             raise IllegalMove(f"seat {seat} played {c!r}, legal were {cards_str(legal)} at count {count}", seat)

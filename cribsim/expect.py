@@ -1,0 +1,49 @@
+"""Exact expectations for strategies: the show value of kept cards over every starter the
+player has not seen. The fifteens/pairs/runs part is cached by rank pattern (kept ranks, held
+ranks); flush and nobs are added by suit with exact probabilities."""
+
+from .cards import JACK, RANK, SUIT
+from .scoring import RANK_POINTS, RBIT
+
+_RB = tuple(1 << (3 * r) for r in range(13))
+_RANK_EV = {}
+
+
+def _rank_ev(kkey, hkey, unseen):
+    """Sum over starter ranks of (cards of that rank not held) x rank points of keep+starter."""
+    k = (kkey, hkey)
+    v = _RANK_EV.get(k)
+    if v is None:
+        v = 0
+        for r in range(13):
+            left = 4 - ((hkey >> (3 * r)) & 7)
+            if left:
+                v += left * RANK_POINTS[kkey + _RB[r]]
+        v /= unseen
+        if len(_RANK_EV) > 2_000_000:
+            _RANK_EV.clear()
+        _RANK_EV[k] = v
+    return v
+
+
+def expected_show(keep, held, crib=False):
+    """Expected show points of ``keep`` over every starter not in ``held`` (the cards this player
+    has seen, including ``keep``). With ``crib`` a flush needs the starter's suit (R-SHOW-6)."""
+    unseen = 52 - len(held)
+    kkey = hkey = 0
+    for c in keep:
+        kkey += RBIT[c]
+    for c in held:
+        hkey += RBIT[c]
+    v = _rank_ev(kkey, hkey, unseen)
+    s = SUIT[keep[0]]
+    if all(SUIT[c] == s for c in keep):
+        same = 13 - sum(1 for c in held if SUIT[c] == s)
+        v += (0 if crib else len(keep)) + (len(keep) + 1 if crib else 1) * same / unseen
+    for c in keep:
+        if RANK[c] == JACK:
+            s = SUIT[c]
+            # starters of the jack's suit that are not jacks and not held
+            left = 12 - sum(1 for x in held if SUIT[x] == s and RANK[x] != JACK)
+            v += left / unseen
+    return v

@@ -1,0 +1,86 @@
+"""``hoyle``: a human-style heuristic, the way a club player is taught.
+
+Discard: keep the cards worth most in hand for certain (without the starter); into the
+opponents' crib avoid giving 5s, pairs, fifteens and near-runs; into one's own crib prefer them.
+Play: lead from a pair or a low card (under 5), never a 5; otherwise take any points going
+(15, 31, pairs, runs), and without points avoid leaving a count of 5 or 21 and play the card
+that leaves the least to answer."""
+
+from itertools import combinations
+
+from cribsim.cards import RANK, VALUE
+from cribsim.scoring import peg_points, show_points
+from cribsim.strategy import Strategy
+
+FIVE = 4  # rank index of the 5
+
+
+def crib_feel(thrown):
+    """A player's sense of what two (or one) discards give a crib."""
+    v = 0.0
+    for c in thrown:
+        if RANK[c] == FIVE:
+            v += 2.0
+        elif VALUE[c] == 10:
+            v += 0.5  # ten-cards make fifteens with 5s
+    for a, b in combinations(thrown, 2):
+        if RANK[a] == RANK[b]:
+            v += 2.0
+        if VALUE[a] + VALUE[b] == 15:
+            v += 2.0
+        if abs(RANK[a] - RANK[b]) == 1:
+            v += 1.0
+        elif abs(RANK[a] - RANK[b]) == 2:
+            v += 0.5
+    return v
+
+
+class HoyleStrategy(Strategy):
+    name = "hoyle"
+
+    def discard(self, obs):
+        hand = obs.hand
+        mine = obs.rules.side_of[obs.crib_owner] == obs.side
+        best, best_throw = None, None
+        for keep in combinations(hand, len(hand) - obs.discards):
+            thrown = [c for c in hand if c not in keep]
+            feel = crib_feel(thrown)
+            # certain points first; the crib breaks near-ties; low cards help the play
+            v = show_points(keep, None) + (0.5 if mine else -0.5) * feel + 0.01 * sum(VALUE[c] <= 4 for c in keep)
+            if best is None or v > best:
+                best, best_throw = v, thrown
+        return best_throw
+
+    def play(self, obs):
+        legal = obs.legal
+        if obs.count == 0:
+            return self.lead(obs)
+        ranks = [RANK[c] for c in obs.pile]
+        best, choice = None, None
+        for c in legal:
+            cnt = obs.count + VALUE[c]
+            pts = peg_points(ranks + [RANK[c]], cnt)
+            v = 10 * pts
+            if not pts:
+                if cnt in (5, 21):
+                    v -= 5
+                if 5 < cnt < 15 and 15 - cnt <= 10:
+                    v -= 1  # leaves a fifteen within reach
+                if RANK[c] == ranks[-1] + 1 or RANK[c] == ranks[-1] - 1:
+                    v -= 0.5  # invites a run
+            v += 0.01 * VALUE[c]  # keep low cards for the go
+            if best is None or v > best:
+                best, choice = v, c
+        return choice
+
+    def lead(self, obs):
+        legal = obs.legal
+        not_five = [c for c in legal if RANK[c] != FIVE] or legal
+        ranks = [RANK[c] for c in obs.hand]
+        paired = [c for c in not_five if ranks.count(RANK[c]) >= 2]
+        if paired:
+            return min(paired, key=lambda c: (VALUE[c], c))
+        low = [c for c in not_five if VALUE[c] < 5]
+        if low:
+            return max(low, key=lambda c: (VALUE[c], c))  # a 4 is the classic lead
+        return max(not_five, key=lambda c: (VALUE[c] != 10, -VALUE[c], c))
