@@ -11,7 +11,7 @@ _RANK_EV = {}
 
 def _rank_ev(kkey, hkey, unseen):
     """Sum over starter ranks of (cards of that rank not held) x rank points of keep+starter."""
-    k = (kkey, hkey)
+    k = (kkey << 40) | hkey  # both keys are under 2**39
     v = _RANK_EV.get(k)
     if v is None:
         v = 0

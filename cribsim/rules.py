@@ -10,6 +10,7 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import yaml
@@ -76,7 +77,7 @@ class Rules:
     def deck_size(self):
         return 52 + self.jokers
 
-    @property
+    @cached_property  # computed once (a frozen dataclass still has a __dict__ for this)
     def side_of(self):
         out = [0] * self.players
         for i, side in enumerate(self.sides):

@@ -16,6 +16,7 @@ from math import comb
 
 from cribsim.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
 from cribsim.cribtables import cell_key, load
+from cribsim.expect import _RANK_EV as _RANK_EV_CACHE
 from cribsim.expect import _rank_ev
 from cribsim.scoring import RBIT, peg_points
 from cribsim.strategy import Strategy
@@ -29,7 +30,7 @@ _LAY = {}
 
 def lay_points(pile):
     """For a pile of ranks since the last reset: ((rank, points), ...) for every rank that fits
-    and scores, and the count. Cached by the pile."""
+    and scores, the count, and the same points as a dict. Cached by the pile."""
     v = _LAY.get(pile)
     if v is None:
         count = sum(RANK_VALUE[r] for r in pile)
@@ -41,7 +42,7 @@ def lay_points(pile):
                 p = peg_points(lst + [r], count + RANK_VALUE[r]) if pile else 0
                 if p:
                     scoring.append((r, p))
-        v = (tuple(scoring), count)
+        v = (tuple(scoring), count, dict(scoring))
         if len(_LAY) > 1_000_000:
             _LAY.clear()
         _LAY[pile] = v
@@ -86,7 +87,10 @@ class EVStrategy(Strategy):
 
     def discard(self, obs):
         hand = obs.hand
-        unseen = 52 - len(hand)
+        n = len(hand)
+        k = obs.discards
+        unseen = 52 - n
+        keep_n = n - k
         hkey = 0
         suit_held = [0, 0, 0, 0]
         nonjack_held = [0, 0, 0, 0]
@@ -95,32 +99,60 @@ class EVStrategy(Strategy):
             suit_held[SUIT[c]] += 1
             if RANK[c] != JACK:
                 nonjack_held[SUIT[c]] += 1
-        two = len(hand) - obs.discards
+        # each card's nobs chance if kept (a jack: starters of its suit that are not jacks)
+        nob = [(12 - nonjack_held[SUIT[c]]) / unseen if RANK[c] == JACK else 0.0 for c in hand]
+        nobs_all = sum(nob)
+        flush_bonus = [keep_n + (13 - suit_held[s]) / unseen for s in range(4)]
         pair_table = None
-        if obs.discards == 2 and obs.rules.players == 2:
+        if k == 2 and obs.rules.players == 2:
             mine = obs.rules.side_of[obs.crib_owner] == obs.side
             pair_table = self.pair_own if mine else self.pair_opp
+            return self._discard_two(hand, hkey, unseen, nob, nobs_all, suit_held, flush_bonus, pair_table)
         best, best_throw = None, None
-        for keep in combinations(hand, two):
-            kkey = 0
-            suits = 0
-            nobs = 0.0
-            for c in keep:
-                kkey += RBIT[c]
-                suits |= 1 << SUIT[c]
-                if RANK[c] == JACK:
-                    nobs += (12 - nonjack_held[SUIT[c]]) / unseen
+        for idx in combinations(range(n), k):  # the cards thrown
+            kkey, nobs = hkey, nobs_all
+            for i in idx:
+                kkey -= RBIT[hand[i]]
+                nobs -= nob[i]
             v = _rank_ev(kkey, hkey, unseen) + nobs
-            if not suits & (suits - 1):  # one suit: a hand flush (R-SHOW-6)
-                v += two + (13 - suit_held[SUIT[keep[0]]]) / unseen
-            thrown = [c for c in hand if c not in keep]
+            thrown = [hand[i] for i in idx]
+            kept_suit = SUIT[hand[next(i for i in range(n) if i not in idx)]]
+            if suit_held[kept_suit] - sum(1 for c in thrown if SUIT[c] == kept_suit) == keep_n:
+                v += flush_bonus[kept_suit]  # all kept cards of one suit (R-SHOW-6)
             if pair_table is not None:
                 v += pair_table[thrown[0] * 52 + thrown[1]]
-            else:
+            elif thrown:
                 v += self.crib_value(obs, thrown)
             if best is None or v > best + 1e-9:
                 best, best_throw = v, thrown
         return best_throw
+
+    @staticmethod
+    def _discard_two(hand, hkey, unseen, nob, nobs_all, suit_held, flush_bonus, pair_table):
+        """The two-card discard (two players), unrolled: the hot path of every 2-player game."""
+        n = len(hand)
+        keep_n = n - 2
+        fs = next((s for s in range(4) if suit_held[s] >= keep_n), -1)  # the only suit a flush can be
+        cache = _RANK_EV_CACHE
+        best, bi, bj = None, 0, 1
+        for i in range(n - 1):
+            ci = hand[i]
+            ki = hkey - RBIT[ci]
+            ni = nobs_all - nob[i]
+            fi = suit_held[fs] - (SUIT[ci] == fs) if fs >= 0 else -1
+            row = ci * 52
+            for j in range(i + 1, n):
+                cj = hand[j]
+                kkey = ki - RBIT[cj]
+                v = cache.get((kkey << 40) | hkey)
+                if v is None:
+                    v = _rank_ev(kkey, hkey, unseen)
+                v += ni - nob[j] + pair_table[row + cj]
+                if fi - (SUIT[cj] == fs) == keep_n:
+                    v += flush_bonus[fs]
+                if best is None or v > best + 1e-9:
+                    best, bi, bj = v, i, j
+        return [hand[bi], hand[bj]]
 
     # ---- play ---------------------------------------------------------------------------
     def play(self, obs):
@@ -128,44 +160,42 @@ class EVStrategy(Strategy):
         if len(legal) == 1:
             return legal[0]
         r = obs.rules
-        n = obs.players
+        seat = obs.seat
+        nxt = seat + 1 if seat + 1 < obs.players else 0
         left = [4] * 13
-        for c in obs.hand:
+        hand = obs.hand
+        for c in hand:
             left[RANK[c]] -= 1
         played = obs.played
-        nxt = (obs.seat + 1) % n
         nxt_played = 0
         for s, c in played:
             left[RANK[c]] -= 1
-            if s == nxt:
-                nxt_played += 1
+            nxt_played += s == nxt
         left[RANK[obs.starter]] -= 1
-        unseen = 52 - len(obs.hand) - len(played) - 1
-        kept = (r.dealer_deal - r.dealer_discard) if nxt == obs.dealer else (r.deal - r.discard)
-        nxt_size = kept - nxt_played
+        unseen = 51 - len(hand) - len(played)
+        nxt_size = ((r.dealer_deal - r.dealer_discard) if nxt == obs.dealer else (r.deal - r.discard)) - nxt_played
         sign = self.reply_weight if r.side_of[nxt] == obs.side else -self.reply_weight
-        pile = tuple(RANK[c] for c in obs.pile)
-        now_pts = dict(lay_points(pile)[0])
-        last_card = len(obs.hand) == 1 or (len(played) + len(obs.hand)) == self._total_cards(obs)
+        pile = tuple([RANK[c] for c in obs.pile])
+        now_pts = lay_points(pile)[2]
+        last_card = nxt_size <= 0 and (len(hand) == 1 or len(played) + len(hand) == self._total_cards(obs))
+        hold = HOLD[unseen]
+        count = obs.count
         best, choice = None, legal[0]
         for c in legal:
             rk = RANK[c]
             v = now_pts.get(rk, 0)
-            cnt = obs.count + VALUE[c]
-            if cnt == 31:
-                pass
-            elif nxt_size > 0:
-                threat = 0.0
-                replies, _ = lay_points(pile + (rk,))
-                hold = HOLD[unseen]
-                for rr, pts in replies:
-                    u = left[rr] - (rr == rk)
-                    if u > 0:
-                        threat += pts * hold[u][nxt_size]
-                v += sign * threat
-            elif last_card:
-                v += 1
-            v += -0.01 * (cnt == 5 or cnt == 21) + 0.001 * VALUE[c]  # tie-breaks
+            cnt = count + VALUE[c]
+            if cnt != 31:
+                if nxt_size > 0:
+                    threat = 0.0
+                    for rr, pts in lay_points(pile + (rk,))[0]:
+                        u = left[rr] - (rr == rk)
+                        if u > 0:
+                            threat += pts * hold[u][nxt_size]
+                    v += sign * threat
+                elif last_card:
+                    v += 1
+            v += 0.001 * VALUE[c] - (0.01 if cnt == 5 or cnt == 21 else 0.0)  # tie-breaks
             if best is None or v > best:
                 best, choice = v, c
         return choice

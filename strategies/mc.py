@@ -21,7 +21,7 @@ from .ev import EVStrategy, lay_points
 
 def _choose(hand, pile, nxt_hand):
     """Rollout policy: the card maximising points now minus the next player's best reply."""
-    now = dict(lay_points(pile)[0])
+    now = lay_points(pile)[2]
     count = lay_points(pile)[1]
     best, card = None, None
     for c in hand:
@@ -30,7 +30,7 @@ def _choose(hand, pile, nxt_hand):
         rk = RANK[c]
         v = now.get(rk, 0) * 2
         if count + VALUE[c] != 31 and nxt_hand:
-            replies = dict(lay_points(pile + (rk,))[0])
+            replies = lay_points(pile + (rk,))[2]
             if replies:
                 v -= max((replies.get(RANK[x], 0) for x in nxt_hand), default=0) * 2
         v += VALUE[c] * 0.01
@@ -61,7 +61,7 @@ def rollout(hands, turn, pile, last, side_of, my_side):
             pile, count = (), 0
             turn = (last + 1) % n
             continue
-        pts = dict(lay_points(pile)[0]).get(RANK[card], 0)
+        pts = lay_points(pile)[2].get(RANK[card], 0)
         hands[seat].remove(card)
         left -= 1
         count += VALUE[card]
@@ -128,7 +128,7 @@ class MCStrategy(EVStrategy):
         n, me = obs.players, obs.seat
         side_of = obs.rules.side_of
         pile = tuple(RANK[c] for c in obs.pile)
-        now = dict(lay_points(pile)[0])
+        now = lay_points(pile)[2]
         totals = dict.fromkeys(legal, 0)
         for _ in range(self.rollouts):
             dealt = sample()

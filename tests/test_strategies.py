@@ -126,3 +126,29 @@ def test_partnership_ev_takes_points_against_the_next_opponent():
     # seat 0 at count 8, seat 1 (an opponent) next: 7C makes 15 for 2 now; 2D scores nothing
     o = obs_for("7C 2D", rules="four_player_partners", seat=0, dealer=3, count=8, pile="8H")
     assert make("ev").play(o) == C("7C")[0]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_ev_fast_discard_equals_the_plain_formula(preset):
+    """The optimised discard picks a keep worth exactly the best of expected_show + crib_value
+    over every way to keep the hand (the definition of ev's discard)."""
+    from itertools import combinations
+
+    from cribsim.expect import expected_show
+
+    rules = load_rules(preset)
+    ev = make("ev")
+    rng = random.Random(preset)
+    for _ in range(150):
+        seat, dealer = rng.randrange(rules.players), rng.randrange(rules.players)
+        k = rules.dealer_discard if seat == dealer else rules.discard
+        if k == 0:
+            continue
+        size = rules.dealer_deal if seat == dealer else rules.deal
+        o = obs_for("AS", rules=preset, seat=seat, dealer=dealer, discards=k)
+        o.hand = tuple(rng.sample(range(52), size))
+        best = max(expected_show(keep, o.hand) + ev.crib_value(o, [c for c in o.hand if c not in keep])
+                   for keep in combinations(o.hand, size - k))
+        thrown = ev.discard(o)
+        kept = [c for c in o.hand if c not in thrown]
+        assert expected_show(kept, o.hand) + ev.crib_value(o, thrown) == pytest.approx(best, abs=1e-9)

@@ -100,7 +100,8 @@ def _plots(out, tables):
             for i, row in enumerate(data):
                 for j, x in enumerate(row):
                     if not math.isnan(x):
-                        ax.text(j, i, f"{x:.2f}", ha="center", va="center", fontsize=9)
+                        ax.text(j, i, f"{x:.2f}", ha="center", va="center", fontsize=9,
+                                color="white" if x < 0.2 or x > 0.8 else "black")
             fig.colorbar(im, ax=ax, label="win rate of row against column")
             ax.set_title(t.title.split(":")[0])
             fig.tight_layout()
