@@ -211,19 +211,19 @@ def _bool(source, key, v):
     return v
 
 
-def _unknown(source, prefix, data, allowed):
+def unknown_keys(source, prefix, data, allowed):
     for k in data:
         if k not in allowed:
             raise ConfigError(source, f"{prefix}{k}",
                               f"unknown key (expected one of: {', '.join(sorted(allowed))})")
 
 
-def _match(source, m):
+def match_format(source, m):
     if m is None:
         return MatchFormat()
     if not isinstance(m, dict):
         raise ConfigError(source, "match", "expected a mapping such as {first_to: 5}")
-    _unknown(source, "match.", m, _MATCH_KEYS)
+    unknown_keys(source, "match.", m, _MATCH_KEYS)
     first_to = _int(source, "match.first_to", m.get("first_to", 1), 1)
     games = _int(source, "match.games", m.get("games", 0), 0)
     if "games" in m and "first_to" in m:
@@ -235,7 +235,7 @@ def _match(source, m):
                               f"expected a table name ({', '.join(GAME_POINT_TABLES)}) or a mapping, got {gp!r}")
         table = dict(GAME_POINT_TABLES[gp])
     elif isinstance(gp, dict):
-        _unknown(source, "match.game_points.", gp, _POINT_KEYS)
+        unknown_keys(source, "match.game_points.", gp, _POINT_KEYS)
         table = dict(GAME_POINT_TABLES["default"])
         table.update(gp)
         if "double_skunk" in gp and "triple_skunk" not in gp:
@@ -252,7 +252,7 @@ def _match(source, m):
 def rules_from_mapping(data, source="<inline>", _seen=()):
     """Build and validate Rules from a mapping (as read from YAML)."""
     data = _raw_with_extends(data, source, _seen)
-    _unknown(source, "", data, _TOP_KEYS)
+    unknown_keys(source, "", data, _TOP_KEYS)
     game = data.get("game", "cribbage")
     if game != "cribbage":
         raise ConfigError(source, "game", f"expected 'cribbage', got {game!r}")
@@ -307,7 +307,7 @@ def rules_from_mapping(data, source="<inline>", _seen=()):
     return Rules(name=name, players=players, deal=deal, discard=discard, dealer_deal=dealer_deal,
                  dealer_discard=dealer_discard, crib_from_deck=crib_from_deck, jokers=jokers,
                  target=target, skunk_lines=skunk, sides=sides, crib_flush_needs_starter=flush,
-                 match=_match(source, data.get("match")), variants=tuple(variants))
+                 match=match_format(source, data.get("match")), variants=tuple(variants))
 
 
 def _sides(source, sides, players):

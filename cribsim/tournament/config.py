@@ -23,7 +23,7 @@ from itertools import combinations
 from pathlib import Path
 
 from ..errors import ConfigError, CribsimError
-from ..rules import _match, _unknown, find_rules_file, load_rules, read_yaml, rules_from_mapping
+from ..rules import find_rules_file, load_rules, match_format, read_yaml, rules_from_mapping, unknown_keys
 from ..strategy import factory
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
@@ -87,7 +87,7 @@ def load_experiment(path, seed=None):
         raise ConfigError(path, None, "no such experiment file")
     data = read_yaml(path)
     source = str(path)
-    _unknown(source, "", data, TOP_KEYS)
+    unknown_keys(source, "", data, TOP_KEYS)
     game = data.get("game", "cribbage")
     if game != "cribbage":
         raise ConfigError(source, "game", f"expected 'cribbage', got {game!r}")
@@ -97,7 +97,7 @@ def load_experiment(path, seed=None):
 
     match = None
     if "match" in data:
-        match = _match(source, data["match"])
+        match = match_format(source, data["match"])
     variants = _variants(source, data.get("variants", ["standard"]), match)
 
     lineup = _lineup(source, data.get("lineup"), variants)
@@ -156,10 +156,7 @@ def _variants(source, spec, match):
         if match is not None:
             r = dataclasses.replace(r, match=match)
         out.append(r)
-    names = [r.name for r in out]
-    for i, n in enumerate(names):
-        if names.index(n) != i:
-            raise ConfigError(source, f"variants[{i}]", f"duplicate variant name {n!r}")
+    _unique(source, "variants[{}]", [r.name for r in out], "variant")
     return out
 
 
@@ -173,7 +170,7 @@ def _lineup(source, spec, variants):
             e = {"strategy": e}
         if not isinstance(e, dict):
             raise ConfigError(source, key, "expected a mapping with a strategy")
-        _unknown(source, f"{key}.", e, ENTRY_KEYS)
+        unknown_keys(source, f"{key}.", e, ENTRY_KEYS)
         strat = e.get("strategy")
         if not isinstance(strat, str):
             raise ConfigError(source, f"{key}.strategy", "expected a built-in name or module:Class")
@@ -188,11 +185,14 @@ def _lineup(source, spec, variants):
         except CribsimError as err:
             raise ConfigError(source, f"{key}.strategy", str(err).removeprefix("cribsim: ")) from None
         out.append(Entry(name, strat, tuple(sorted(params.items()))))
-    names = [e.name for e in out]
+    _unique(source, "lineup[{}].name", [e.name for e in out], "entry")
+    return out
+
+
+def _unique(source, key, names, what):
     for i, n in enumerate(names):
         if names.index(n) != i:
-            raise ConfigError(source, f"lineup[{i}].name", f"duplicate entry name {n!r}")
-    return out
+            raise ConfigError(source, key.format(i), f"duplicate {what} name {n!r}")
 
 
 def _tables(source, fmt, pairings, lineup, rules, vi):
@@ -233,7 +233,7 @@ def _sprt(source, stop, variants, tables):
     if alpha >= 0.5 or beta >= 0.5:
         raise ConfigError(source, "stop.sprt", "alpha and beta must be below 0.5")
     if test == "elo":
-        _unknown(source, "stop.sprt.", s, {"test", "elo0", "elo1", "alpha", "beta"})
+        unknown_keys(source, "stop.sprt.", s, {"test", "elo0", "elo1", "alpha", "beta"})
         elo0, elo1 = s.get("elo0", 0), s.get("elo1", 20)
         for key, v in (("elo0", elo0), ("elo1", elo1)):
             if not isinstance(v, (int, float)) or isinstance(v, bool):
@@ -246,7 +246,7 @@ def _sprt(source, stop, variants, tables):
         return Sprt("elo", elo_to_score(elo0), elo_to_score(elo1), alpha, beta,
                     settings=tuple(sorted(s.items())))
     if test == "first_dealer":
-        _unknown(source, "stop.sprt.", s, {"test", "baseline", "delta0", "delta1", "alpha", "beta"})
+        unknown_keys(source, "stop.sprt.", s, {"test", "baseline", "delta0", "delta1", "alpha", "beta"})
         names = [r.name for r in variants]
         base = s.get("baseline", names[0])
         if base not in names:
