@@ -279,10 +279,14 @@ def summarize(manifest, records):
             what = v if s["table"] is None else \
                 f"{v}: " + " vs ".join(names[e] for e in sorted(manifest["tables"][s["variant"]][s["table"]]))
             res = s["result"]
-            rows.append([what, res["decision"] or "undecided", res["llr"], res["lower"], res["upper"], res["units"]])
-        tables.append(Table("sprt", f"SPRT ({manifest['stop']['test']}): log-likelihood ratio, bounds and units "
-                            "(groups of paired matches) used", ["test", "decision", "LLR", "lower", "upper", "units"],
-                            rows))
+            per = manifest["per_group"][s["variant"]]
+            if s["table"] is None:  # first_dealer: the variant's and the baseline's groups
+                per *= len(manifest["tables"][s["variant"]]) * 2
+            rows.append([what, res["decision"] or "undecided", res["llr"], res["lower"], res["upper"], res["units"],
+                         res["units"] * per])
+        tables.append(Table("sprt", f"SPRT ({manifest['stop']['test']}): log-likelihood ratio, bounds, units "
+                            "(groups of paired matches) and matches used",
+                            ["test", "decision", "LLR", "lower", "upper", "units", "matches"], rows))
     for r in failed:
         forfeit_rows.append([variants[r["v"]]["name"], r["id"], "-", r["forfeit"]["kind"], r["forfeit"]["error"]])
     if forfeit_rows:
