@@ -20,6 +20,34 @@ def derive(seed, *address):
     return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
 
 
+_PACKS = {}
+_WORDS = struct.Struct("<8Q").unpack
+
+
+def addressed_draw(n, k, seed, *address):
+    """``k`` distinct items of ``range(n)`` in random order, drawn straight from a keyed
+    stream: BLAKE2b of (seed, address, block counter) gives eight 64-bit words per block, and a
+    partial Fisher-Yates shuffle takes index ``i + floor(u * (n - i))`` from each 53-bit
+    ``u`` (uniform to within n / 2**53, as with ``random()``). Twice as fast as seeding a
+    Mersenne Twister per deck, and the deck depends on nothing but its address."""
+    pack = _PACKS.get(len(address))
+    if pack is None:
+        pack = _PACKS[len(address)] = struct.Struct(f"<{len(address) + 2}q").pack
+    pool = list(range(n))
+    words = ()
+    block = 0
+    wi = 8
+    for i in range(k):
+        if wi == 8:
+            words = _WORDS(hashlib.blake2b(pack(seed, *address, block), digest_size=64).digest())
+            block += 1
+            wi = 0
+        j = i + (((words[wi] >> 11) * (n - i)) >> 53)
+        wi += 1
+        pool[i], pool[j] = pool[j], pool[i]
+    return pool[:k]
+
+
 def rng_at(seed, *address):
     """A fresh ``random.Random`` for one address."""
     return random.Random(derive(seed, *address))

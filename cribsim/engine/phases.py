@@ -6,7 +6,7 @@ inserting or replacing entries, so the engine loop itself never changes."""
 
 from ..cards import JACK, RANK, VALUE, cards_str
 from ..errors import IllegalMove
-from ..rng import draw
+from ..rng import DECK, addressed_draw
 from ..scoring import peg_breakdown, peg_points, show_breakdown, show_points
 from .events import CRIB, HAND, HEELS, PEG
 
@@ -31,9 +31,7 @@ def deal_cards(g, d):
     r = g.rules
     n, dealer = g.n, d.dealer
     needed = (n - 1) * r.deal + r.dealer_deal + r.crib_from_deck + 1
-    rng = g.deck_rng
-    rng.seed(g.deck_key())
-    cards = draw(rng, range(r.deck_size), needed)
+    cards = addressed_draw(r.deck_size, needed, g.seed, *g.address, g.deal_no, DECK)
     pos = 0
     for i in range(1, n + 1):
         seat = (dealer + i) % n

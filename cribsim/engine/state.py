@@ -1,8 +1,7 @@
 """The state of one game: scores by side, the dealer, tallies, and the award of points."""
 
-import random
 
-from ..rng import DECK, STRATEGY, derive
+from ..rng import STRATEGY, derive
 from .events import SOURCES, Event
 from ..strategy import Observation
 
@@ -26,7 +25,6 @@ class GameState:
         self.target = rules.target
         self.strategies = strategies
         self.play_fns = [s.play for s in strategies]
-        self.deck_rng = random.Random()
         self.seed = seed
         self.address = tuple(address)  # (match_key, game)
         self.dealer = dealer
@@ -36,9 +34,6 @@ class GameState:
         # points by role (0 = dealer, 1 = left of dealer, ...) and source, over the game
         self.by_role = [[0] * len(SOURCES) for _ in range(self.n)]
         self.obs = [Observation(s, self.side_of[s], rules) for s in range(self.n)]
-
-    def deck_key(self):
-        return derive(self.seed, *self.address, self.deal_no, DECK)
 
     def seed_strategies(self):
         """Each seat's strategy generator is addressed per game (seeding per deal would cost a

@@ -113,8 +113,8 @@ def _plots(out, tables):
         vals = [r[2] for r in entries.rows]
         fig, ax = plt.subplots(figsize=(7, 0.4 * len(labels) + 1.5))
         ys = range(len(labels))
-        ax.errorbar([v[0] for v in vals], ys, xerr=[[v[0] - v[1] for v in vals], [v[2] - v[0] for v in vals]],
-                    fmt="o", capsize=4)
+        ax.errorbar([v[0] for v in vals], ys, xerr=[[max(0.0, v[0] - v[1]) for v in vals],
+                                                    [max(0.0, v[2] - v[0]) for v in vals]], fmt="o", capsize=4)
         ax.set_yticks(list(ys), labels)
         ax.axvline(0.5, color="grey", lw=0.8, ls="--")
         ax.set_xlabel("match win rate (95% Wilson interval)")
@@ -131,8 +131,9 @@ def _plots(out, tables):
             ok = [v for v in vals if not math.isnan(v[1])]
             if ok:
                 ax.errorbar([v[0] for v in vals], range(len(vals)),
-                            xerr=[[v[0] - v[1] if not math.isnan(v[1]) else 0 for v in vals],
-                                  [v[2] - v[0] if not math.isnan(v[2]) else 0 for v in vals]], fmt="o", capsize=4)
+                            xerr=[[max(0.0, v[0] - v[1]) if not math.isnan(v[1]) else 0 for v in vals],
+                                  [max(0.0, v[2] - v[0]) if not math.isnan(v[2]) else 0 for v in vals]],
+                            fmt="o", capsize=4)
             ax.set_title(title)
         axes[0].set_yticks(range(len(names)), names)
         fig.tight_layout()

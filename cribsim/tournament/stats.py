@@ -18,7 +18,9 @@ def wilson(score, n, z=Z95):
     d = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / d
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (p, max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if score <= 0 else min(p, max(0.0, centre - half))
+    hi = 1.0 if score >= n else max(p, min(1.0, centre + half))
+    return (p, lo, hi)
 
 
 def mean_ci(values, z=Z95):
