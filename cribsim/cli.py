@@ -8,7 +8,7 @@ import os
 import sys
 
 from . import __version__
-from .cards import RANK, VALUE, card_str, cards_str, parse_cards
+from .cards import VALUE, card_str, cards_str, parse_cards
 from .errors import CribsimError
 from .scoring import peg_breakdown, show_breakdown, show_words
 

@@ -26,7 +26,7 @@ from itertools import combinations
 from multiprocessing import Pool
 from pathlib import Path
 
-from .cards import RANK, card
+from .cards import card
 from .expect import expected_show
 from .scoring import show_points
 

@@ -29,14 +29,14 @@ class Observation:
     <= 31 - count)."""
 
     __slots__ = ("seat", "side", "players", "rules", "dealer", "crib_owner", "scores", "hand",
-                 "discards", "starter", "count", "pile", "played", "legal", "kept", "gos")
+                 "discards", "starter", "count", "pile", "played", "legal", "gos")
 
     def __init__(self, seat, side, rules):
         self.seat, self.side, self.rules = seat, side, rules
         self.players = rules.players
         self.dealer = self.crib_owner = 0
         self.scores = ()
-        self.hand = self.pile = self.played = self.legal = self.kept = self.gos = ()
+        self.hand = self.pile = self.played = self.legal = self.gos = ()
         self.discards = 0
         self.starter = None
         self.count = 0

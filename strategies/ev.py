@@ -49,10 +49,6 @@ def lay_points(pile):
     return v
 
 
-def hold_probability(unseen, of_rank, hand_size):
-    return HOLD[unseen][min(of_rank, 4)][min(hand_size, 7)]
-
-
 class EVStrategy(Strategy):
     name = "ev"
 

@@ -5,13 +5,12 @@ Both executors call :func:`cribsim.tournament.batch.play_batch`. Ray gets the co
 worker (``ray.wait`` for back-pressure), and tasks retried if a worker dies."""
 
 import datetime
-from collections import deque
 import json
 import logging
 import os
 import subprocess
 import sys
-import time
+from collections import deque
 from pathlib import Path
 
 from .. import __version__
