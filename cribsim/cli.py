@@ -253,7 +253,8 @@ def build_parser():
     r.add_argument("--serial", action="store_true", help="no Ray: play in this process (for debugging)")
     r.add_argument("--seed", type=int, help="override the config's seed")
     r.add_argument("--out", help="results folder (default results/<name>)")
-    r.add_argument("--resume", action="store_true", help="continue an interrupted run in the same folder")
+    r.add_argument("--resume", action="store_true",
+                   help="continue an interrupted run in the same folder (also the default for an unchanged config)")
     r.add_argument("--fresh", action="store_true", help="discard an earlier run in the folder")
     r.add_argument("--quiet", action="store_true", help="no progress bar, no tables on the terminal")
     r.set_defaults(func=cmd_run)

@@ -106,14 +106,19 @@ def test_sigkill_then_resume_gives_the_same_tables(tmp_path):
     with open(jsonl, "a") as f:  # a half-written last line, as a kill mid-write leaves
         f.write('{"id": "0.0.9999.0", "v": 0, "t"')
     exp = load_experiment(cfg)
-    with pytest.raises(Exception, match="already holds a run"):
-        run_experiment(exp, out, serial=True, quiet=True)
+    other = load_experiment(cfg, seed=4)  # a different config may not mix into this folder
+    with pytest.raises(Exception, match="already holds a run of a different config"):
+        run_experiment(other, out, serial=True, quiet=True)
     run_experiment(exp, out, serial=True, resume=True, quiet=True)
     ids = [json.loads(x)["id"] for x in jsonl.read_text().splitlines()]
     assert len(ids) == len(set(ids)) == 4000  # only the missing matches were played
     run_experiment(exp, tmp_path / "clean", serial=True, quiet=True)
     assert tables(out) == tables(tmp_path / "clean")
     assert json.loads((out / "manifest.json").read_text())["resumed"] == 1
+    # the same config again continues (nothing left to play) and reports the same tables
+    run_experiment(exp, out, serial=True, quiet=True)
+    assert len(jsonl.read_text().splitlines()) == 4000
+    assert tables(out) == tables(tmp_path / "clean")
 
 
 FAULTY = """\

@@ -84,26 +84,27 @@ def load_done(path):
 
 
 def prepare_out(exp, out, resume, fresh):
-    """Check the output folder; returns records already done (for --resume)."""
+    """Check the output folder; returns the records already done. A folder holding a run of the
+    same config (same hash: same rules, lineup, seed, ...) is continued, which is safe because
+    every match is a pure function of the config; a different config is refused unless
+    ``fresh``. ``resume`` insists on continuing (an error if the configs differ)."""
     jsonl = out / "matches.jsonl"
     has_run = jsonl.exists() and jsonl.stat().st_size > 0
-    if has_run and not resume and not fresh:
-        raise CribsimError(f"cribsim: {out} already holds a run; add --resume to continue it or --fresh to start over")
     if fresh and out.exists():
         for f in out.iterdir():
             if f.name in RESULT_FILES or f.suffix in (".csv", ".png", ".tmp"):
                 f.unlink()
         return []
-    if resume and has_run:
-        try:
-            old = json.loads((out / "manifest.json").read_text())
-        except (OSError, json.JSONDecodeError):
-            raise CribsimError(f"cribsim: {out}: matches.jsonl has no readable manifest.json; use --fresh") from None
-        if old.get("config_hash") != exp.config_hash():
-            raise CribsimError(f"cribsim: {out} holds a run of a different config (hash {old.get('config_hash')}, "
-                               f"now {exp.config_hash()}); use another --out or --fresh")
-        return load_done(jsonl)
-    return []
+    if not has_run:
+        return []
+    try:
+        old = json.loads((out / "manifest.json").read_text())
+    except (OSError, json.JSONDecodeError):
+        raise CribsimError(f"cribsim: {out}: matches.jsonl has no readable manifest.json; use --fresh") from None
+    if old.get("config_hash") != exp.config_hash():
+        raise CribsimError(f"cribsim: {out} already holds a run of a different config (hash "
+                           f"{old.get('config_hash')}, now {exp.config_hash()}); use another --out or --fresh")
+    return load_done(jsonl)
 
 
 class _Sink:
