@@ -100,7 +100,7 @@ def load_experiment(path, seed=None):
         match = match_format(source, data["match"])
     variants = _variants(source, data.get("variants", ["standard"]), match)
 
-    lineup = _lineup(source, data.get("lineup"), variants)
+    lineup = _lineup(source, data.get("lineup"))
     fmt = data.get("format", "round_robin")
     if fmt not in FORMATS:
         raise ConfigError(source, "format", f"expected one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -160,7 +160,7 @@ def _variants(source, spec, match):
     return out
 
 
-def _lineup(source, spec, variants):
+def _lineup(source, spec):
     if not isinstance(spec, list) or not spec:
         raise ConfigError(source, "lineup", "expected a list of entries such as {name: ev, strategy: ev}")
     out = []
