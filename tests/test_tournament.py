@@ -220,6 +220,15 @@ def test_bad_input_one_line_exit_2_nothing_written(tmp_path, capsys, text, fragm
     assert not out.exists()
 
 
+def test_unreachable_cluster_is_one_line_and_writes_nothing(tmp_path, capsys):
+    cfg = write(tmp_path, SMALL)
+    out = tmp_path / "out"
+    assert main(["run", str(cfg), "--address", "127.0.0.1:1", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "cannot reach a Ray cluster at 127.0.0.1:1" in err and err.count("\n") == 1
+    assert not out.exists()
+
+
 def test_missing_config_file(tmp_path, capsys):
     assert main(["run", str(tmp_path / "absent.yaml"), "--serial"]) == 2
     err = capsys.readouterr().err

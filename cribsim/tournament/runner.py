@@ -200,6 +200,8 @@ def init_ray(workers, address):
 
     address = address or os.environ.get("RAY_ADDRESS")
     embedded = not ray.is_initialized() and not address
+    if address:
+        _check_reachable(address)
     if not ray.is_initialized():
         try:
             if address:
@@ -213,6 +215,21 @@ def init_ray(workers, address):
     if not workers:
         workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
     return workers, embedded
+
+
+def _check_reachable(address, timeout=5.0):
+    """Fail fast with one line if a host:port address does not answer (Ray itself would retry
+    for minutes). Other forms (``auto``, ``ray://``) are left to Ray."""
+    import socket
+
+    hostport = address.split("://", 1)[-1]
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit() or "://" in address and not address.startswith("ray://"):
+        return
+    try:
+        socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise CribsimError(f"cribsim: cannot reach a Ray cluster at {address} ({e.strerror or e})") from None
 
 
 def run_ray(ctx, pending, sink, workers, batch_seconds, queued=0):
