@@ -1,8 +1,10 @@
 """Randomness addressed, not consumed.
 
-Every random draw comes from a generator seeded by ``derive(seed, *address)``: a 64-bit hash of
-the run's seed and an address of small ints (which match, game, deal, stream).  The deck of deal
-k of game g of match m is therefore the same whichever worker plays it, in whichever order."""
+Every random draw is a function of the run's seed and an address of small ints (which match,
+game, deal, stream): decks come straight from a BLAKE2b stream keyed by them
+(:func:`addressed_draw`); the cut for deal and the strategies' generators are
+``random.Random`` seeded by ``derive(seed, *address)``. The deck of deal k of game g of match m
+is therefore the same whichever worker plays it, in whichever order."""
 
 import hashlib
 import random

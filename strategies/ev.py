@@ -169,11 +169,11 @@ class EVStrategy(Strategy):
             nxt_played += s == nxt
         left[RANK[obs.starter]] -= 1
         unseen = 51 - len(hand) - len(played)
-        nxt_size = ((r.dealer_deal - r.dealer_discard) if nxt == obs.dealer else (r.deal - r.discard)) - nxt_played
+        nxt_size = r.hand_size - nxt_played  # every hand ends the same size (validated in Rules)
         sign = self.reply_weight if r.side_of[nxt] == obs.side else -self.reply_weight
         pile = tuple([RANK[c] for c in obs.pile])
         now_pts = lay_points(pile)[2]
-        last_card = nxt_size <= 0 and (len(hand) == 1 or len(played) + len(hand) == self._total_cards(obs))
+        last_card = nxt_size <= 0 and (len(hand) == 1 or len(played) + len(hand) == r.players * r.hand_size)
         hold = HOLD[unseen]
         count = obs.count
         best, choice = None, legal[0]
@@ -195,8 +195,3 @@ class EVStrategy(Strategy):
             if best is None or v > best:
                 best, choice = v, c
         return choice
-
-    @staticmethod
-    def _total_cards(obs):
-        r = obs.rules
-        return (r.players - 1) * (r.deal - r.discard) + r.dealer_deal - r.dealer_discard

@@ -87,14 +87,10 @@ class MCStrategy(EVStrategy):
         self.discard_top = discard_top
         self.discard_margin = discard_margin
 
-    def _kept(self, obs, seat):
-        r = obs.rules
-        return (r.dealer_deal - r.dealer_discard) if seat == obs.dealer else (r.deal - r.discard)
-
     def _sampler(self, obs, unseen):
         """A function returning one consistent deal of ``unseen`` to the other seats."""
         n, me = obs.players, obs.seat
-        sizes = [self._kept(obs, s) - sum(1 for x, _ in obs.played if x == s) for s in range(n)]
+        sizes = [obs.rules.hand_size - sum(1 for x, _ in obs.played if x == s) for s in range(n)]
         floor = [0] * n  # every card a seat holds is worth more than floor[seat]
         for s, k in obs.gos:
             floor[s] = max(floor[s], 31 - k)
@@ -154,7 +150,7 @@ class MCStrategy(EVStrategy):
             return top[0][2]
         n, me = obs.players, obs.seat
         side_of = obs.rules.side_of
-        sizes = [self._kept(obs, s) for s in range(n)]
+        sizes = [obs.rules.hand_size] * n
         unseen = [c for c in range(52) if c not in hand]
         pegs = [0] * len(top)
         for _ in range(self.discard_rollouts):

@@ -7,8 +7,9 @@ Strategies are not wrapped. The batch registers each match's strategy instances 
 * a SIGALRM tick, armed once per batch and firing every quarter of the time limit, walks the
   interrupted stack: if the same strategy call frame is still running a time limit after it was
   first seen, it raises :class:`DecisionTimeout` inside it.
-Arming a timer per decision would cost about 30% of the engine's speed and a wrapper around
-every call a few per cent; this costs nothing measurable, at the price of enforcing the limit
+Arming a timer per decision costs 1.2 us (a setitimer pair, timed), roughly 30% of a random
+deal's time at about ten decisions a deal; a wrapper around every call measured 2-5% (noisy);
+this costs nothing measurable, at the price of enforcing the limit
 to within a quarter of it (a decision is caught between 1 and 1.25 limits)."""
 
 import signal
