@@ -143,6 +143,8 @@ def cmd_play(args):
 
     if args.rules:
         rules = load_rules(args.rules)
+        if rules.game != "cribbage":
+            return _play_other(rules, args)
     else:
         key = (args.players, args.teams)
         if key not in PLAYER_PRESETS:
@@ -153,6 +155,20 @@ def cmd_play(args):
     result = play_game(rules, make_strategies(makers), args.seed, (0, 0), log=True)
     print(f"Rules: {rules.name} {rules.describe()}  seed {args.seed}")
     print("\n".join(narrate(rules, result)))
+    return 0
+
+
+def _play_other(rules, args):
+    from .games import GAMES
+    from .match import make_strategies
+    from .strategy import factory
+
+    game = GAMES[rules.game]
+    strategy = "random" if args.strategy == "random" else args.strategy
+    makers = [factory(strategy, game=rules.game) for _ in range(rules.players)]
+    result = game.play_game(rules, make_strategies(makers), args.seed, (0, 0), log=True)
+    print(f"Rules: {rules.name} {rules.describe()}  seed {args.seed}")
+    print("\n".join(game.narrate(rules, result)))
     return 0
 
 

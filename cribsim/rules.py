@@ -46,8 +46,49 @@ class MatchFormat:
         return dict(self.game_points)
 
 
+class RulesBase:
+    """What every game's rules share: sides, a JSON form, a fingerprint and a one-line description.
+    Subclasses are frozen dataclasses with ``name``, ``game``, ``players``, ``sides`` and ``match``."""
+
+    @cached_property  # computed once (a frozen dataclass still has a __dict__ for this)
+    def side_of(self):
+        out = [0] * self.players
+        for i, side in enumerate(self.sides):
+            for seat in side:
+                out[seat] = i
+        return tuple(out)
+
+    def to_dict(self):
+        d = {k: _plain(v) for k, v in dataclasses.asdict(self).items()}
+        d["match"]["game_points"] = dict(self.match.game_points)
+        return d
+
+    def fingerprint(self):
+        """A short hash of everything that changes play (not the name)."""
+        d = self.to_dict()
+        d.pop("name")
+        blob = json.dumps(d, sort_keys=True).encode()
+        return hashlib.sha256(blob).hexdigest()[:12]
+
+    def describe(self):
+        """A loggable one-liner listing what differs from the game's default rules."""
+        base = type(self)().to_dict()
+        mine = self.to_dict()
+        diffs = [f"{k}={mine[k]}" for k in mine if k != "name" and mine[k] != base[k]]
+        return f"{self.game}({', '.join(diffs)})"
+
+
+def _plain(v):
+    """Tuples to lists, recursively (the JSON shape of a rules field)."""
+    if isinstance(v, (tuple, list)):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    return v
+
+
 @dataclass(frozen=True)
-class Rules:
+class Rules(RulesBase):
     name: str = "standard"
     game: str = "cribbage"
     players: int = 2
@@ -76,36 +117,6 @@ class Rules:
     @property
     def deck_size(self):
         return 52 + self.jokers
-
-    @cached_property  # computed once (a frozen dataclass still has a __dict__ for this)
-    def side_of(self):
-        out = [0] * self.players
-        for i, side in enumerate(self.sides):
-            for seat in side:
-                out[seat] = i
-        return tuple(out)
-
-    def to_dict(self):
-        d = dataclasses.asdict(self)
-        d["sides"] = [list(s) for s in self.sides]
-        d["skunk_lines"] = list(self.skunk_lines)
-        d["variants"] = list(self.variants)
-        d["match"]["game_points"] = dict(self.match.game_points)
-        return d
-
-    def fingerprint(self):
-        """A short hash of everything that changes play (not the name)."""
-        d = self.to_dict()
-        d.pop("name")
-        blob = json.dumps(d, sort_keys=True).encode()
-        return hashlib.sha256(blob).hexdigest()[:12]
-
-    def describe(self):
-        """A loggable one-liner listing what differs from standard two-player cribbage."""
-        base = Rules().to_dict()
-        mine = self.to_dict()
-        diffs = [f"{k}={mine[k]}" for k in mine if k != "name" and mine[k] != base[k]]
-        return f"{self.game}({', '.join(diffs)})"
 
 
 # ---- loading ------------------------------------------------------------------------------
@@ -198,14 +209,14 @@ def _raw_with_extends(data, source, seen):
     return _merge({k: v for k, v in pdata.items() if k != "name"}, child)
 
 
-def _int(source, key, v, lo, hi=None):
+def int_key(source, key, v, lo, hi=None):
     if not isinstance(v, int) or isinstance(v, bool) or v < lo or (hi is not None and v > hi):
         rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
         raise ConfigError(source, key, f"expected a whole number {rng}, got {v!r}")
     return v
 
 
-def _bool(source, key, v):
+def bool_key(source, key, v):
     if not isinstance(v, bool):
         raise ConfigError(source, key, f"expected true or false, got {v!r}")
     return v
@@ -224,8 +235,8 @@ def match_format(source, m):
     if not isinstance(m, dict):
         raise ConfigError(source, "match", "expected a mapping such as {first_to: 5}")
     unknown_keys(source, "match.", m, _MATCH_KEYS)
-    first_to = _int(source, "match.first_to", m.get("first_to", 1), 1)
-    games = _int(source, "match.games", m.get("games", 0), 0)
+    first_to = int_key(source, "match.first_to", m.get("first_to", 1), 1)
+    games = int_key(source, "match.games", m.get("games", 0), 0)
     if "games" in m and "first_to" in m:
         raise ConfigError(source, "match", "give either first_to or games, not both")
     gp = m.get("game_points", "default")
@@ -241,33 +252,36 @@ def match_format(source, m):
         if "double_skunk" in gp and "triple_skunk" not in gp:
             table["triple_skunk"] = table["double_skunk"]
         for k, v in table.items():
-            _int(source, f"match.game_points.{k}", v, 0)
+            int_key(source, f"match.game_points.{k}", v, 0)
     else:
         raise ConfigError(source, "match.game_points", "expected a table name or a mapping")
-    tsw = _bool(source, "match.triple_skunk_wins_match", m.get("triple_skunk_wins_match", False))
+    tsw = bool_key(source, "match.triple_skunk_wins_match", m.get("triple_skunk_wins_match", False))
     return MatchFormat(first_to=first_to if games == 0 else 0, games=games,
                        game_points=tuple(sorted(table.items())), triple_skunk_wins_match=tsw)
 
 
-def rules_from_mapping(data, source="<inline>", _seen=()):
-    """Build and validate Rules from a mapping (as read from YAML)."""
+def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage"):
+    """Build and validate rules from a mapping (as read from YAML). ``game:`` (after following
+    ``extends:``) picks the game; Fives and Threes rules are built by ``cribsim.dominoes``."""
     data = _raw_with_extends(data, source, _seen)
-    unknown_keys(source, "", data, _TOP_KEYS)
-    game = data.get("game", "cribbage")
+    game = data.get("game", default_game)
     if game != "cribbage":
-        raise ConfigError(source, "game", f"expected 'cribbage', got {game!r}")
+        from .games import game_named
+
+        return game_named(game, source).rules_from_mapping(data, source)
+    unknown_keys(source, "", data, _TOP_KEYS)
     name = data.get("name", Path(source).stem if source != "<inline>" else "inline")
     if not isinstance(name, str):
         raise ConfigError(source, "name", f"expected a string, got {name!r}")
-    players = _int(source, "players", data.get("players", 2), 2, MAX_PLAYERS)
+    players = int_key(source, "players", data.get("players", 2), 2, MAX_PLAYERS)
     d_deal, d_disc, d_ddeal, d_ddisc, d_crib = DEAL_DEFAULTS[players]
-    deal = _int(source, "deal", data.get("deal", d_deal), 1)
-    discard = _int(source, "discard", data.get("discard", d_disc if "deal" not in data else deal - 4), 0)
-    dealer_deal = _int(source, "dealer_deal", data.get("dealer_deal", d_ddeal if "deal" not in data else deal), 1)
-    dealer_discard = _int(source, "dealer_discard",
+    deal = int_key(source, "deal", data.get("deal", d_deal), 1)
+    discard = int_key(source, "discard", data.get("discard", d_disc if "deal" not in data else deal - 4), 0)
+    dealer_deal = int_key(source, "dealer_deal", data.get("dealer_deal", d_ddeal if "deal" not in data else deal), 1)
+    dealer_discard = int_key(source, "dealer_discard",
                           data.get("dealer_discard", d_ddisc if "deal" not in data else dealer_deal - (deal - discard)), 0)
-    crib_from_deck = _int(source, "crib_from_deck", data.get("crib_from_deck", d_crib), 0)
-    jokers = _int(source, "jokers", data.get("jokers", 0), 0, 4)
+    crib_from_deck = int_key(source, "crib_from_deck", data.get("crib_from_deck", d_crib), 0)
+    jokers = int_key(source, "jokers", data.get("jokers", 0), 0, 4)
     if discard > deal:
         raise ConfigError(source, "discard", f"expected at most deal ({deal}), got {discard}")
     if dealer_deal - dealer_discard != deal - discard:
@@ -283,20 +297,20 @@ def rules_from_mapping(data, source="<inline>", _seen=()):
     if needed > 52 + jokers:
         raise ConfigError(source, "players",
                           f"{players} players need {needed} cards (hands, crib and starter) but the deck has {52 + jokers}")
-    target = _int(source, "target", data.get("target", 121), 1)
+    target = int_key(source, "target", data.get("target", 121), 1)
     if "skunk_lines" in data:
         sl = data["skunk_lines"]
         if not (isinstance(sl, list) and len(sl) == 3):
             raise ConfigError(source, "skunk_lines", "expected three numbers [skunk, double, triple]")
         for i, v in enumerate(sl):
-            _int(source, f"skunk_lines[{i}]", v, 0, target)
+            int_key(source, f"skunk_lines[{i}]", v, 0, target)
         if not sl[0] >= sl[1] >= sl[2]:
             raise ConfigError(source, "skunk_lines", f"expected decreasing lines, got {sl}")
         skunk = tuple(sl)
     else:  # R-MATCH-1: the lines scale with the target
         skunk = (math.ceil(3 * target / 4), math.ceil(target / 2), math.ceil(target / 4))
-    sides = _sides(source, data.get("sides"), players)
-    flush = _bool(source, "crib_flush_needs_starter", data.get("crib_flush_needs_starter", True))
+    sides = sides_key(source, data.get("sides"), players)
+    flush = bool_key(source, "crib_flush_needs_starter", data.get("crib_flush_needs_starter", True))
     variants = data.get("variants", [])
     if not isinstance(variants, list):
         raise ConfigError(source, "variants", "expected a list of variant names")
@@ -310,7 +324,7 @@ def rules_from_mapping(data, source="<inline>", _seen=()):
                  match=match_format(source, data.get("match")), variants=tuple(variants))
 
 
-def _sides(source, sides, players):
+def sides_key(source, sides, players):
     if sides is None:
         return tuple((s,) for s in range(players))
     if not isinstance(sides, list) or not all(isinstance(s, list) and s for s in sides):

@@ -50,6 +50,7 @@ class Strategy:
     needs one it lacks (an auction bid, say) fails before any game is played."""
 
     name = "strategy"
+    game = "cribbage"  # the game it plays (cribsim.games)
     supports = frozenset({"discard", "play"})
 
     def __init__(self, rng, **params):
@@ -65,11 +66,22 @@ class Strategy:
         raise NotImplementedError
 
 
-def resolve(spec):
-    """The Strategy class for a built-in name (``random``) or ``module:Class``."""
-    target = BUILTIN.get(spec, spec)
+def builtins(game="cribbage"):
+    """{short name: 'module:Class'} of a game's built-in strategies."""
+    if game == "cribbage":
+        return BUILTIN
+    from .games import game_named
+
+    return game_named(game).BUILTIN
+
+
+def resolve(spec, game="cribbage"):
+    """The Strategy class for a built-in name (``random``) or ``module:Class``, checked to
+    play ``game``."""
+    table = builtins(game)
+    target = table.get(spec, spec)
     if not isinstance(target, str) or ":" not in target:
-        raise CribsimError(f"cribsim: unknown strategy {spec!r} (built-in: {', '.join(sorted(BUILTIN))}; "
+        raise CribsimError(f"cribsim: unknown strategy {spec!r} for {game} (built-in: {', '.join(sorted(table))}; "
                            f"or give module:Class)")
     mod_name, _, cls_name = target.partition(":")
     try:
@@ -79,12 +91,15 @@ def resolve(spec):
     cls = getattr(mod, cls_name, None)
     if cls is None:
         raise CribsimError(f"cribsim: strategy {spec!r}: module {mod_name!r} has no {cls_name!r}")
+    plays = getattr(cls, "game", "cribbage")
+    if plays != game:
+        raise CribsimError(f"cribsim: strategy {spec!r} plays {plays}, not {game}")
     return cls
 
 
-def factory(spec, params=None, needs=()):
+def factory(spec, params=None, needs=(), game="cribbage"):
     """A callable ``make(rng) -> Strategy`` (fresh instance per match)."""
-    cls = resolve(spec)
+    cls = resolve(spec, game)
     missing = set(needs) - set(getattr(cls, "supports", ()))
     if missing:
         raise CribsimError(f"cribsim: strategy {spec!r} cannot make the decisions "

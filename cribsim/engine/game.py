@@ -17,6 +17,10 @@ class GameResult:
     by_role: list  # points by role (0 = dealer, 1 = dealer's left, ...) and source
     events: list = None
 
+    def record(self, level):
+        """The compact JSON row the tournament keeps per game."""
+        return [self.winner, list(self.scores), self.deals, self.first_dealer, level, self.by_role]
+
 
 def cut_for_deal(rules, seed, address, events=None):
     """R-DEAL-1: every player cuts; lowest rank deals; only those tied for lowest cut again.

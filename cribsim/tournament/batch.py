@@ -7,14 +7,14 @@ import os
 import time
 
 from ..errors import IllegalMove
-from ..match import play_match
+from ..games import GAMES
 from ..strategy import factory
 from .guard import DecisionTimeout, Watchdog
 
 
 def make_context(exp):
     """What workers need (shipped once with ray.put): picklable, no live objects."""
-    return {"seed": exp.seed, "variants": exp.variants, "lineup": exp.lineup,
+    return {"seed": exp.seed, "game": exp.game, "variants": exp.variants, "lineup": exp.lineup,
             "time_limit": exp.time_limit, "hash": exp.config_hash()}
 
 
@@ -25,7 +25,7 @@ def _factories(ctx):
     key = ctx["hash"]
     if key not in _FACTORIES:
         _FACTORIES.clear()
-        _FACTORIES[key] = [factory(e.strategy, e.param_dict()) for e in ctx["lineup"]]
+        _FACTORIES[key] = [factory(e.strategy, e.param_dict(), game=ctx["game"]) for e in ctx["lineup"]]
     return _FACTORIES[key]
 
 
@@ -42,7 +42,7 @@ def play_one(ctx, spec, dog):
     seat_makers = [_tracked(makers[spec.sides[side_of[seat]]], seat, dog) for seat in range(rules.players)]
     rec = {"id": spec.id, "v": spec.v, "t": spec.t, "g": spec.g, "s": spec.s, "sides": list(spec.sides)}
     try:
-        m = play_match(rules, seat_makers, ctx["seed"], spec.key)
+        m = GAMES[rules.game].play_match(rules, seat_makers, ctx["seed"], spec.key)
     except DecisionTimeout as e:
         seat, kind, msg = e.seat, "timeout", f"a decision took over {ctx['time_limit']} s"
     except IllegalMove as e:
@@ -54,8 +54,7 @@ def play_one(ctx, spec, dog):
         kind, msg = "error", f"{type(e).__name__}: {e}"
     else:
         rec.update(winner=m.winner, gp=m.game_points, forfeit=None,
-                   games=[[g.winner, list(g.scores), g.deals, g.first_dealer, lvl, g.by_role]
-                          for g, lvl in zip(m.games, m.skunks)])
+                   games=[g.record(lvl) for g, lvl in zip(m.games, m.skunks)])
         return rec
     finally:
         dog.reset()

@@ -23,6 +23,7 @@ from itertools import combinations
 from pathlib import Path
 
 from ..errors import ConfigError, CribsimError
+from ..games import GAMES, game_named
 from ..rules import find_rules_file, load_rules, match_format, read_yaml, rules_from_mapping, unknown_keys
 from ..strategy import factory
 
@@ -30,6 +31,7 @@ TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pair
             "matches", "paired", "seed", "time_limit", "stop"}
 ENTRY_KEYS = {"name", "strategy", "params"}
 FORMATS = ("round_robin", "gauntlet", "pairings")
+DEFAULT_RULES = {"cribbage": "standard", "fives_threes": "fives_threes"}
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ class Experiment:
     time_limit: float
     sprt: Sprt = None
     raw: str = ""  # canonical JSON of the resolved config
+    game: str = "cribbage"
 
     def config_hash(self):
         return hashlib.sha256(self.raw.encode()).hexdigest()[:16]
@@ -89,8 +92,9 @@ def load_experiment(path, seed=None):
     source = str(path)
     unknown_keys(source, "", data, TOP_KEYS)
     game = data.get("game", "cribbage")
-    if game != "cribbage":
-        raise ConfigError(source, "game", f"expected 'cribbage', got {game!r}")
+    if not isinstance(game, str):
+        raise ConfigError(source, "game", f"expected one of {', '.join(GAMES)}, got {game!r}")
+    game_named(game, source)
     name = data.get("name", Path(path).stem)
     if not isinstance(name, str) or not name or "/" in name:
         raise ConfigError(source, "name", f"expected a simple name, got {name!r}")
@@ -98,9 +102,9 @@ def load_experiment(path, seed=None):
     match = None
     if "match" in data:
         match = match_format(source, data["match"])
-    variants = _variants(source, data.get("variants", ["standard"]), match)
+    variants = _variants(source, data.get("variants", [DEFAULT_RULES[game]]), match, game)
 
-    lineup = _lineup(source, data.get("lineup"))
+    lineup = _lineup(source, data.get("lineup"), game)
     fmt = data.get("format", "round_robin")
     if fmt not in FORMATS:
         raise ConfigError(source, "format", f"expected one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -128,10 +132,10 @@ def load_experiment(path, seed=None):
     }
     raw = json.dumps(resolved, sort_keys=True, default=list)
     return Experiment(name, source, tuple(variants), tuple(lineup), tables, matches, paired, seed,
-                      time_limit, sprt, raw)
+                      time_limit, sprt, raw, game)
 
 
-def _variants(source, spec, match):
+def _variants(source, spec, match, game):
     if not isinstance(spec, list) or not spec:
         raise ConfigError(source, "variants", "expected a non-empty list of rules names, files or mappings")
     out = []
@@ -146,13 +150,15 @@ def _variants(source, spec, match):
             elif isinstance(v, dict):
                 if "name" not in v:
                     raise ConfigError(source, f"{key}.name", "an inline variant needs a name")
-                r = rules_from_mapping(v, source=source)
+                r = rules_from_mapping(v, source=source, default_game=game)
             else:
                 raise ConfigError(source, key, f"expected a rules name, file or mapping, got {v!r}")
         except ConfigError as e:
             if e.source == source:
                 raise
             raise ConfigError(source, key, f"in {e.source}: {e.expected}" + (f" (key '{e.key}')" if e.key else "")) from None
+        if r.game != game:
+            raise ConfigError(source, key, f"'{r.name}' is {r.game} rules but the experiment's game is {game}")
         if match is not None:
             r = dataclasses.replace(r, match=match)
         out.append(r)
@@ -160,7 +166,7 @@ def _variants(source, spec, match):
     return out
 
 
-def _lineup(source, spec):
+def _lineup(source, spec, game):
     if not isinstance(spec, list) or not spec:
         raise ConfigError(source, "lineup", "expected a list of entries such as {name: ev, strategy: ev}")
     out = []
@@ -181,7 +187,7 @@ def _lineup(source, spec):
         if not isinstance(name, str) or not name:
             raise ConfigError(source, f"{key}.name", f"expected a name, got {name!r}")
         try:
-            factory(strat, params)
+            factory(strat, params, game=game)
         except CribsimError as err:
             raise ConfigError(source, f"{key}.strategy", str(err).removeprefix("cribsim: ")) from None
         out.append(Entry(name, strat, tuple(sorted(params.items()))))

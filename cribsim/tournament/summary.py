@@ -5,7 +5,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from ..engine.events import CRIB, HAND, HEELS, PEG
+from ..games import GAMES
 from . import stats
 
 
@@ -172,12 +172,12 @@ def summarize(manifest, records):
     records = [r for r in records if not crashed(r)]
     names = [e["name"] for e in manifest["lineup"]]
     variants = manifest["variants"]
+    game = GAMES[variants[0].get("game", "cribbage")]
     tables = []
     entry_rows, variant_rows, paired_rows, forfeit_rows = [], [], [], []
     for v, rules in enumerate(variants):
         recs = [r for r in records if r["v"] == v]
         k = len(rules["sides"])
-        side_of = _side_of(rules)
         # pairwise results
         pair = defaultdict(lambda: [0.0, 0])
         for r in recs:
@@ -214,20 +214,9 @@ def summarize(manifest, records):
                          bt["elo"][idx[e]] + stats.Z95 * bt["se"][idx[e]])) if bt else ""
             forfeits = sum(1 for r in mine if r["forfeit"] and r["forfeit"]["entry"] == e)
             entry_rows.append([rules["name"], names[e], (*stats.wilson(won + drawn, len(mine)), len(mine)), elo, forfeits])
-        # per variant
+        # per variant: the game's own columns, then the skill gap
         games = [g for r in recs for g in r["games"]]
-        ng = len(games)
-        fd = sum(1 for g in games if side_of[g[3]] == g[0])
-        deals = [g[2] for g in games]
-        row = [rules["name"], ng, (*stats.wilson(fd, ng), ng), stats.mean_ci(deals)]
-        for role in (0, 1):
-            for src in (PEG, HAND, CRIB):
-                if role == 1 and src == CRIB:
-                    continue
-                row.append(stats.ratio_ci([g[5][role][src] for g in games], deals))
-        row.append(stats.ratio_ci([g[5][0][HEELS] for g in games], deals))
-        row.append((*stats.wilson(sum(1 for g in games if g[4] >= 1), ng), ng))
-        row.append((*stats.wilson(sum(1 for g in games if g[4] >= 2), ng), ng))
+        row = [rules["name"]] + game.variant_row(rules, games)
         label = gap = ""
         if bt and len(present) >= 2:
             order = sorted(present, key=lambda e: -bt["elo"][idx[e]])
@@ -261,10 +250,7 @@ def summarize(manifest, records):
     tables.append(Table("entries", "Entries: match win rate [95% Wilson] and Elo [95%] (Bradley-Terry, mean 0)",
                         ["variant", "entry", "win rate", "Elo", "forfeits"], entry_rows))
     tables.append(Table("variants", "Variants: per game and per deal, with 95% intervals",
-                        ["variant", "games", "first dealer wins", "deals/game",
-                         "dealer peg/deal", "dealer hand/deal", "dealer crib/deal",
-                         "pone peg/deal", "pone hand/deal", "heels/deal",
-                         "skunk rate", "double skunk rate", "best vs worst", "skill gap", "forfeits"],
+                        ["variant"] + list(game.variant_headers) + ["best vs worst", "skill gap", "forfeits"],
                         variant_rows, transpose=True))
     if paired_rows:
         tables.append(Table("paired", "Paired deals: pair totals for the first entry (LL, LD, DD+WL, WD, WW), "

@@ -1,0 +1,264 @@
+"""The Fives and Threes engine: hands and games (F-DEAL-1 to F-WIN-1).
+
+The layout is a single line (F-PLAY-1) kept as its two open ends: ``ends[i]`` is the pip to
+match and ``dbl[i]`` whether a double lies crosswise there (it then counts both halves). A
+lone opening tile counts its two halves once (an opening double [d|d] counts 2d). No spinner.
+
+Randomness is addressed: the tiles of hand ``h`` of game ``g`` come from
+``addressed_draw(28, ..., seed, match_key, g, DECK, h)``; the draw for the first lead and the
+strategies' generators have their own streams (``cribsim.rng``)."""
+
+from collections import namedtuple
+from dataclasses import dataclass, field
+
+from ..errors import IllegalMove
+from ..rng import CUT_FOR_DEAL, DECK, STRATEGY, addressed_draw, derive, rng_at
+from .tiles import A, B, DOUBLE, N_TILES, PIPS, tile_str
+
+MAX_HANDS = 10_000  # a safety net; with the domino point off and blocked hands, games still end
+
+# kind: lay, knock, domino, cancel, block, draw; ends: (e0, d0, e1, d1) after a lay
+Event = namedtuple("Event", "hand seat points kind tile end total ends note")
+
+# per-game tallies, in this order (the result record keeps them as a list)
+STATS = ("hands", "blocked", "scoring_events", "cancelled", "placement_points", "domino_points",
+         "leader_points", "other_points", "placements")
+
+
+class Observation:
+    """What one seat sees before laying: ``hand`` (own tiles), ``legal`` (moves: (tile, end),
+    end 0 or 1; the lead is end 0), ``ends`` ((pip0, double0, pip1, double1), or None before the
+    lead), ``total`` (the current end count), ``played`` ((seat, tile, end) this hand, in order),
+    ``knocks`` ((seat, pip0, pip1): that seat then held no tile showing either pip), ``counts``
+    (tiles left per seat), ``scores`` (by side), ``leader``, ``hand_no``, and ``seat``, ``side``,
+    ``players``, ``rules``, ``target``. Never another seat's tiles or the sleeping tiles."""
+
+    __slots__ = ("seat", "side", "players", "rules", "target", "hand", "legal", "ends", "total",
+                 "played", "knocks", "counts", "scores", "leader", "hand_no")
+
+    def __init__(self, seat, side, rules):
+        self.seat, self.side, self.rules = seat, side, rules
+        self.players = rules.players
+        self.target = rules.target
+        self.hand = self.legal = self.played = self.knocks = self.counts = self.scores = ()
+        self.ends = None
+        self.total = self.leader = self.hand_no = 0
+
+
+def legal_moves(hand, ends, dbl, laid):
+    """Every (tile, end) a hand may lay (F-PLAY-1); a tile fitting two identical ends once."""
+    if not laid:
+        return [(t, 0) for t in hand]
+    e0, e1 = ends
+    same = e0 == e1 and dbl[0] == dbl[1]
+    out = []
+    for t in hand:
+        a, b = A[t], B[t]
+        if a == e0 or b == e0:
+            out.append((t, 0))
+        if (a == e1 or b == e1) and not same:
+            out.append((t, 1))
+    return out
+
+
+def lay(ends, dbl, laid, move):
+    """Lay ``move`` on the layout (in place); returns the new end count (F-SCORE-1)."""
+    t, e = move
+    if not laid:
+        ends[0], ends[1] = A[t], B[t]
+        dbl[0] = dbl[1] = DOUBLE[t]
+        return PIPS[t]
+    ends[e] = B[t] if A[t] == ends[e] else A[t]
+    dbl[e] = DOUBLE[t]
+    return ends[0] * (1 + dbl[0]) + ends[1] * (1 + dbl[1])
+
+
+@dataclass
+class GameResult:
+    winner: int
+    scores: tuple
+    first_leader: int
+    hands: int
+    stats: list  # values in STATS order
+    last_leader: int = 0
+    events: list = field(default=None, repr=False)
+
+    def record(self, level=0):
+        """The compact JSON row the tournament keeps per game (same first four fields as cribbage)."""
+        return [self.winner, list(self.scores), self.hands, self.first_leader, level, self.stats]
+
+
+class GameOver(Exception):
+    def __init__(self, side):
+        self.side = side
+
+
+def draw_for_lead(rules, seed, address, events=None):
+    """F-LEAD-1: each seat draws a tile; the most pips leads; those tied draw again."""
+    contenders = list(range(rules.players))
+    rnd = 0
+    while True:
+        drawn = rng_at(seed, *address, CUT_FOR_DEAL, rnd).sample(range(N_TILES), len(contenders))
+        if events is not None:
+            for seat, t in zip(contenders, drawn):
+                events.append(Event(-1, seat, 0, "draw", t, 0, 0, None, f"round {rnd + 1}"))
+        top = max(PIPS[t] for t in drawn)
+        contenders = [s for s, t in zip(contenders, drawn) if PIPS[t] == top]
+        if len(contenders) == 1:
+            return contenders[0]
+        rnd += 1
+
+
+class Game:
+    """One game in progress."""
+
+    def __init__(self, rules, strategies, seed, address, events=None):
+        self.rules = rules
+        self.n = rules.players
+        self.side_of = rules.side_of
+        self.sides = rules.sides
+        self.table = rules.points_table
+        self.strategies = strategies
+        self.seed, self.address = seed, tuple(address)
+        self.scores = [0] * len(rules.sides)
+        self.stats = [0] * len(STATS)
+        self.events = events
+        self.obs = [Observation(s, self.side_of[s], rules) for s in range(self.n)]
+        for seat, strat in enumerate(strategies):
+            strat.rng.seed(derive(seed, *self.address, STRATEGY, seat))
+
+    def score(self, seat, points, hand_no, leader, is_lead, note):
+        """One scoring event (F-WIN-1): cancelled whole if it would pass the target with the
+        exact finish (or win on the lead where that is barred); raises GameOver on a win."""
+        side = self.side_of[seat]
+        st = self.stats
+        st[2] += 1
+        new = self.scores[side] + points
+        r = self.rules
+        if (r.exact_finish and new > r.target) or (is_lead and not r.lead_may_win and new >= r.target):
+            st[3] += 1
+            if self.events is not None:
+                self.events.append(Event(hand_no, seat, 0, "cancel", None, 0, 0, None,
+                                         f"{points} would make {new}: cancelled"))
+            return
+        self.scores[side] = new
+        st[6 if side == self.side_of[leader] else 7] += points
+        if self.events is not None:
+            self.events.append(Event(hand_no, seat, points, "score", None, 0, 0, None, note))
+        if new >= r.target:
+            raise GameOver(side)
+
+    def play_hand(self, hand_no, leader, hands=None):
+        """One hand; returns normally when it ends (domino or block), raises GameOver on a win.
+        ``hands`` (tests) replaces the addressed deal."""
+        n, hs = self.n, self.rules.hand_size
+        if hands is None:
+            drawn = addressed_draw(N_TILES, n * hs, self.seed, *self.address, DECK, hand_no)
+            hands = [drawn[i * hs:(i + 1) * hs] for i in range(n)]
+        else:
+            hands = [list(h) for h in hands]
+        ev = self.events
+        if ev is not None:
+            for s in range(n):
+                ev.append(Event(hand_no, s, 0, "deal", None, 0, 0, None, tuple(hands[s])))
+        ends, dbl = [0, 0], [False, False]
+        laid = 0
+        played, knocks = [], []
+        side_of, sides, table = self.side_of, self.sides, self.table
+        domino = 1 if self.rules.domino_point else 0
+        st = self.stats
+        active = n
+        passes = 0
+        seat = leader
+        while True:
+            hand = hands[seat]
+            if not hand:  # a partner already out is skipped (F-END-1)
+                seat = (seat + 1) % n
+                continue
+            legal = legal_moves(hand, ends, dbl, laid)
+            if not legal:  # F-PLAY-2: knock
+                knocks.append((seat, ends[0], ends[1]))
+                if ev is not None:
+                    ev.append(Event(hand_no, seat, 0, "knock", None, 0, 0, None, ""))
+                passes += 1
+                if passes >= active:  # F-END-2: blocked, no domino point
+                    st[1] += 1
+                    if ev is not None:
+                        ev.append(Event(hand_no, -1, 0, "block", None, 0, 0, None, ""))
+                    return
+                seat = (seat + 1) % n
+                continue
+            passes = 0
+            if len(legal) == 1:
+                move = legal[0]  # forced: no decision to ask for
+            else:
+                o = self.obs[seat]
+                o.hand, o.legal = tuple(hand), tuple(legal)
+                o.ends = (ends[0], dbl[0], ends[1], dbl[1]) if laid else None
+                o.total = (ends[0] * (1 + dbl[0]) + ends[1] * (1 + dbl[1])) if laid > 1 else \
+                    (ends[0] + ends[1] if laid else 0)
+                o.played, o.knocks = tuple(played), tuple(knocks)
+                o.counts = tuple(len(h) for h in hands)
+                o.scores = tuple(self.scores)
+                o.leader, o.hand_no = leader, hand_no
+                move = self.strategies[seat].play(o)
+                if isinstance(move, list):
+                    move = tuple(move)
+                if move not in legal:
+                    raise IllegalMove(f"seat {seat} laid {_move_str(move)}, not a legal move "
+                                      f"(legal: {', '.join(_move_str(m) for m in legal)})", seat)
+            hand.remove(move[0])
+            total = lay(ends, dbl, laid, move)
+            laid += 1
+            played.append((seat, move[0], move[1]))
+            st[8] += 1
+            pts = table[total]
+            done = False
+            if not hand:
+                active -= 1
+                done = all(not hands[s] for s in sides[side_of[seat]])
+            if ev is not None:
+                ev.append(Event(hand_no, seat, 0, "lay", move[0], move[1], total,
+                                (ends[0], dbl[0], ends[1], dbl[1]), ""))
+            event = pts + (domino if done else 0)
+            if event:
+                note = f"{total}: {pts}" if pts else ""
+                if done and domino:
+                    note = (note + " + " if note else "") + "1 for domino"
+                before = self.scores[side_of[seat]]
+                self.score(seat, event, hand_no, leader, laid == 1, note)
+                if self.scores[side_of[seat]] != before:  # not cancelled
+                    st[4] += pts
+                    if done:
+                        st[5] += domino
+            if done:
+                if ev is not None:
+                    ev.append(Event(hand_no, seat, 0, "out", None, 0, 0, None, ""))
+                return
+            seat = (seat + 1) % n
+
+
+def _move_str(move):
+    try:
+        t, e = move
+        return f"{tile_str(t)} on end {e}"
+    except (TypeError, ValueError, IndexError):
+        return repr(move)
+
+
+def play_game(rules, strategies, seed, address, first_leader=None, log=False):
+    """One game to the target. ``address`` is (match_key, game); ``first_leader`` None draws."""
+    events = [] if log else None
+    if first_leader is None:
+        first_leader = draw_for_lead(rules, seed, address, events)
+    g = Game(rules, strategies, seed, address, events)
+    h = 0
+    try:
+        while h < MAX_HANDS:
+            g.play_hand(h, (first_leader + h) % g.n)  # F-LEAD-1: the lead passes clockwise
+            h += 1
+        raise RuntimeError(f"game {address} did not end within {MAX_HANDS} hands")
+    except GameOver as over:
+        g.stats[0] = h + 1
+        return GameResult(over.side, tuple(g.scores), first_leader, h + 1, g.stats,
+                          (first_leader + h) % g.n, events)

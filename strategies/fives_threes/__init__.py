@@ -1,0 +1,1 @@
+"""Built-in Fives and Threes strategies (``game: fives_threes``)."""

@@ -1,0 +1,245 @@
+"""Fives and Threes (RULES.md Part 3): the source page's worked positions, the exact finish,
+partnerships, every F-VAR knob, and random games of every config with invariants checked."""
+
+import random
+
+import pytest
+
+from cribsim.dominoes.engine import GameOver, draw_for_lead, lay, play_game
+from cribsim.dominoes.match import play_match
+from cribsim.dominoes.tiles import HAS, N_TILES, parse_tile, tile_str
+from cribsim.errors import ConfigError, CribsimError
+from cribsim.match import make_strategies
+from cribsim.rules import find_rules_file, load_rules, preset_names
+from cribsim.strategy import factory
+from tests.ft_helpers import T, check_game, ft_rules, scripted_game
+
+RULES = ft_rules()
+
+
+def layout_points(*moves):
+    """(total, points) after laying (tile, end) moves from an empty table."""
+    ends, dbl = [0, 0], [False, False]
+    total = None
+    for i, (text, end) in enumerate(moves):
+        total = lay(ends, dbl, i, (parse_tile(text), end))
+    return total, RULES.points(total)
+
+
+# ---- F-SET-1, tiles -------------------------------------------------------------------------
+
+def test_double_six_set():
+    assert N_TILES == 28  # F-SET-1
+    assert [tile_str(t) for t in T("1-4 4|1 [6|6] 00")] == ["[1|4]", "[1|4]", "[6|6]", "[0|0]"]
+    assert all(len(HAS[p]) == 7 for p in range(7))
+    with pytest.raises(CribsimError, match="cannot read tile"):
+        parse_tile("7-1")
+
+
+# ---- F-SCORE-1: the source page's worked positions -------------------------------------------
+
+def test_score_table():
+    # F-SCORE-1: 3:1 5:1 6:2 9:3 10:2 12:4 15:8 18:6 20:4, nothing else up to 20
+    want = {3: 1, 5: 1, 6: 2, 9: 3, 10: 2, 12: 4, 15: 8, 18: 6, 20: 4}
+    assert {t: RULES.points(t) for t in range(21) if RULES.points(t)} == want
+
+
+def test_worked_positions_from_the_source_page():
+    # F-SCORE-1 / F-PLAY-1, the positions drawn on the source page
+    assert layout_points(("1-4", 0)) == (5, 1)  # a lone opening tile counts both halves
+    assert layout_points(("1-4", 0), ("1-1", 0)) == (6, 2)  # the double at an end counts 2
+    assert layout_points(("3-6", 0), ("6-6", 1)) == (15, 8)  # 3 + 12: 5 by threes + 3 by fives
+    assert layout_points(("2-2", 0)) == (4, 0)  # an opening double counts 2d once
+    assert layout_points(("0-0", 0)) == (0, 0)  # zero is not a positive multiple
+    # [1|4], [1|1] on the 1, [4|4] on the 4: 2 + 8 = 10, 2 points; then [3|4]: 2 + 3 = 5, 1 point
+    assert layout_points(("1-4", 0), ("1-1", 0), ("4-4", 1)) == (10, 2)
+    assert layout_points(("1-4", 0), ("1-1", 0), ("4-4", 1), ("3-4", 1)) == (5, 1)
+
+
+def test_no_spinner_the_opening_double_has_two_ends_only():
+    # F-PLAY-1: after an opening double and one tile on it, the double still counts both halves
+    assert layout_points(("5-5", 0), ("5-0", 0)) == (10, 2)  # 0 + 5 + 5
+    from cribsim.dominoes.engine import legal_moves
+    ends, dbl = [0, 5], [False, True]
+    assert legal_moves(T("5-6 0-5"), ends, dbl, 2) == [(parse_tile("5-6"), 1), (parse_tile("0-5"), 0),
+                                                       (parse_tile("0-5"), 1)]
+    # two identical ends (the opening double): each tile listed once
+    assert legal_moves(T("5-6"), [5, 5], [True, True], 1) == [(parse_tile("5-6"), 0)]
+
+
+def test_all_fives_scores_multiples_of_five_only():
+    r = ft_rules(score_threes=False)  # F-VAR "All Fives"
+    assert {t: r.points(t) for t in range(21) if r.points(t)} == {5: 1, 10: 2, 15: 3, 20: 4}
+
+
+# ---- F-WIN-1: the exact finish -------------------------------------------------------------
+
+# A two-tile hand for two players, Alice (seat 0) leading:
+#   Alice leads [1|3] (4: nothing);  Bob [3|3] -> 1|3d = 7 (nothing);
+#   Alice's last tile [0|1] -> 0|3d = 6: 2 for the ends and 1 for domino, one event of 3
+LAST_TILE = [T("1-3 0-1"), T("3-3 2-5")]
+LEAD = {0: T("1-3")}
+
+
+def test_exact_61_last_tile_that_would_make_62_scores_nothing_and_ends_the_hand():
+    # F-WIN-1: Alice on 59; her last tile's 2 + 1 would make 62: cancelled whole, hand over
+    g = scripted_game(ft_rules(hand_size=2), LEAD, scores=[59, 0])
+    g.play_hand(0, 0, hands=LAST_TILE)
+    assert g.scores == [59, 0]
+    kinds = [e.kind for e in g.events if e.kind != "deal"]
+    assert kinds == ["lay", "lay", "lay", "cancel", "out"]
+
+
+def test_exact_61_ends_six_without_going_out_scores_two_and_wins():
+    # F-WIN-1: Alice on 59; Bob leads [3|3] (6: 2); Alice's [0|3] makes 0 + 6 = 6 and she still
+    # holds [5|5]: 59 + 2 = 61 exactly, she wins at once
+    g = scripted_game(ft_rules(hand_size=2), {1: T("3-3")}, scores=[59, 0])
+    with pytest.raises(GameOver) as over:
+        g.play_hand(0, 1, hands=[T("0-3 5-5"), T("3-3 1-2")])
+    assert over.value.side == 0 and g.scores == [61, 2]
+
+
+def test_bounce_free_variant_reaches_or_passes():
+    # F-VAR: without the exact finish, 59 + 3 = 62 wins
+    g = scripted_game(ft_rules(hand_size=2, exact_finish=False), LEAD, scores=[59, 0])
+    with pytest.raises(GameOver) as over:
+        g.play_hand(0, 0, hands=LAST_TILE)
+    assert over.value.side == 0 and g.scores == [62, 0]
+
+
+def test_lead_may_not_win_variant():
+    # F-VAR: with lead_may_win false, a lead of [2|4] (6: 2) from 59 is cancelled; allowed, it wins
+    g = scripted_game(ft_rules(hand_size=2, lead_may_win=False), {0: T("2-4")}, scores=[59, 0])
+    g.play_hand(0, 0, hands=[T("2-4 6-6"), T("0-0 1-1")])
+    assert g.scores[0] == 59 and "cancel" in [e.kind for e in g.events]
+    g = scripted_game(ft_rules(hand_size=2), {0: T("2-4")}, scores=[59, 0])
+    with pytest.raises(GameOver):
+        g.play_hand(0, 0, hands=[T("2-4 6-6"), T("0-0 1-1")])
+
+
+def test_no_domino_point_variant():
+    # F-VAR: domino point off: Alice's last tile scores just the 2 for the ends
+    g = scripted_game(ft_rules(hand_size=2, domino_point=False), LEAD)
+    g.play_hand(0, 0, hands=LAST_TILE)
+    assert g.scores == [2, 0]
+
+
+# ---- F-END-1, F-END-2: partnerships and blocks -------------------------------------------
+
+def test_partnership_first_partner_out_does_not_end_the_hand():
+    # F-END-1 (seats 0+2 against 1+3, two tiles each, seat 0 leads [0|1]):
+    #  s0 [0|1] -> 0|1 = 1;  s1 knocks (2-3, 6-6);  s2 [1|3] -> 0|3 = 3: 1 (A)
+    #  s3 [3|6] -> 0|6 = 6: 2 (B);  s0 [0|2] -> 2|6 = 8, s0 is out: the hand goes on, no domino
+    #  s1 chooses [6|6] -> 2|6d = 14;  s2 knocks (4-5);  s3 [5|6] -> 2|5 = 7, s3 out (first of B)
+    #  s0 is skipped;  s1 [2|3] -> 3|5 = 8: s1 out, B's second partner: 1 for domino
+    rules = ft_rules(players=4, hand_size=2)
+    g = scripted_game(rules, {0: T("0-1"), 1: T("6-6"), 2: T("1-3"), 3: T("3-6")})
+    g.play_hand(0, 0, hands=[T("0-1 0-2"), T("2-3 6-6"), T("1-3 4-5"), T("3-6 5-6")])
+    assert g.scores == [1, 3]
+    lays = [(e.seat, tile_str(e.tile), e.total) for e in g.events if e.kind == "lay"]
+    assert lays == [(0, "[0|1]", 1), (2, "[1|3]", 3), (3, "[3|6]", 6), (0, "[0|2]", 8),
+                    (1, "[6|6]", 14), (3, "[5|6]", 7), (1, "[2|3]", 8)]
+    scores = [(e.seat, e.points, e.note) for e in g.events if e.kind == "score"]
+    assert scores[-1] == (1, 1, "1 for domino")
+    assert g.stats[5] == 1 and g.stats[1] == 0  # one domino point, not blocked
+
+
+def test_partnership_block_with_one_player_left_per_side():
+    # F-END-2: s0 leads [0|0]; s1 [0|2] -> 2|0d = 2; s2, s3 knock; s0 [0|1] -> 2|1 = 3: 1, s0 out;
+    # s1 [2|2] -> 2d|1 = 5: 1, s1 out; s2 and s3 (one per side) cannot play: blocked, no domino
+    rules = ft_rules(players=4, hand_size=2)
+    g = scripted_game(rules, {0: T("0-0")})
+    g.play_hand(0, 0, hands=[T("0-0 0-1"), T("0-2 2-2"), T("5-5 6-6"), T("4-4 3-3")])
+    assert g.scores == [1, 1]
+    assert g.stats[1] == 1 and g.stats[5] == 0
+    assert [e.kind for e in g.events][-3:] == ["knock", "knock", "block"]
+
+
+def test_two_players_going_out_ends_the_hand_with_the_domino_point():
+    # F-END-1: Alice's last tile scores 2 for the ends + 1 for domino; the hand is over
+    g = scripted_game(ft_rules(hand_size=2), LEAD)
+    g.play_hand(0, 0, hands=LAST_TILE)
+    assert g.scores == [3, 0] and g.events[-1].kind == "out"
+
+
+# ---- F-LEAD-1 -------------------------------------------------------------------------------
+
+def test_draw_for_lead_is_fair_and_redraws_ties():
+    for n in (2, 3, 4):
+        r = ft_rules(players=n, **({"hand_size": 5} if n > 2 else {}))
+        counts = [0] * n
+        for k in range(3000):
+            counts[draw_for_lead(r, 7, (k, 0))] += 1
+        assert all(abs(c / 3000 - 1 / n) < 0.04 for c in counts), counts
+    events = []
+    found = False
+    for k in range(200):  # some address has a tie; its redraw is among the tied only
+        events.clear()
+        draw_for_lead(ft_rules(players=4, hand_size=5), 7, (k, 0), events)
+        if any(e.note == "round 2" for e in events):
+            found = True
+            assert len([e for e in events if e.note == "round 2"]) < 4
+            break
+    assert found
+
+
+# ---- rules files and validation ---------------------------------------------------------------
+
+FT_PRESETS = [n for n in preset_names() if load_rules(n).game == "fives_threes"]
+
+
+def test_every_f_var_knob_has_a_rules_file():
+    assert {"fives_threes", "fives_threes_partners", "fives_threes_teesdale", "fives_threes_bounce_free",
+            "all_fives"} <= set(FT_PRESETS)
+    assert load_rules("fives_threes_teesdale").hand_size == 9
+    assert load_rules("fives_threes_teesdale_partners").hand_size == 6
+    assert load_rules("fives_threes_partners").sides == ((0, 2), (1, 3))
+
+
+@pytest.mark.parametrize("data, key, what", [
+    ({"players": 5}, "players", "2..4"),
+    ({"players": 4, "hand_size": 8}, "hand_size", "32 tiles"),
+    ({"deal": 6}, "deal", "unknown key"),
+    ({"exact_finish": "yes"}, "exact_finish", "true or false"),
+    ({"game": "chess"}, "game", "cribbage, fives_threes"),
+])
+def test_bad_rules_are_one_line_errors(data, key, what):
+    with pytest.raises(ConfigError) as err:
+        ft_rules(**data) if "game" not in data else __import__("cribsim.rules", fromlist=["x"]).rules_from_mapping(data, "x.yaml")
+    assert err.value.key == key and what in str(err.value) and "\n" not in str(err.value)
+
+
+# ---- random games of every config: invariants at every step ----------------------------------
+
+@pytest.mark.parametrize("preset", FT_PRESETS)
+def test_random_games_of_every_config_keep_the_invariants(preset):
+    rules = load_rules(preset)
+    games = 120 if rules.players == 2 else 60
+    for k in range(games):
+        names = ["random", "greedy", "defensive"]
+        makers = [factory(names[(k + s) % 3], game="fives_threes") for s in range(rules.players)]
+        g = play_game(rules, make_strategies(makers), 11, (k, 0), log=True)
+        check_game(rules, g)
+
+
+def test_search_strategy_plays_legal_games():
+    for preset in ("fives_threes", "fives_threes_three", "fives_threes_partners"):
+        rules = load_rules(preset)
+        makers = [factory("mc", {"samples": 4}, game="fives_threes")] + \
+                 [factory("greedy", game="fives_threes")] * (rules.players - 1)
+        g = play_game(rules, make_strategies(makers), 3, (1, 0), log=True)
+        check_game(rules, g)
+
+
+def test_same_seed_same_game_and_match():
+    rules = load_rules("fives_threes_partners")
+    makers = [factory("defensive", game="fives_threes")] * 4
+    a = play_game(rules, make_strategies(makers), 5, (9, 0), log=True)
+    b = play_game(rules, make_strategies(makers), 5, (9, 0), log=True)
+    assert a.events == b.events
+    rules = ft_rules(match={"first_to": 3})
+    m = play_match(rules, [factory("random", game="fives_threes")] * 2, 5, 4)
+    assert max(m.game_points) == 3 and len(m.games) >= 3
+    # the lead keeps rotating from game to game (F-LEAD-1)
+    for prev, nxt in zip(m.games, m.games[1:]):
+        assert nxt.first_leader == (prev.last_leader + 1) % 2
