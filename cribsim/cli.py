@@ -164,8 +164,7 @@ def _play_other(rules, args):
     from .strategy import factory
 
     game = GAMES[rules.game]
-    strategy = "random" if args.strategy == "random" else args.strategy
-    makers = [factory(strategy, game=rules.game) for _ in range(rules.players)]
+    makers = [factory(args.strategy, game=rules.game) for _ in range(rules.players)]
     result = game.play_game(rules, make_strategies(makers), args.seed, (0, 0), log=True)
     print(f"Rules: {rules.name} {rules.describe()}  seed {args.seed}")
     print("\n".join(game.narrate(rules, result)))
@@ -197,16 +196,19 @@ def cmd_list(args):
     from pathlib import Path
 
     from .rules import RULES_DIRS, find_rules_file, load_rules, preset_names
-    from .strategy import BUILTIN, resolve
+    from .strategy import builtins, resolve
+
+    from .games import GAMES
 
     print("Rule sets (configs/rules, use by name):")
     for name in preset_names():
         r = load_rules(str(find_rules_file(name)))
-        print(f"  {name:<24} {r.describe()}")
-    print("\nStrategies (use by name, or module:Class):")
-    for name in sorted(BUILTIN):
-        doc = (sys.modules[resolve(name).__module__].__doc__ or "").strip()
-        print(f"  {name:<24} {doc.splitlines()[0] if doc else ''}")
+        print(f"  {name:<30} {r.describe()}")
+    for game in GAMES:
+        print(f"\nStrategies for game: {game} (use by name, or module:Class):")
+        for name in sorted(builtins(game)):
+            doc = (sys.modules[resolve(name, game).__module__].__doc__ or "").strip()
+            print(f"  {name:<30} {doc.splitlines()[0] if doc else ''}")
     print("\nExample experiments (cribsim run FILE):")
     seen = set()
     for d in [Path.cwd() / "configs", RULES_DIRS[-1].parent]:
@@ -219,7 +221,7 @@ def cmd_list(args):
                 shown = f.relative_to(Path.cwd())
             except ValueError:
                 shown = f
-            print(f"  {str(shown):<40} {first}")
+            print(f"  {str(shown):<48} {first}")
     return 0
 
 
@@ -253,7 +255,8 @@ def build_parser():
                                     "deal by deal.")
     pl.add_argument("--players", type=int, default=2, help="2 to 5 (default 2)")
     pl.add_argument("--teams", action="store_true", help="with --players 4: two partnerships")
-    pl.add_argument("--rules", help="a rules file or preset name (overrides --players/--teams)")
+    pl.add_argument("--rules", help="a rules file or preset name (overrides --players/--teams); "
+                                    "Fives and Threes too, e.g. fives_threes")
     pl.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
     pl.add_argument("--strategy", default="random", help="strategy for every seat (default random)")
     pl.set_defaults(func=cmd_play)

@@ -66,3 +66,24 @@ class Crasher(RandomStrategy):
                 pass
             os._exit(1)
         return super().play(obs)
+
+
+class TileCheat:
+    """Fives and Threes: raises on some decisions and lays a tile it does not hold on others."""
+
+    from strategies.fives_threes.random_play import RandomTiles as _Base
+
+    class Cheat(_Base):
+        name = "tile_cheat"
+
+        def play(self, obs):
+            u = self.rng.random()
+            if u < 0.03:
+                raise RuntimeError("tile boom")
+            if u < 0.06:
+                held = set(obs.hand)
+                return (next(t for t in range(28) if t not in held), 0)
+            return super().play(obs)
+
+
+TileCheater = TileCheat.Cheat

@@ -243,3 +243,91 @@ def test_same_seed_same_game_and_match():
     # the lead keeps rotating from game to game (F-LEAD-1)
     for prev, nxt in zip(m.games, m.games[1:]):
         assert nxt.first_leader == (prev.last_leader + 1) % 2
+
+
+# ---- strategies: hand-worked decisions --------------------------------------------------------
+
+def obs_for(rules, hand, played, scores=(0, 0), seat=0, knocks=(), counts=None):
+    """An Observation after laying ``played`` ((seat, text, end) from an empty table)."""
+    from cribsim.dominoes.engine import Observation, legal_moves
+
+    o = Observation(seat, rules.side_of[seat], rules)
+    ends, dbl = [0, 0], [False, False]
+    pl = []
+    for i, (s, text, end) in enumerate(played):
+        lay(ends, dbl, i, (parse_tile(text), end))
+        pl.append((s, parse_tile(text), end))
+    o.hand = tuple(T(hand))
+    o.legal = tuple(legal_moves(o.hand, ends, dbl, len(pl)))
+    o.ends = (ends[0], dbl[0], ends[1], dbl[1]) if pl else None
+    o.played, o.knocks, o.scores = tuple(pl), tuple(knocks), tuple(scores)
+    o.counts = tuple(counts or [len(o.hand)] * rules.players)
+    return o
+
+
+def choose(name, o, **params):
+    return factory(name, params, game="fives_threes")(random.Random(1)).play(o)
+
+
+def test_greedy_takes_the_fifteen():
+    # ends 3 | 6 after Bob's [3|6] lead: [6|6] on the 6 makes 3 + 12 = 15 (8 points, F-SCORE-1);
+    # [2|3] on the 3 makes 2 + 6 = 8 (nothing)
+    o = obs_for(RULES, "6-6 2-3", [(1, "3-6", 0)])
+    assert choose("greedy", o) == (parse_tile("6-6"), 1)
+
+
+@pytest.mark.parametrize("name", ["greedy", "defensive", "mc"])
+def test_every_strategy_respects_the_exact_finish(name):
+    # F-WIN-1: Alice on 59, ends 3 | 6. [6|6] would make 15 (8: 67, cancelled, nothing);
+    # [0|3] on the 3 makes 0 + 6 = 6 (2: exactly 61, wins). Each strategy must take the 61.
+    o = obs_for(RULES, "6-6 0-3 1-1", [(1, "3-6", 0)], scores=(59, 40))
+    params = {"samples": 8} if name == "mc" else {}
+    assert choose(name, o, **params) == (parse_tile("0-3"), 0)
+
+
+def test_defensive_keeps_the_double_and_avoids_an_easy_reply():
+    # Ends 4 | 2 (Bob led [2|4]); Alice holds [4|4], [1|2] and [2|6]; no move scores now:
+    # [4|4] -> 8|2 = 10?  that scores 2, so take a position where nothing scores:
+    # ends 5 | 1 (Bob led [1|5]); Alice holds [1|1] and [1|6].
+    #   [1|1] on the 1 -> 5 + 2 = 7 (nothing), a double laid for nothing (-0.5);
+    #   [1|6] on the 1 -> 5 + 6 = 11 (nothing).
+    # The reply threat: after [1|1] Bob scores with any tile that turns 5 + 2 into 6 .. 15;
+    # after [1|6] too. Both are scored by the same formula; the test pins the double rule:
+    # with equal threats the double is kept (laid last).
+    o = obs_for(RULES, "1-1 1-6", [(1, "1-5", 0)])
+    assert choose("defensive", o) == (parse_tile("1-6"), 1)
+
+
+def test_search_samples_respect_knocks():
+    # Bob knocked on ends 2 | 5: every deal the search samples gives him no tile showing 2 or 5
+    from strategies.fives_threes.mc import SearchTiles
+
+    o = obs_for(RULES, "0-1 0-2 3-3", [(0, "2-5", 0)], knocks=((1, 2, 5),), counts=(3, 7))
+    s = SearchTiles(random.Random(3), samples=4)
+    pool = __import__("cribsim.dominoes.strategy", fromlist=["unseen"]).unseen(o)
+    bars = {1: __import__("cribsim.dominoes.strategy", fromlist=["excluded"]).excluded(o, 1)}
+    for _ in range(200):
+        hands = s._sample(o, pool, [1], bars)
+        assert len(hands[1]) == 7
+        assert not any(t in HAS[2] or t in HAS[5] for t in hands[1])
+        assert not set(hands[1]) & set(T("0-1 0-2 3-3 2-5"))
+
+
+def test_narrated_game(capsys):
+    from cribsim.cli import main
+
+    assert main(["play", "--rules", "fives_threes_partners", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "leads" in out and "ends" in out and "scores" in out and "win" in out.splitlines()[-1]
+
+
+def test_tile_strategy_faults_are_forfeits(tmp_path):
+    from cribsim.tournament.config import load_experiment
+    from cribsim.tournament.runner import run_experiment
+
+    cfg = tmp_path / "x.yaml"
+    cfg.write_text("name: x\ngame: fives_threes\nlineup: [greedy, {name: cheat, strategy: "
+                   "'tests.bad_strategies:TileCheater'}]\nmatches: 60\nseed: 2\n")
+    run_experiment(load_experiment(cfg), tmp_path / "out", serial=True, quiet=True)
+    forfeits = (tmp_path / "out" / "forfeits.csv").read_text()
+    assert "tile boom" in forfeits and "not a legal move" in forfeits

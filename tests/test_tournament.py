@@ -209,6 +209,11 @@ def test_sprt_stops_early_and_reports(tmp_path, ray_cluster):
     ("name: x\nlineup: [random, greedy\n", "invalid YAML"),
     ("name: x\nlineup: [random, greedy]\ncolour: blue\n", "key 'colour'"),
     ("name: x\nlineup: [random, {strategy: greedy, params: {depth: 2}}]\n", "lineup[1].strategy"),
+    ("name: x\ngame: chess\nlineup: [random, greedy]\n", "key 'game'"),
+    ("name: x\ngame: fives_threes\nlineup: [random, hoyle]\n", "lineup[1].strategy"),
+    ("name: x\ngame: fives_threes\nvariants: [standard]\nlineup: [random, greedy]\n", "cribbage rules"),
+    ("name: x\nvariants: [fives_threes]\nlineup: [random, greedy]\n", "fives_threes rules"),
+    ("name: x\ngame: fives_threes\nlineup: [random, {strategy: mc, params: {samples: 0}}]\n", "samples >= 1"),
 ])
 def test_bad_input_one_line_exit_2_nothing_written(tmp_path, capsys, text, fragment):
     cfg = write(tmp_path, text)
@@ -240,3 +245,31 @@ def test_shipped_example_configs_are_valid():
         if "rules" in f.parts:
             continue
         load_experiment(f)
+
+
+FIVES_THREES = """\
+    name: dominoes
+    game: fives_threes
+    variants: [fives_threes, fives_threes_three, fives_threes_partners,
+               {name: short, extends: fives_threes, target: 31}]
+    lineup: [greedy, random, defensive]
+    matches: 8
+    seed: 3
+"""
+
+
+def test_fives_and_threes_on_the_same_machinery(tmp_path, ray_cluster):
+    # issue 6: game: fives_threes runs through the same runner, statistics and report,
+    # with identical tables serially and on two Ray workers
+    exp = load_experiment(write(tmp_path, FIVES_THREES))
+    assert exp.game == "fives_threes" and exp.variants[3].target == 31
+    run_experiment(exp, tmp_path / "serial", serial=True, quiet=True)
+    m = run_experiment(exp, tmp_path / "ray", workers=2, quiet=True, batch_seconds=0.02)
+    assert tables(tmp_path / "ray") == tables(tmp_path / "serial")
+    assert m["played"] == 8 * 3 + 12 + 8 * 3 + 8 * 3  # three players: 2 groups of 6 seatings
+    variants = (tmp_path / "serial" / "variants.csv").read_text()
+    for column in ("first leader wins", "hands/game", "blocked hands", "cancelled events (exact finish)"):
+        assert column in variants
+    summary = (tmp_path / "serial" / "summary.md").read_text()
+    assert "Win rate, row against column (fives_threes_partners)" in summary
+    assert (tmp_path / "ray" / "variants.png").stat().st_size > 1000

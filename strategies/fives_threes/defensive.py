@@ -1,6 +1,8 @@
-"""defensive: the points a move scores now, minus what it is likely to hand the next opponent
-(the expected best reply over the tiles that player may hold, consistent with their knocks),
-and keeping doubles for scoring ends (a double laid for nothing costs half a point)."""
+"""defensive: points now, minus the expected best reply it hands the next opponent.
+
+The reply is the expected best over the tiles that player may hold (consistent with their
+knocks: a seat that knocked holds no tile showing either end it knocked on). Doubles are kept
+for scoring ends: a double laid for nothing costs half a point."""
 
 from cribsim.dominoes.engine import legal_moves, lay
 from cribsim.dominoes.strategy import TileStrategy, excluded, immediate, next_seat, outcome, unseen

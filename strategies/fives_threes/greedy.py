@@ -1,5 +1,6 @@
-"""greedy: the move that scores most now (exact finish respected: a busting score counts 0,
-an exact 61 wins); ties broken at random."""
+"""greedy: the move that scores most now; ties broken at random.
+
+The exact finish is respected: a score that would pass 61 counts 0, one that makes 61 wins."""
 
 from cribsim.dominoes.strategy import TileStrategy, immediate
 

@@ -1,4 +1,6 @@
-"""mc: determinised Monte Carlo search. For each of ``samples`` deals of the unseen tiles
+"""mc: determinised Monte Carlo search over the unseen tiles, greedy rollouts to the hand's end.
+
+For each of ``samples`` deals of the unseen tiles
 consistent with what is known (hand counts, and every knock: a seat that knocked holds no tile
 showing either end it knocked on), every legal move is played out to the end of the hand with
 greedy play by all seats; the move with the best mean of (own side's points minus the mean of
