@@ -285,17 +285,15 @@ def test_every_strategy_respects_the_exact_finish(name):
     assert choose(name, o, **params) == (parse_tile("0-3"), 0)
 
 
-def test_defensive_keeps_the_double_and_avoids_an_easy_reply():
-    # Ends 4 | 2 (Bob led [2|4]); Alice holds [4|4], [1|2] and [2|6]; no move scores now:
-    # [4|4] -> 8|2 = 10?  that scores 2, so take a position where nothing scores:
-    # ends 5 | 1 (Bob led [1|5]); Alice holds [1|1] and [1|6].
-    #   [1|1] on the 1 -> 5 + 2 = 7 (nothing), a double laid for nothing (-0.5);
-    #   [1|6] on the 1 -> 5 + 6 = 11 (nothing).
-    # The reply threat: after [1|1] Bob scores with any tile that turns 5 + 2 into 6 .. 15;
-    # after [1|6] too. Both are scored by the same formula; the test pins the double rule:
-    # with equal threats the double is kept (laid last).
-    o = obs_for(RULES, "1-1 1-6", [(1, "1-5", 0)])
-    assert choose("defensive", o) == (parse_tile("1-6"), 1)
+def test_defensive_avoids_leaving_an_easy_reply():
+    # Bob led [0|1] (ends 0 | 1). Alice holds [0|3] and [1|2]; neither scores now.
+    #   [0|3] on the 0 leaves 3 | 1: Bob's [1|6] would make 3 + 6 = 9 (3 points), [1|3] or [3|5]
+    #   6 (2), [1|1], [2|3] or [3|4] 5 or 3 (1).
+    #   [1|2] on the 1 leaves 0 | 2: [0|4] or [2|6] make 6 (2), [2|3] or [2|5] 3 or 5 (1).
+    # Bob holds 7 of the 25 unseen tiles (p = 0.28 each): expected best reply 1.77 against 1.21.
+    # So defensive lays [1|2]; greedy sees two zeros and would toss a coin.
+    o = obs_for(RULES, "0-3 1-2", [(1, "0-1", 0)])
+    assert choose("defensive", o) == (parse_tile("1-2"), 1)
 
 
 def test_search_samples_respect_knocks():

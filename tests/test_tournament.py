@@ -32,6 +32,15 @@ def tables(out):
     return {f.name: f.read_bytes() for f in sorted(out.iterdir()) if f.suffix in (".csv", ".md")}
 
 
+def assert_rectangular(out):
+    """Every CSV has as many fields in each row as in its header (blank matrix cells padded)."""
+    import csv
+
+    for f in Path(out).glob("*.csv"):
+        rows = list(csv.reader(f.read_text().splitlines()))
+        assert len({len(r) for r in rows}) == 1, f.name
+
+
 SMALL = """\
     name: small
     variants: [standard, three_player, four_player_partners]
@@ -54,6 +63,7 @@ def test_same_tables_serial_one_worker_two_workers_two_nodes(tmp_path, ray_clust
     assert "summary.md" in ref and "entries.csv" in ref and "variants.csv" in ref
     assert tables(tmp_path / "w1") == ref
     assert tables(tmp_path / "w2") == ref
+    assert_rectangular(tmp_path / "serial")
     assert len(m2["nodes"]) == 2, "the two-worker run should have used both nodes of the cluster"
     # 12 matches per table: standard and partners have 3 two-entry tables, three-player 1 table
     assert m1["played"] == m2["played"] == 12 * 3 + 12 * 1 + 12 * 3
@@ -266,6 +276,7 @@ def test_fives_and_threes_on_the_same_machinery(tmp_path, ray_cluster):
     run_experiment(exp, tmp_path / "serial", serial=True, quiet=True)
     m = run_experiment(exp, tmp_path / "ray", workers=2, quiet=True, batch_seconds=0.02)
     assert tables(tmp_path / "ray") == tables(tmp_path / "serial")
+    assert_rectangular(tmp_path / "serial")
     assert m["played"] == 8 * 3 + 12 + 8 * 3 + 8 * 3  # three players: 2 groups of 6 seatings
     variants = (tmp_path / "serial" / "variants.csv").read_text()
     for column in ("first leader wins", "hands/game", "blocked hands", "cancelled events (exact finish)"):

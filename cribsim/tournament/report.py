@@ -10,7 +10,7 @@ from pathlib import Path
 from tabulate import tabulate
 
 from ..errors import CribsimError
-from .summary import crashed, csv_cells, fmt_cell, summarize, used_records
+from .summary import crashed, csv_cells, csv_widths, fmt_cell, summarize, used_records
 
 
 def read_results(out_dir):
@@ -66,8 +66,9 @@ def write_report(out_dir, quiet=False, plots=True):
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         header = None
+        widths = csv_widths(t.rows, len(t.headers))
         for row in t.rows:
-            hs, cs = csv_cells(t.headers, row)
+            hs, cs = csv_cells(t.headers, row, widths)
             if header is None:
                 header = hs
                 w.writerow(hs)

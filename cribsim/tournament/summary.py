@@ -296,17 +296,23 @@ def fmt_cell(c):
     return str(c)
 
 
-def csv_cells(headers, row):
-    """Flatten a row for CSV: an interval becomes value, lo, hi (and n)."""
+def csv_widths(rows, ncols):
+    """Per column, how many CSV fields it takes: an interval column (value, lo, hi, n) keeps its
+    width in every row, so a blank cell (the matrix diagonal) does not shift the columns."""
+    return [max((len(r[i]) if isinstance(r[i], tuple) else 1) for r in rows) if rows else 1
+            for i in range(ncols)]
+
+
+def csv_cells(headers, row, widths=None):
+    """Flatten a row for CSV: an interval becomes value, lo, hi (and n); a blank in an interval
+    column is padded to the column's width."""
+    widths = widths or [len(c) if isinstance(c, tuple) else 1 for c in row]
     hs, cs = [], []
-    for h, c in zip(headers, row):
-        if isinstance(c, tuple):
-            parts = ["", "_lo", "_hi", "_n"][:len(c)]
-            hs += [h + p for p in parts]
-            cs += [_num(x) for x in c]
-        else:
-            hs.append(h)
-            cs.append(_num(c))
+    for h, c, k in zip(headers, row, widths):
+        parts = ["", "_lo", "_hi", "_n"][:k] if k > 1 else [""]
+        hs += [h + p for p in parts]
+        vals = list(c) if isinstance(c, tuple) else [c]
+        cs += [_num(x) for x in vals] + [""] * (k - len(vals))
     return hs, cs
 
 
