@@ -269,9 +269,9 @@ class EVStrategy(Strategy):
                     rep = replies.get(rk)
                     if rep is None:
                         rep = replies[rk] = lay_points(pile + (rk,))[0]
-                    for rr, pts in rep:
-                        u = left[rr] - (rr == rk)
-                        if u > 0:
+                    for rr, pts in rep:  # left[] already excludes our own cards
+                        u = left[rr]
+                        if u:
                             threat += pts * hold[u]
                     v += sign * threat
                 elif last_card:
