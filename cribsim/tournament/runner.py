@@ -208,7 +208,10 @@ def init_ray(workers, address):
                 ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
             else:
                 path = os.pathsep.join(p for p in [os.getcwd(), os.environ.get("PYTHONPATH", "")] if p)
-                ray.init(num_cpus=workers or os.cpu_count(), include_dashboard=False, log_to_driver=False,
+                # "local": always a fresh embedded instance, never a cluster that happens to run
+                # on this machine (plain ray.init() would join the latest one started there)
+                ray.init(address="local", num_cpus=workers or os.cpu_count(), include_dashboard=False,
+                         log_to_driver=False,
                          logging_level=logging.ERROR, runtime_env={"env_vars": {"PYTHONPATH": path}})
         except Exception as e:  # Ray's own errors: one line
             raise CribsimError(f"cribsim: cannot start or join Ray ({type(e).__name__}: {str(e).splitlines()[0]})") from None
