@@ -31,7 +31,24 @@ def _score_cards(hand, starter, crib):
     }
 
 
-def _check_show(hand, starter):
+def _rules_arg(args):
+    """The cribbage rules named by --rules (None without it)."""
+    if not getattr(args, "rules", None):
+        return None
+    from .rules import load_rules
+
+    rules = load_rules(args.rules)
+    if rules.game != "cribbage":
+        raise CribsimError(f"cribsim: --rules {args.rules} is {rules.game} rules; score and peg are for cribbage")
+    return rules
+
+
+def _check_show(hand, starter, rules=None, crib=False):
+    if rules is not None:
+        size = rules.crib_size if crib else rules.hand_size
+        if len(hand) != size:
+            raise CribsimError(f"cribsim: under {rules.name} a {'crib' if crib else 'hand'} has {size} cards, "
+                               f"got {len(hand)}")
     if not 1 <= len(hand) <= 6:
         raise CribsimError(f"cribsim: a hand has 1 to 6 cards, got {len(hand)}")
     if starter in hand:
@@ -53,6 +70,8 @@ def _batch_lines(path):
 
 
 def cmd_score(args):
+    rules = _rules_arg(args)
+    crib_rule = rules.crib_flush_needs_starter if rules is not None else True
     if args.batch:
         failed = False
         for no, words in _batch_lines(args.batch):
@@ -62,8 +81,8 @@ def cmd_score(args):
                 if len(cards) < 2:
                     raise CribsimError("cribsim: expected the hand's cards and then the starter")
                 hand, starter = cards[:-1], cards[-1]
-                _check_show(hand, starter)
-                out = {"line": no, **_score_cards(hand, starter, crib)}
+                _check_show(hand, starter, rules, crib)
+                out = {"line": no, **_score_cards(hand, starter, crib and crib_rule)}
             except CribsimError as e:
                 failed = True
                 out = {"line": no, "error": str(e)}
@@ -73,14 +92,15 @@ def cmd_score(args):
     if not hand or args.starter is None:
         raise CribsimError("cribsim score: give the hand's cards and --starter CARD, or --batch FILE")
     starter = parse_cards([args.starter])[0]
-    _check_show(hand, starter)
-    res = _score_cards(hand, starter, args.crib)
+    _check_show(hand, starter, rules, args.crib)
+    crib = args.crib and crib_rule
+    res = _score_cards(hand, starter, crib)
     if args.json:
         print(json.dumps(res))
         return 0
     what = "crib" if args.crib else "hand"
     print(f"{what} {cards_str(hand)}, starter {card_str(starter)}")
-    items = show_breakdown(hand, starter, args.crib)
+    items = show_breakdown(hand, starter, crib)
     for words, (_, pts, cs) in zip(show_words(items), items):
         print(f"  {words:<24} {cards_str(cs)}")
     print(f"total {res['total']}")
@@ -105,6 +125,7 @@ def _peg_cards(cards):
 
 
 def cmd_peg(args):
+    _rules_arg(args)  # validated; standard pegging applies to every rules file so far
     if args.batch:
         failed = False
         for no, words in _batch_lines(args.batch):
@@ -240,6 +261,8 @@ def build_parser():
     s.add_argument("--crib", action="store_true", help="score as a crib (a flush needs the starter)")
     s.add_argument("--json", action="store_true", help="one JSON object with total and items")
     s.add_argument("--batch", metavar="FILE", help="one hand per line, starter last, optional 'crib'; - for stdin")
+    s.add_argument("--rules", help="a rules file or preset: checks the hand (or crib) size and the crib "
+                                   "flush rule, e.g. five_card (hands of 3)")
     s.set_defaults(func=cmd_score)
 
     g = sub.add_parser("peg", help="points for the last card laid in the play",
@@ -248,6 +271,7 @@ def build_parser():
     g.add_argument("cards", nargs="*", help="cards laid since the last reset, the new card last")
     g.add_argument("--json", action="store_true", help="one JSON object with total and items")
     g.add_argument("--batch", metavar="FILE", help="one sequence per line; - for stdin")
+    g.add_argument("--rules", help="a rules file or preset (cribbage)")
     g.set_defaults(func=cmd_peg)
 
     pl = sub.add_parser("play", help="narrate one complete game",

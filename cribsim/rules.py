@@ -58,9 +58,17 @@ class RulesBase:
                 out[seat] = i
         return tuple(out)
 
+    OPTIONAL_FIELDS = ()  # knobs left out of to_dict() while at their default (see below)
+
     def to_dict(self):
+        """The rules as plain JSON data. Knobs added after results were published
+        (``OPTIONAL_FIELDS``) are left out while at their default, so adding a knob does not
+        change the hash, and so the results folder, of a config that does not use it."""
         d = {k: _plain(v) for k, v in dataclasses.asdict(self).items()}
         d["match"]["game_points"] = dict(self.match.game_points)
+        for f in self.OPTIONAL_FIELDS:
+            if getattr(self, f) == getattr(type(self), f):
+                del d[f]
         return d
 
     def fingerprint(self):
@@ -74,7 +82,7 @@ class RulesBase:
         """A loggable one-liner listing what differs from the game's default rules."""
         base = type(self)().to_dict()
         mine = self.to_dict()
-        diffs = [f"{k}={mine[k]}" for k in mine if k != "name" and mine[k] != base[k]]
+        diffs = [f"{k}={mine[k]}" for k in mine if k != "name" and mine[k] != base.get(k)]
         return f"{self.game}({', '.join(diffs)})"
 
 
@@ -104,6 +112,15 @@ class Rules(RulesBase):
     crib_flush_needs_starter: bool = True  # R-SHOW-6
     match: MatchFormat = field(default_factory=MatchFormat)
     variants: tuple = ()  # names of flow plug-ins, in order
+    first_pone_points: int = 0  # V-FIVECARD: "three for last" to the first pone of each game
+    play_once: bool = False  # V-FIVECARD: the play stops after the first 31 or go
+    toss_fives: bool = False  # V-TOSSFIVES: every 5 held goes to the crib (as many as discarded)
+    null_penalty: bool = False  # V-NINETEEN: a hand or crib scoring 0 gives each opposing side 1
+    back_ten: str = ""  # V-BACKTEN: "" off, "each" zero hand or crib, "both" hand and crib zero
+    score_floor: int = None  # lowest score a penalty can leave (None: 0 for back ten)
+
+    OPTIONAL_FIELDS = ("first_pone_points", "play_once", "toss_fives", "null_penalty", "back_ten",
+                       "score_floor")
 
     # ---- derived, cheap ----
     @property
@@ -118,6 +135,24 @@ class Rules(RulesBase):
     def deck_size(self):
         return 52 + self.jokers
 
+    @cached_property
+    def phases(self):
+        """The deal's phase functions for these rules (``cribsim.engine.assemble``)."""
+        from .engine.assemble import phases_for
+
+        return phases_for(self)
+
+    def discard_rule(self, hand, k):
+        """(must, pool): the ``k`` discards must include ``must`` and come from ``pool``.
+        V-TOSSFIVES: every 5 goes to the crib, or, holding more 5s than discards, only 5s do.
+        None when any ``k`` cards will do."""
+        if not self.toss_fives:
+            return None
+        fives = tuple(c for c in hand if c >> 2 == 4)
+        if not fives:
+            return None
+        return (fives, tuple(hand)) if len(fives) <= k else ((), fives)
+
 
 # ---- loading ------------------------------------------------------------------------------
 
@@ -126,7 +161,8 @@ RULES_DIRS = [Path.cwd() / "configs" / "rules", Path(__file__).resolve().parents
 _TOP_KEYS = {
     "name", "game", "extends", "players", "deal", "discard", "dealer_deal", "dealer_discard",
     "crib_from_deck", "jokers", "target", "skunk_lines", "sides", "crib_flush_needs_starter",
-    "match", "variants", "description",
+    "match", "variants", "description", "first_pone_points", "play_once", "toss_fives", "null_penalty",
+    "back_ten", "score_floor",
 }
 _MATCH_KEYS = {"first_to", "games", "game_points", "triple_skunk_wins_match"}
 _POINT_KEYS = {"win", "skunk", "double_skunk", "triple_skunk"}
@@ -318,10 +354,23 @@ def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage
         if v not in KNOWN_VARIANTS:
             raise ConfigError(source, f"variants[{i}]",
                               f"unknown variant {v!r} (known: {', '.join(KNOWN_VARIANTS) or 'none yet'})")
+    back_ten = data.get("back_ten", "")
+    if back_ten in (False, None):
+        back_ten = ""
+    if back_ten not in ("", "each", "both"):
+        raise ConfigError(source, "back_ten", f"expected each or both (or false), got {back_ten!r}")
+    floor = data.get("score_floor")
+    if floor is not None and (not isinstance(floor, int) or isinstance(floor, bool)):
+        raise ConfigError(source, "score_floor", f"expected a whole number (may be negative), got {floor!r}")
     return Rules(name=name, players=players, deal=deal, discard=discard, dealer_deal=dealer_deal,
                  dealer_discard=dealer_discard, crib_from_deck=crib_from_deck, jokers=jokers,
                  target=target, skunk_lines=skunk, sides=sides, crib_flush_needs_starter=flush,
-                 match=match_format(source, data.get("match")), variants=tuple(variants))
+                 match=match_format(source, data.get("match")), variants=tuple(variants),
+                 first_pone_points=int_key(source, "first_pone_points", data.get("first_pone_points", 0), 0, target - 1),
+                 play_once=bool_key(source, "play_once", data.get("play_once", False)),
+                 toss_fives=bool_key(source, "toss_fives", data.get("toss_fives", False)),
+                 null_penalty=bool_key(source, "null_penalty", data.get("null_penalty", False)),
+                 back_ten=back_ten, score_floor=floor)
 
 
 def sides_key(source, sides, players):

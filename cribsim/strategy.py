@@ -22,14 +22,16 @@ class Observation:
 
     Always: ``seat``, ``side``, ``players``, ``rules``, ``dealer``, ``crib_owner``, ``scores``
     (tuple, one per side), ``hand`` (tuple of own cards).
-    Discard: ``discards`` (how many to give the crib).
+    Discard: ``discards`` (how many to give the crib), ``discard_rule`` (None, or (must, pool):
+    the discards must include ``must`` and come from ``pool``, V-TOSSFIVES; see
+    :func:`allowed_throws`).
     Play: ``starter``, ``count``, ``pile`` (cards since the last reset), ``played`` (tuple of
     (seat, card) laid this deal, in order), ``legal`` (cards that fit under 31), ``gos`` (tuple
     of (seat, count) for each go said this deal: that seat then held no card of value
     <= 31 - count)."""
 
     __slots__ = ("seat", "side", "players", "rules", "dealer", "crib_owner", "scores", "hand",
-                 "discards", "starter", "count", "pile", "played", "legal", "gos")
+                 "discards", "discard_rule", "starter", "count", "pile", "played", "legal", "gos")
 
     def __init__(self, seat, side, rules):
         self.seat, self.side, self.rules = seat, side, rules
@@ -38,6 +40,7 @@ class Observation:
         self.scores = ()
         self.hand = self.pile = self.played = self.legal = self.gos = ()
         self.discards = 0
+        self.discard_rule = None
         self.starter = None
         self.count = 0
 
@@ -64,6 +67,23 @@ class Strategy:
 
     def play(self, obs):
         raise NotImplementedError
+
+
+def allowed(obs, thrown):
+    """Whether a set of discards obeys ``obs.discard_rule`` (always, without one)."""
+    rule = obs.discard_rule
+    return rule is None or (set(rule[0]) <= set(thrown) <= set(rule[1]))
+
+
+def allowed_keeps(obs):
+    """(keep, thrown) for every legal discard, in ``combinations(hand, kept)`` order."""
+    from itertools import combinations
+
+    hand = obs.hand
+    for keep in combinations(hand, len(hand) - obs.discards):
+        thrown = [c for c in hand if c not in keep]
+        if allowed(obs, thrown):
+            yield keep, thrown
 
 
 def builtins(game="cribbage"):

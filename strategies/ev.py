@@ -18,7 +18,7 @@ from cribsim.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
 from cribsim.cribtables import cell_key, load
 from cribsim.expect import _rank_ev
 from cribsim.scoring import RBIT, peg_points
-from cribsim.strategy import Strategy
+from cribsim.strategy import Strategy, allowed
 
 # P(a hand of h cards from U unseen holds at least one of the u cards of a rank)
 HOLD = [[[0.0 if u == 0 or h == 0 or U == 0 else 1.0 - comb(U - u, h) / comb(U, h) if U - u >= h else 1.0
@@ -121,7 +121,7 @@ class EVStrategy(Strategy):
         n = len(hand)
         k = obs.discards
         rules = obs.rules
-        if k == 2 and rules.players == 2:  # the hot path: two players, no flush possible
+        if k == 2 and rules.players == 2 and obs.discard_rule is None:  # the hot path: two players, no flush possible
             hkey = 0
             sh = [0, 0, 0, 0]
             jacks = 0
@@ -175,12 +175,14 @@ class EVStrategy(Strategy):
         nobs_all = sum(nob)
         flush_bonus = [keep_n + (13 - suit_held[s]) / unseen for s in range(4)]
         pair_table = None
-        if k == 2 and obs.rules.players == 2:
+        if k == 2 and obs.rules.players == 2 and obs.discard_rule is None:
             mine = obs.rules.side_of[obs.crib_owner] == obs.side
             pair_table = self.pair_own if mine else self.pair_opp
             return self._discard_two(hand, hkey, unseen, nob, nobs_all, suit_held, flush_bonus, pair_table)
         best, best_throw = None, None
         for idx in combinations(range(n), k):  # the cards thrown
+            if obs.discard_rule is not None and not allowed(obs, [hand[i] for i in idx]):
+                continue
             kkey, nobs = hkey, nobs_all
             for i in idx:
                 kkey -= RBIT[hand[i]]

@@ -7,7 +7,7 @@ from itertools import combinations
 
 from cribsim.cards import RANK, VALUE
 from cribsim.scoring import peg_points, show_points
-from cribsim.strategy import Strategy
+from cribsim.strategy import Strategy, allowed
 
 
 class GreedyStrategy(Strategy):
@@ -18,6 +18,8 @@ class GreedyStrategy(Strategy):
         keep_n = len(hand) - obs.discards
         best, choices = -1, []
         for keep in combinations(hand, keep_n):
+            if obs.discard_rule is not None and not allowed(obs, [c for c in hand if c not in keep]):
+                continue
             pts = show_points(keep, None)
             if pts > best:
                 best, choices = pts, [keep]

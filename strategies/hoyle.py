@@ -10,7 +10,7 @@ from itertools import combinations
 
 from cribsim.cards import RANK, VALUE
 from cribsim.scoring import peg_points, show_points
-from cribsim.strategy import Strategy
+from cribsim.strategy import Strategy, allowed
 
 FIVE = 4  # rank index of the 5
 
@@ -44,6 +44,8 @@ class HoyleStrategy(Strategy):
         best, best_throw = None, None
         for keep in combinations(hand, len(hand) - obs.discards):
             thrown = [c for c in hand if c not in keep]
+            if not allowed(obs, thrown):
+                continue
             feel = crib_feel(thrown)
             # certain points first; the crib breaks near-ties; low cards help the play
             v = show_points(keep, None) + (0.5 if mine else -0.5) * feel + 0.01 * sum(VALUE[c] <= 4 for c in keep)

@@ -22,6 +22,8 @@ from itertools import combinations
 
 from cribsim.cards import RANK, VALUE
 
+from cribsim.strategy import allowed
+
 from .ev import HOLD_COL, EVStrategy, lay_points
 
 
@@ -251,6 +253,8 @@ class MCStrategy(EVStrategy):
         scored = []
         for keep in combinations(hand, len(hand) - obs.discards):
             thrown = [c for c in hand if c not in keep]
+            if not allowed(obs, thrown):
+                continue
             scored.append((self.keep_value(obs, keep, thrown), keep, thrown))
         scored.sort(key=lambda t: -t[0])
         top = [t for t in scored[:self.discard_top] if t[0] >= scored[0][0] - self.discard_margin]

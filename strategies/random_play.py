@@ -8,7 +8,12 @@ class RandomStrategy(Strategy):
     name = "random"
 
     def discard(self, obs):
-        return draw(self.rng, obs.hand, obs.discards)
+        rule = obs.discard_rule
+        if rule is None:
+            return draw(self.rng, obs.hand, obs.discards)
+        must, pool = rule  # V-TOSSFIVES: the forced cards, the rest at random from the pool
+        rest = [c for c in pool if c not in must]
+        return list(must) + draw(self.rng, rest, obs.discards - len(must))
 
     def play(self, obs):
         legal = obs.legal

@@ -13,7 +13,11 @@ from cribsim.rules import load_rules
 from cribsim.strategy import factory
 from strategies.random_play import RandomStrategy
 
-PRESETS = ["standard", "three_player", "four_player", "four_player_partners", "five_player"]
+from cribsim.rules import preset_names
+
+BASE = ["standard", "three_player", "four_player", "four_player_partners", "five_player"]
+# every cribbage rules file under configs/rules (the variants too)
+PRESETS = [n for n in preset_names() if load_rules(n).game == "cribbage"]
 
 
 class Checked(RandomStrategy):
@@ -76,17 +80,24 @@ def check_game(rules, res):
             if e.source == "discard":
                 for c in e.cards:
                     held[e.seat].remove(c)
+                if rules.toss_fives:  # V-TOSSFIVES: every 5 to the crib, or only 5s
+                    fives = [c for c in held[e.seat] + list(e.cards) if c >> 2 == 4]
+                    thrown5 = [c for c in e.cards if c >> 2 == 4]
+                    assert len(thrown5) == min(len(fives), len(e.cards))
         for seat in range(n):
             assert len(held[seat]) == rules.hand_size
         count = 0
+        resets = 0
         for e in de:
             if e.source == "lay":
+                assert not (rules.play_once and resets), "V-FIVECARD: no card after the first 31 or go"
                 held[e.seat].remove(e.cards[0])  # only own cards
                 count += VALUE[e.cards[0]]
                 assert e.count == count <= 31
             elif e.source == "reset":
                 count = 0
-        if k != deals[-1]:
+                resets += 1
+        if k != deals[-1] and not rules.play_once:
             assert all(not h for h in held.values()), "a seat kept cards at the end of the play"
             shows = [e for e in de if e.source == "show"]
             assert len(shows) == n + 1

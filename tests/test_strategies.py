@@ -9,10 +9,12 @@ from cribsim.cards import RANK, VALUE
 from cribsim.engine import play_game
 from cribsim.match import make_strategies
 from cribsim.rules import load_rules
-from cribsim.strategy import BUILTIN, Observation, factory
+from cribsim.strategy import allowed, BUILTIN, Observation, factory
 from tests.helpers import C
 
 PRESETS = ["standard", "three_player", "four_player", "four_player_partners", "five_player"]
+# rules files that change what a strategy decides on (hand sizes, the discard constraint)
+VARIANTS = ["three_player_dealer_six", "five_card", "seven_card", "toss_fives", "nineteen", "back_ten"]
 CHEAP = {"mc": {"rollouts": 4, "discard_rollouts": 2}}
 
 
@@ -21,7 +23,7 @@ def make(name, seed=0):
 
 
 @pytest.mark.parametrize("name", sorted(BUILTIN))
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", PRESETS + VARIANTS)
 def test_every_strategy_plays_legally_in_every_player_count(name, preset):
     # the engine raises IllegalMove on any illegal discard or card (R-PEG-2, R-DEAL-2)
     rules = load_rules(preset)
@@ -128,7 +130,7 @@ def test_partnership_ev_takes_points_against_the_next_opponent():
     assert make("ev").play(o) == C("7C")[0]
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", PRESETS + ["three_player_dealer_six", "five_card", "seven_card", "toss_fives"])
 def test_ev_fast_discard_equals_the_plain_formula(preset):
     """The optimised discard picks a keep worth exactly the best of expected_show + crib_value
     over every way to keep the hand (the definition of ev's discard)."""
@@ -147,8 +149,11 @@ def test_ev_fast_discard_equals_the_plain_formula(preset):
         size = rules.dealer_deal if seat == dealer else rules.deal
         o = obs_for("AS", rules=preset, seat=seat, dealer=dealer, discards=k)
         o.hand = tuple(rng.sample(range(52), size))
+        o.discard_rule = rules.discard_rule(o.hand, k)  # V-TOSSFIVES
         best = max(expected_show(keep, o.hand) + ev.crib_value(o, [c for c in o.hand if c not in keep])
-                   for keep in combinations(o.hand, size - k))
+                   for keep in combinations(o.hand, size - k)
+                   if allowed(o, [c for c in o.hand if c not in keep]))
         thrown = ev.discard(o)
+        assert allowed(o, thrown)
         kept = [c for c in o.hand if c not in thrown]
         assert expected_show(kept, o.hand) + ev.crib_value(o, thrown) == pytest.approx(best, abs=1e-9)

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from ..cards import RANK
 from ..rng import CUT_FOR_DEAL, rng_at
-from .phases import STANDARD_PHASES, Deal
+from .phases import Deal
 from .state import MAX_DEALS, GameOver, GameState
 
 
@@ -41,7 +41,7 @@ def cut_for_deal(rules, seed, address, events=None):
         rnd += 1
 
 
-def play_game(rules, strategies, seed, address, first_dealer=None, log=False, phases=STANDARD_PHASES):
+def play_game(rules, strategies, seed, address, first_dealer=None, log=False, phases=None):
     """Play one game. ``address`` is (match_key, game_index); decks are derived from it.
     ``first_dealer`` None means cut for it (R-DEAL-1). With ``log`` the result carries events."""
     events = [] if log else None
@@ -50,6 +50,7 @@ def play_game(rules, strategies, seed, address, first_dealer=None, log=False, ph
     g = GameState(rules, strategies, seed, address, first_dealer, events)
     g.seed_strategies()
     n = g.n
+    phases = phases or rules.phases
     try:
         while g.deal_no < MAX_DEALS:
             play_deal(g, phases)
@@ -60,15 +61,15 @@ def play_game(rules, strategies, seed, address, first_dealer=None, log=False, ph
         return GameResult(over.side, tuple(g.scores), first_dealer, g.deal_no + 1, g.by_role, events)
 
 
-def play_deal(g, phases=STANDARD_PHASES):
+def play_deal(g, phases=None):
     """One deal at ``g.deal_no`` with ``g.dealer`` dealing; raises GameOver on a win."""
     d = Deal(g.dealer, g.n)
-    for phase in phases:
+    for phase in phases or g.rules.phases:
         phase(g, d)
     return d
 
 
-def replay_deal(rules, strategies, seed, address, deal_no, dealer, scores, log=True, phases=STANDARD_PHASES):
+def replay_deal(rules, strategies, seed, address, deal_no, dealer, scores, log=True, phases=None):
     """Replay one deal alone from its address and the scores before it: the same deck, hands
     and starter. Strategies play it afresh (their generators are seeded per game, so a random
     strategy's choices differ; a deterministic one's repeat). Returns (state, winning side or

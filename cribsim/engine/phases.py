@@ -14,7 +14,7 @@ from .events import CRIB, HAND, HEELS, PEG
 class Deal:
     """What one deal holds: hands by seat, the crib, the starter, the stock."""
 
-    __slots__ = ("dealer", "hands", "kept", "crib", "crib_owner", "starter", "stock")
+    __slots__ = ("dealer", "hands", "kept", "crib", "crib_owner", "starter", "stock", "notes")
 
     def __init__(self, dealer, n):
         self.dealer = dealer
@@ -24,6 +24,7 @@ class Deal:
         self.crib = []
         self.starter = None
         self.stock = []
+        self.notes = {}  # per-deal state of variant plug-ins
 
 
 def deal_cards(g, d):
@@ -60,6 +61,7 @@ def discard(g, d):
             obs.discards = k
             obs.dealer, obs.crib_owner, obs.scores = d.dealer, d.crib_owner, scores
             obs.starter, obs.count, obs.pile, obs.played, obs.legal = None, 0, (), (), ()
+            obs.discard_rule = rule = r.discard_rule(hand, k)
             choice = g.strategies[seat].discard(obs)
             kept = list(hand)
             try:
@@ -70,6 +72,10 @@ def discard(g, d):
             if kept is None or len(choice) != k:
                 raise IllegalMove(f"seat {seat} discarded {choice!r} from {cards_str(hand)}, "
                                   f"expected {k} of its cards", seat)
+            if rule is not None and not (set(rule[0]) <= set(choice) <= set(rule[1])):
+                raise IllegalMove(f"seat {seat} discarded {cards_str(choice)} from {cards_str(hand)}: "
+                                  f"the discards must include {cards_str(rule[0]) or 'nothing'} and come "
+                                  f"from {cards_str(rule[1])} (V-TOSSFIVES)", seat)
             hand = d.hands[seat] = kept
             d.crib.extend(choice)
             g.log(seat, "discard", cards=choice)
@@ -84,8 +90,9 @@ def cut_starter(g, d):
         g.award(d.dealer, 2, HEELS, "his heels", (d.starter,))
 
 
-def play(g, d):
-    """R-PEG-1..5: the play, with go, 31 and last card."""
+def play(g, d, once=False):
+    """R-PEG-1..5: the play, with go, 31 and last card. With ``once`` (V-FIVECARD) the play
+    stops at the first reset: after a 31 or a go no more cards are laid."""
     n = g.n
     hands = [list(d.kept[s]) for s in range(n)]
     left = sum(len(h) for h in hands)
@@ -124,6 +131,8 @@ def play(g, d):
                 count, pile, ranks, said_go = 0, (), [], 0
                 if logging:
                     g.log(last, "reset")
+                if once:
+                    return
                 turn = last + 1 if last + 1 < n else 0
                 continue
         obs = observations[seat]
@@ -156,20 +165,28 @@ def play(g, d):
             count, pile, ranks, said_go = 0, (), [], 0
             if logging:
                 g.log(seat, "reset")
+            if once:
+                return
         turn = seat + 1 if seat + 1 < n else 0
     if count:  # R-PEG-4: last card (not after a 31)
         g.award(last, 1, PEG, "last card", ())
 
 
-def show(g, d):
-    """R-SHOW-1: left of the dealer first, the dealer's hand last, then the crib."""
+def show(g, d, after=()):
+    """R-SHOW-1: left of the dealer first, the dealer's hand last, then the crib. Each function
+    in ``after`` is called as ``f(g, d, seat, points, source)`` once each hand or crib is
+    counted (the V-NINETEEN and V-BACKTEN penalties)."""
     n, dealer, starter, kept = g.n, d.dealer, d.starter, d.kept
     crib_rule = g.rules.crib_flush_needs_starter
     if g.events is not None:
         for i in range(1, n + 1):
             seat = (dealer + i) % n
-            _show_logged(g, seat, kept[seat], starter, False, HAND)
-        _show_logged(g, d.crib_owner, d.crib, starter, crib_rule, CRIB)
+            pts = _show_logged(g, seat, kept[seat], starter, False, HAND)
+            for f in after:
+                f(g, d, seat, pts, HAND)
+        pts = _show_logged(g, d.crib_owner, d.crib, starter, crib_rule, CRIB)
+        for f in after:
+            f(g, d, d.crib_owner, pts, CRIB)
         return
     award = g.award
     for i in range(1, n + 1):
@@ -177,9 +194,13 @@ def show(g, d):
         pts = show_points(kept[seat], starter)
         if pts:
             award(seat, pts, HAND)
+        for f in after:
+            f(g, d, seat, pts, HAND)
     pts = show_points(d.crib, starter, crib_rule)
     if pts:
         award(d.crib_owner, pts, CRIB)
+    for f in after:
+        f(g, d, d.crib_owner, pts, CRIB)
 
 
 def _show_logged(g, seat, cards, starter, crib, source):
@@ -187,6 +208,7 @@ def _show_logged(g, seat, cards, starter, crib, source):
     items = show_breakdown(cards, starter, crib)
     if items:
         g.award_items(seat, items, source)
+    return sum(i.points for i in items)
 
 
 STANDARD_PHASES = (deal_cards, discard, cut_starter, play, show)

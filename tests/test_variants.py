@@ -1,0 +1,232 @@
+"""Rule variants (RULES.md Part 2) that are data: each rules file's specific rule exercised on a
+scripted deal, or on the variant's hook directly, with the score checked at each step."""
+
+import random
+
+import pytest
+
+from cribsim.cards import card_str
+from cribsim.engine import GameOver, GameState, play_deal
+from cribsim.engine.assemble import back_ten, null_penalty
+from cribsim.engine.events import CRIB, HAND
+from cribsim.engine.phases import Deal, deal_cards
+from cribsim.errors import ConfigError, IllegalMove
+from cribsim.rules import load_rules, rules_from_mapping
+from cribsim.strategy import factory
+from tests.helpers import C, Scripted, c1, scripted_deal
+
+
+def run(rules, dealer, hands, discards, plays, starter, scores=None, deal_no=0):
+    strategies = [Scripted(random.Random(0), C(discards[s]), C(plays[s])) for s in range(rules.players)]
+    g = GameState(rules, strategies, 0, (0, 0), dealer, events=[])
+    g.deal_no = deal_no
+    if scores:
+        g.scores = list(scores)
+    deal = scripted_deal([C(h) for h in hands], c1(starter))
+    phases = tuple(deal if p is deal_cards else p for p in rules.phases)
+    try:
+        play_deal(g, phases)
+        over = None
+    except GameOver as e:
+        over = e.side
+    return g, over
+
+
+def bare_state(rules):
+    """A game state to call a variant's hook on directly (no strategies needed)."""
+    return GameState(rules, [factory("random")(random.Random(0)) for _ in range(rules.players)], 0, (0, 0), 0,
+                     events=[])
+
+
+def events(g, *sources):
+    return [(e.seat, e.points, e.reason) for e in g.events if e.source in sources]
+
+
+# ---- V-FIVECARD --------------------------------------------------------------------------------
+
+def test_five_card_three_for_last_and_the_play_goes_to_31_once():
+    # V-FIVECARD: Alice (0) deals, Bob (1) pegs 3 at the start of the game ("three for last").
+    # Bob leads TH (10); Alice 5S (15: 2); Bob 7C (22); Alice 6D (28: run 5-7-6, 3);
+    # Bob cannot lay 6C (34): go; Alice 2C (30); nobody can play: 1 for the go to Alice.
+    # The play then stops: Bob's 6C is never laid, and there is no point for last card.
+    rules = load_rules("five_card")
+    hands = ["5S 6D 2C KC QD", "TH 7C 6C 9H 3D"]
+    g, over = run(rules, 0, hands, ["KC QD", "9H 3D"], ["5S 6D 2C", "TH 7C 6C"], starter="AS")
+    assert over is None
+    assert events(g, "other") == [(1, 3, "three for last")]
+    lays = [(e.seat, card_str(e.cards[0])) for e in g.events if e.source == "lay"]
+    assert lays == [(1, "TH"), (0, "5S"), (1, "7C"), (0, "6D"), (0, "2C")]
+    assert [p for p in events(g, "peg")] == [(0, 2, "fifteen"), (0, 3, "run"), (0, 1, "go")]
+    # the show still counts the three-card hands: Bob TH 7C 6C + AS, nothing; Alice 5S 6D 2C + AS
+    assert [e.cards for e in g.events if e.source == "show"][0] == tuple(C("TH 7C 6C"))
+
+
+def test_five_card_three_for_last_only_at_the_start_of_a_game():
+    rules = load_rules("five_card")
+    hands = ["5S 6D 2C KC QD", "TH 7C 6C 9H 3D"]
+    g, _ = run(rules, 0, hands, ["KC QD", "9H 3D"], ["5S 6D 2C", "TH 7C 6C"], starter="AS", deal_no=1)
+    assert events(g, "other") == []
+
+
+def test_five_card_hand_flush_of_three():
+    # V-FIVECARD: a hand flush is all 3 hand cards of one suit: 3, or 4 with the starter
+    from cribsim.scoring import show_points
+    assert show_points(C("2H 6H TH"), c1("KS")) == 3
+    assert show_points(C("2H 6H TH"), c1("KH")) == 4
+    assert show_points(C("2H 6H TH 8H"), c1("KS"), crib=True) == 0  # the crib needs all five
+
+
+# ---- V-TOSSFIVES -------------------------------------------------------------------------------
+
+def test_toss_fives_a_five_kept_is_an_illegal_discard():
+    rules = load_rules("toss_fives")
+    hands = ["5S 6D 2C 4H KC KD", "TH 7C 6C 4S QS QH"]
+    with pytest.raises(IllegalMove, match="V-TOSSFIVES"):
+        run(rules, 0, hands, ["KC KD", "QS QH"], ["5S 6D 2C 4H", "TH 7C 6C 4S"], starter="AS")
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "hoyle", "ev", "mc"])
+def test_toss_fives_every_strategy_throws_its_fives(name):
+    # V-TOSSFIVES: one 5 held: it must be among the two discards (even into the opponents'
+    # crib); three 5s held: the two discards are both 5s
+    from cribsim.strategy import Observation
+
+    rules = load_rules("toss_fives")
+    s = factory(name, {"rollouts": 4, "discard_rollouts": 4} if name == "mc" else None)(random.Random(1))
+    for hand, want in (("5S 5D 6H 4C JD KC", None), ("5S JD 6H 4C 9D KC", {"5S"}), ("5S 5D 5H 4C JD KC", "fives")):
+        o = Observation(1, 1, rules)
+        o.hand, o.discards, o.dealer, o.crib_owner, o.scores = tuple(C(hand)), 2, 0, 0, (0, 0)
+        o.discard_rule = rules.discard_rule(o.hand, 2)
+        thrown = {card_str(c) for c in s.discard(o)}
+        fives = {w for w in hand.split() if w[0] == "5"}
+        if want == "fives":
+            assert thrown <= fives and len(thrown) == 2
+        else:
+            assert fives <= thrown
+
+
+# ---- V-NINETEEN, V-BACKTEN ------------------------------------------------------------------------
+
+# Every hand and the crib score nothing with the starter KC: Bob 2C 4D 6H 8S, Alice 2H 4C 6S 8D,
+# crib (Alice's) 9H AC 3D 7S. The play pegs pairs; the show then counts 0, 0, 0.
+ZERO = dict(hands=["2H 4C 6S 8D 9H AC", "2C 4D 6H 8S 3D 7S"], discards=["9H AC", "3D 7S"],
+            plays=["2H 4C 6S 8D", "2C 4D 6H 8S"], starter="KC")
+
+
+def test_nineteen_each_zero_hand_or_crib_gives_the_opponent_one():
+    # V-NINETEEN: Bob's hand 0 -> Alice 1; Alice's hand 0 -> Bob 1; Alice's crib 0 -> Bob 1
+    g, _ = run(load_rules("nineteen"), 0, **ZERO)
+    assert [e[:2] for e in events(g, "other")] == [(0, 1), (1, 1), (1, 1)]
+    assert all("nineteen" in e[2] for e in events(g, "other"))
+
+
+def test_nineteen_partnership_gets_one_point_once():
+    rules = rules_from_mapping({"extends": "four_player_partners", "null_penalty": True})
+    g = bare_state(rules)
+    null_penalty(g, Deal(0, 4), 0, 0, HAND)  # seat 0 (side 0) counted nothing
+    assert g.scores == [0, 1] and [e.seat for e in g.events] == [1]
+
+
+def test_back_ten_sends_a_zero_hand_back_not_below_the_floor():
+    # V-BACKTEN (each): from 50 each, the three zero counts send Bob back 10 and Alice back 20
+    rules = load_rules("back_ten")
+    g, _ = run(rules, 0, scores=[50, 50], **ZERO)
+    backs = [e[:2] for e in events(g, "other")]
+    assert backs == [(1, -10), (0, -10), (0, -10)]
+    g = bare_state(rules)
+    g.scores = [4, 30]
+    back_ten(g, Deal(0, 2), 0, 0, HAND)
+    assert g.scores == [0, 30]  # not below the floor (0)
+    back_ten(g, Deal(0, 2), 1, 5, HAND)
+    assert g.scores == [0, 30]  # a hand that scores is not penalised
+
+
+def test_back_ten_floor_is_a_knob():
+    rules = rules_from_mapping({"extends": "back_ten", "score_floor": -20})
+    g = bare_state(rules)
+    g.scores = [4, 0]
+    back_ten(g, Deal(0, 2), 0, 0, HAND)
+    back_ten(g, Deal(0, 2), 0, 0, HAND)
+    back_ten(g, Deal(0, 2), 0, 0, HAND)
+    assert g.scores == [-20, 0]
+
+
+def test_back_ten_both_needs_hand_and_crib_both_zero():
+    rules = load_rules("back_ten_both")
+    g, _ = run(rules, 0, scores=[50, 50], **ZERO)
+    assert [e[:2] for e in events(g, "other")] == [(0, -10)]  # only Alice: hand and crib both 0
+    g = bare_state(rules)
+    g.scores = [50, 50]
+    d = Deal(0, 2)
+    back_ten(g, d, 0, 0, HAND)
+    back_ten(g, d, 0, 4, CRIB)  # the crib scored: no penalty
+    assert g.scores == [50, 50]
+
+
+# ---- V-3P-SIX, V-SEVENCARD, V-TARGET, R-MATCH-2 ---------------------------------------------------
+
+def test_three_player_dealer_six_deal():
+    from cribsim.engine import play_game
+    from cribsim.match import make_strategies
+
+    rules = load_rules("three_player_dealer_six")
+    assert (rules.dealer_deal, rules.dealer_discard, rules.deal, rules.discard, rules.crib_from_deck) == (6, 2, 5, 1, 0)
+    res = play_game(rules, make_strategies([factory("random")] * 3), 3, (0, 0), log=True)
+    first = [e for e in res.events if e.deal == 0 and e.source == "deal"]
+    sizes = {e.seat: len(e.cards) for e in first}
+    assert sizes[res.first_dealer] == 6 and sorted(sizes.values()) == [5, 5, 6]
+    assert rules.crib_size == 4
+
+
+def test_seven_card_and_target_files():
+    r = load_rules("seven_card")
+    assert (r.deal, r.discard, r.hand_size, r.target, r.skunk_lines) == (7, 2, 5, 181, (136, 91, 46))
+    r = load_rules("short_game_61")
+    assert (r.target, r.skunk_lines) == (61, (46, 31, 16))  # V-TARGET, R-MATCH-1
+    m = load_rules("match_acc").match
+    assert m.first_to == 7 and m.points_table()["win"] == 2 and m.points_table()["skunk"] == 3
+
+
+@pytest.mark.parametrize("data, key", [
+    ({"back_ten": "sometimes"}, "back_ten"),
+    ({"score_floor": 1.5}, "score_floor"),
+    ({"toss_fives": "yes"}, "toss_fives"),
+    ({"first_pone_points": 500}, "first_pone_points"),
+])
+def test_bad_variant_values_are_one_line_errors(data, key):
+    with pytest.raises(ConfigError) as err:
+        rules_from_mapping(data, "x.yaml")
+    assert err.value.key == key and "\n" not in str(err.value)
+
+
+def test_new_knobs_keep_old_config_hashes():
+    # the knobs above are left out of the rules' JSON while at their defaults, so results
+    # folders of configs that do not use them stay valid
+    d = load_rules("standard").to_dict()
+    assert "toss_fives" not in d and "back_ten" not in d
+    assert "toss_fives" in load_rules("toss_fives").to_dict()
+
+
+def test_score_follows_the_rules_file(capsys):
+    # V-FIVECARD: `cribsim score --rules five_card` scores a three-card hand's flush (3; 4 with
+    # the starter) and refuses a four-card hand
+    import json
+
+    from cribsim.cli import main
+
+    assert main(["score", "--rules", "five_card", "2H", "6H", "TH", "--starter", "KS", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 3
+    assert main(["score", "--rules", "five_card", "2H", "6H", "TH", "4H", "--starter", "KS"]) == 2
+    err = capsys.readouterr().err
+    assert "five_card" in err and "3 cards" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("preset", ["five_card", "nineteen", "back_ten", "toss_fives"])
+def test_narrated_variant_game(preset, capsys):
+    from cribsim.cli import main
+
+    assert main(["play", "--rules", preset, "--seed", "2", "--strategy", "ev"]) == 0
+    out = capsys.readouterr().out
+    assert "wins" in out.splitlines()[-1]
+    if preset == "five_card":
+        assert "three for last" in out
