@@ -60,6 +60,11 @@ class RulesBase:
 
     OPTIONAL_FIELDS = ()  # knobs left out of to_dict() while at their default (see below)
 
+    def __getstate__(self):
+        """Pickle the fields only: cached properties (phase functions, plug-in modules) are
+        rebuilt where the rules are unpickled (a Ray worker)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
     def to_dict(self):
         """The rules as plain JSON data. Knobs added after results were published
         (``OPTIONAL_FIELDS``) are left out while at their default, so adding a knob does not
@@ -142,6 +147,28 @@ class Rules(RulesBase):
 
         return phases_for(self)
 
+    @cached_property
+    def plugins(self):
+        from .variants import plugin
+
+        return tuple(plugin(v) for v in self.variants)
+
+    @cached_property
+    def objective(self):
+        """+1: score points; -1: avoid them (lowball). Strategies multiply their values by it."""
+        out = 1
+        for p in self.plugins:
+            out *= getattr(p, "OBJECTIVE", 1)
+        return out
+
+    def winner_of(self, side, scores):
+        """The winning side when ``side`` has just reached the target (R-WIN-1, or a plug-in's
+        rule such as V-LOWBALL)."""
+        for p in self.plugins:
+            if hasattr(p, "winner"):
+                return p.winner(self, side, scores)
+        return side
+
     def discard_rule(self, hand, k):
         """(must, pool): the ``k`` discards must include ``must`` and come from ``pool``.
         V-TOSSFIVES: every 5 goes to the crib, or, holding more 5s than discards, only 5s do.
@@ -166,7 +193,7 @@ _TOP_KEYS = {
 }
 _MATCH_KEYS = {"first_to", "games", "game_points", "triple_skunk_wins_match"}
 _POINT_KEYS = {"win", "skunk", "double_skunk", "triple_skunk"}
-KNOWN_VARIANTS = ()  # flow plug-ins registered so far (the variants issue adds them)
+from .variants import KNOWN as KNOWN_VARIANTS  # flow plug-ins (cribsim/variants/)
 
 
 def find_rules_file(name, relative_to=None):
@@ -362,7 +389,7 @@ def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage
     floor = data.get("score_floor")
     if floor is not None and (not isinstance(floor, int) or isinstance(floor, bool)):
         raise ConfigError(source, "score_floor", f"expected a whole number (may be negative), got {floor!r}")
-    return Rules(name=name, players=players, deal=deal, discard=discard, dealer_deal=dealer_deal,
+    rules = Rules(name=name, players=players, deal=deal, discard=discard, dealer_deal=dealer_deal,
                  dealer_discard=dealer_discard, crib_from_deck=crib_from_deck, jokers=jokers,
                  target=target, skunk_lines=skunk, sides=sides, crib_flush_needs_starter=flush,
                  match=match_format(source, data.get("match")), variants=tuple(variants),
@@ -371,6 +398,10 @@ def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage
                  toss_fives=bool_key(source, "toss_fives", data.get("toss_fives", False)),
                  null_penalty=bool_key(source, "null_penalty", data.get("null_penalty", False)),
                  back_ten=back_ten, score_floor=floor)
+    for p in rules.plugins:
+        if hasattr(p, "check"):
+            p.check(rules, source)
+    return rules
 
 
 def sides_key(source, sides, players):

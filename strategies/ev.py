@@ -121,7 +121,7 @@ class EVStrategy(Strategy):
         n = len(hand)
         k = obs.discards
         rules = obs.rules
-        if k == 2 and rules.players == 2 and obs.discard_rule is None:  # the hot path: two players, no flush possible
+        if k == 2 and rules.players == 2 and obs.discard_rule is None and rules.objective > 0:  # the hot path
             hkey = 0
             sh = [0, 0, 0, 0]
             jacks = 0
@@ -175,7 +175,7 @@ class EVStrategy(Strategy):
         nobs_all = sum(nob)
         flush_bonus = [keep_n + (13 - suit_held[s]) / unseen for s in range(4)]
         pair_table = None
-        if k == 2 and obs.rules.players == 2 and obs.discard_rule is None:
+        if k == 2 and obs.rules.players == 2 and obs.discard_rule is None and obs.rules.objective > 0:
             mine = obs.rules.side_of[obs.crib_owner] == obs.side
             pair_table = self.pair_own if mine else self.pair_opp
             return self._discard_two(hand, hkey, unseen, nob, nobs_all, suit_held, flush_bonus, pair_table)
@@ -196,6 +196,8 @@ class EVStrategy(Strategy):
                 v += pair_table[thrown[0] * 52 + thrown[1]]
             elif thrown:
                 v += self.crib_value(obs, thrown)
+            if obs.rules.objective < 0:  # lowball: the keep worth least to us
+                v = -v
             if best is None or v > best + 1e-9:
                 best, best_throw = v, thrown
         return best_throw
@@ -255,6 +257,7 @@ class EVStrategy(Strategy):
         last_card = nxt_size <= 0 and (len(hand) == 1 or len(played) + len(hand) == r.players * r.hand_size)
         hold = HOLD_COL[unseen][nxt_size] if nxt_size > 0 else None
         count = obs.count
+        obj = r.objective
         best, choice = None, legal[0]
         seen = 0
         for c in legal:
@@ -278,6 +281,8 @@ class EVStrategy(Strategy):
                     v += sign * threat
                 elif last_card:
                     v += 1
+            if obj < 0:  # lowball: shed points, hand them to the next player
+                v = -v
             v += 0.001 * val - (0.01 if cnt == 5 or cnt == 21 else 0.0)  # tie-breaks
             if best is None or v > best:
                 best, choice = v, c

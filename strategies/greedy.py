@@ -16,12 +16,12 @@ class GreedyStrategy(Strategy):
     def discard(self, obs):
         hand = obs.hand
         keep_n = len(hand) - obs.discards
-        best, choices = -1, []
+        best, choices = None, []
         for keep in combinations(hand, keep_n):
             if obs.discard_rule is not None and not allowed(obs, [c for c in hand if c not in keep]):
                 continue
-            pts = show_points(keep, None)
-            if pts > best:
+            pts = show_points(keep, None) * obs.rules.objective  # lowball: the fewest
+            if best is None or pts > best:
                 best, choices = pts, [keep]
             elif pts == best:
                 choices.append(keep)
@@ -30,10 +30,11 @@ class GreedyStrategy(Strategy):
 
     def play(self, obs):
         ranks = [RANK[c] for c in obs.pile]
-        best, choices = -1, []
+        best, choices = None, []
+        obj = obs.rules.objective
         for c in obs.legal:
-            pts = peg_points(ranks + [RANK[c]], obs.count + VALUE[c])
-            if pts > best:
+            pts = peg_points(ranks + [RANK[c]], obs.count + VALUE[c]) * obj
+            if best is None or pts > best:
                 best, choices = pts, [c]
             elif pts == best:
                 choices.append(c)

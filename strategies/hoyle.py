@@ -49,6 +49,7 @@ class HoyleStrategy(Strategy):
             feel = crib_feel(thrown)
             # certain points first; the crib breaks near-ties; low cards help the play
             v = show_points(keep, None) + (0.5 if mine else -0.5) * feel + 0.01 * sum(VALUE[c] <= 4 for c in keep)
+            v *= obs.rules.objective  # lowball: the same judgement, minimised
             if best is None or v > best:
                 best, best_throw = v, thrown
         return best_throw
@@ -71,6 +72,7 @@ class HoyleStrategy(Strategy):
                 if RANK[c] == ranks[-1] + 1 or RANK[c] == ranks[-1] - 1:
                     v -= 0.5  # invites a run
             v += 0.01 * VALUE[c]  # keep low cards for the go
+            v *= obs.rules.objective  # lowball: give the points away instead
             if best is None or v > best:
                 best, choice = v, c
         return choice

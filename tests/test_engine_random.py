@@ -54,7 +54,8 @@ def check_game(rules, res):
     assert side_pts == list(res.scores)
     # exactly one side at or over the target, and it is the winner; the last event crossed it
     assert [s >= rules.target for s in res.scores].count(True) == 1
-    assert res.scores[res.winner] >= rules.target
+    reached = next(s for s, x in enumerate(res.scores) if x >= rules.target)
+    assert res.winner == rules.winner_of(reached, res.scores)  # R-WIN-1 (V-LOWBALL: the other side)
     # R-SHOW-2: the game stops the instant the target is reached: whatever follows the first
     # event that reaches it belongs to the same scoring act (same seat, same source, no action)
     running = [0] * len(rules.sides)
@@ -65,7 +66,7 @@ def check_game(rules, res):
             crossed = i
     tail = ev[crossed:]
     assert all(e.points > 0 and e.seat == tail[0].seat and e.source == tail[0].source for e in tail)
-    assert rules.side_of[tail[0].seat] == res.winner
+    assert rules.side_of[tail[0].seat] == reached
     # per deal: cards conserved, counts, every kept card played unless the game ended
     deals = sorted({e.deal for e in ev if e.deal >= 0})
     assert len(deals) == res.deals

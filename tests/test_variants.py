@@ -230,3 +230,44 @@ def test_narrated_variant_game(preset, capsys):
     assert "wins" in out.splitlines()[-1]
     if preset == "five_card":
         assert "three for last" in out
+
+
+# ---- V-LOWBALL ------------------------------------------------------------------------------------
+
+def test_lowball_reaching_the_target_loses():
+    # V-LOWBALL: Alice on 119 pegs a pair (2C on Bob's 2H would be Bob's; here Alice's 2H answers
+    # Bob's 2C lead: 2 for the pair) and reaches 121: the game stops at once (R-SHOW-2) and Bob wins
+    rules = load_rules("lowball")
+    g, over = run(rules, 0, scores=[119, 50], **ZERO)
+    assert over == 0 and g.scores[0] == 121
+    assert rules.winner_of(over, g.scores) == 1
+    assert load_rules("standard").winner_of(over, g.scores) == 0
+
+
+def test_lowball_needs_two_sides():
+    with pytest.raises(ConfigError, match="two sides"):
+        rules_from_mapping({"extends": "three_player", "variants": ["lowball"]}, "x.yaml")
+    with pytest.raises(ConfigError, match="unknown variant"):
+        rules_from_mapping({"extends": "standard", "variants": ["nosuch"]}, "x.yaml")
+
+
+def test_lowball_strategies_minimise():
+    # V-LOWBALL: greedy keeps the four cards worth least (5-5-5-J is 14 points; it keeps a hand
+    # worth 0); ev throws its 5s into the opponents' crib and keeps a hand of nothing
+    from itertools import combinations
+
+    from cribsim.scoring import show_points
+    from cribsim.strategy import Observation
+
+    rules = load_rules("lowball")
+    hand = C("5S 5D 5H JC 2D 9C")
+    for name in ("greedy", "ev", "hoyle"):
+        o = Observation(1, 1, rules)
+        o.hand, o.discards, o.dealer, o.crib_owner, o.scores = tuple(hand), 2, 0, 0, (0, 0)
+        thrown = factory(name)(random.Random(1)).discard(o)
+        kept = [c for c in hand if c not in thrown]
+        assert show_points(kept, None) == min(show_points(k, None) for k in combinations(hand, 4)), name
+    o = Observation(1, 1, rules)
+    o.hand, o.discards, o.dealer, o.crib_owner, o.scores = tuple(hand), 2, 0, 0, (0, 0)
+    thrown = {card_str(c) for c in factory("ev")(random.Random(1)).discard(o)}
+    assert len(thrown & {"5S", "5D", "5H"}) == 2  # two 5s into the opponents' crib

@@ -61,4 +61,7 @@ def phases_for(rules):
     phases.append(partial(show, after=tuple(after)) if after else show)
     if rules.first_pone_points:
         phases.insert(0, three_for_last)
+    for p in rules.plugins:  # flow plug-ins (cribsim/variants/)
+        if hasattr(p, "phases"):
+            phases = list(p.phases(rules, phases))
     return tuple(phases)

@@ -58,7 +58,8 @@ def play_game(rules, strategies, seed, address, first_dealer=None, log=False, ph
             g.deal_no += 1
         raise RuntimeError(f"game {address} did not end within {MAX_DEALS} deals")
     except GameOver as over:
-        return GameResult(over.side, tuple(g.scores), first_dealer, g.deal_no + 1, g.by_role, events)
+        winner = rules.winner_of(over.side, g.scores)
+        return GameResult(winner, tuple(g.scores), first_dealer, g.deal_no + 1, g.by_role, events)
 
 
 def play_deal(g, phases=None):

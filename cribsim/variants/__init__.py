@@ -1,0 +1,22 @@
+"""Flow-changing rule variants as small plug-ins, named in a rules file's ``variants:`` list.
+
+A plug-in is a module that may define any of:
+
+- ``check(rules, source)``: raise ``ConfigError`` for a combination that makes no sense;
+- ``phases(rules, phases)``: return the deal's phase list with its phases inserted or replaced;
+- ``winner(rules, side, scores)``: who wins when ``side`` reaches the target (lowball);
+- ``OBJECTIVE = -1``: strategies minimise their points instead of maximising them.
+
+The engine consults only ``Rules.phases``, ``Rules.winner_of`` and ``Rules.objective``; adding a
+variant is one module here and one line in ``PLUGINS``."""
+
+import importlib
+
+PLUGINS = {
+    "lowball": "cribsim.variants.lowball",  # V-LOWBALL
+}
+KNOWN = tuple(PLUGINS)
+
+
+def plugin(name):
+    return importlib.import_module(PLUGINS[name])
