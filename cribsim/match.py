@@ -55,9 +55,10 @@ def make_strategies(factories):
     return [make(random.Random()) for make in factories]
 
 
-def play_match(rules, factories, seed, match_key, first_dealer=None, log=False):
+def play_match(rules, factories, seed, match_key, first_dealer=None, log=False, counters=None):
     """Play one match. ``factories`` make each seat's strategy (fresh per match);
-    ``match_key`` addresses every deck of the match; ``first_dealer`` None cuts for it."""
+    ``match_key`` addresses every deck of the match; ``first_dealer`` None cuts for it;
+    ``counters`` (per seat: miss_rate, vigilance) models imperfect counting (V-MUGGINS)."""
     fmt = rules.match
     table = fmt.points_table()
     strategies = make_strategies(factories)
@@ -66,7 +67,7 @@ def play_match(rules, factories, seed, match_key, first_dealer=None, log=False):
     dealer = first_dealer
     g = 0
     while True:
-        game = play_game(rules, strategies, seed, (match_key, g), dealer, log=log)
+        game = play_game(rules, strategies, seed, (match_key, g), dealer, log=log, counters=counters)
         level = game_skunk(rules, game)
         result.games.append(game)
         result.skunks.append(level)

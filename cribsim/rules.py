@@ -161,6 +161,10 @@ class Rules(RulesBase):
             out *= getattr(p, "OBJECTIVE", 1)
         return out
 
+    @cached_property
+    def muggins(self):
+        return any(getattr(p, "MUGGINS", False) for p in self.plugins)
+
     def winner_of(self, side, scores):
         """The winning side when ``side`` has just reached the target (R-WIN-1, or a plug-in's
         rule such as V-LOWBALL)."""

@@ -41,13 +41,18 @@ def cut_for_deal(rules, seed, address, events=None):
         rnd += 1
 
 
-def play_game(rules, strategies, seed, address, first_dealer=None, log=False, phases=None):
+def play_game(rules, strategies, seed, address, first_dealer=None, log=False, phases=None, counters=None):
     """Play one game. ``address`` is (match_key, game_index); decks are derived from it.
     ``first_dealer`` None means cut for it (R-DEAL-1). With ``log`` the result carries events."""
     events = [] if log else None
     if first_dealer is None:
         first_dealer = cut_for_deal(rules, seed, address, events)
-    g = GameState(rules, strategies, seed, address, first_dealer, events)
+    if counters and any(miss > 0 for miss, _ in counters):  # V-MUGGINS: imperfect counting
+        from .counting import CountingState
+
+        g = CountingState(rules, strategies, seed, address, first_dealer, [] if events is None else events, counters)
+    else:
+        g = GameState(rules, strategies, seed, address, first_dealer, events)
     g.seed_strategies()
     n = g.n
     phases = phases or rules.phases

@@ -5,7 +5,8 @@ A plug-in is a module that may define any of:
 - ``check(rules, source)``: raise ``ConfigError`` for a combination that makes no sense;
 - ``phases(rules, phases)``: return the deal's phase list with its phases inserted or replaced;
 - ``winner(rules, side, scores)``: who wins when ``side`` reaches the target (lowball);
-- ``OBJECTIVE = -1``: strategies minimise their points instead of maximising them.
+- ``OBJECTIVE = -1``: strategies minimise their points instead of maximising them;
+- ``MUGGINS = True``: overlooked points may be claimed by an opponent.
 
 The engine consults only ``Rules.phases``, ``Rules.winner_of`` and ``Rules.objective``; adding a
 variant is one module here and one line in ``PLUGINS``."""
@@ -14,6 +15,7 @@ import importlib
 
 PLUGINS = {
     "lowball": "cribsim.variants.lowball",  # V-LOWBALL
+    "muggins": "cribsim.variants.muggins",  # V-MUGGINS
 }
 KNOWN = tuple(PLUGINS)
 
