@@ -70,6 +70,15 @@ def narrate(rules, result, names=None):
                 in_show = True
             fifteens = 0
             out.append(f"    {names[e.seat]}'s {e.reason}: {cards_str(e.cards)}")
+        elif src == "bid":
+            if e.reason == "pass":
+                out.append(f"  {names[e.seat]} passes")
+            elif e.reason.isdigit():
+                out.append(f"  {names[e.seat]} bids {e.reason} for the crib")
+            else:
+                out.append(f"  {names[e.seat]} {e.reason}" if not e.reason.startswith("nobody") else f"  {e.reason}")
+        elif src == "overlooked":
+            out.append(f"      {names[e.seat]} overlooks {e.reason} {cards_str(e.cards)}".rstrip())
         elif src in ("hand", "crib"):
             scored(e)
             words = item_words(e.reason, e.points, fifteens)

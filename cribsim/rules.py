@@ -123,9 +123,11 @@ class Rules(RulesBase):
     null_penalty: bool = False  # V-NINETEEN: a hand or crib scoring 0 gives each opposing side 1
     back_ten: str = ""  # V-BACKTEN: "" off, "each" zero hand or crib, "both" hand and crib zero
     score_floor: int = None  # lowest score a penalty can leave (None: 0 for back ten)
+    min_bid: int = 1  # V-AUCTION
+    max_bid: int = 29  # V-AUCTION: a cap on bids (the rule book has none; lowball needs one)
 
     OPTIONAL_FIELDS = ("first_pone_points", "play_once", "toss_fives", "null_penalty", "back_ten",
-                       "score_floor")
+                       "score_floor", "min_bid", "max_bid")
 
     # ---- derived, cheap ----
     @property
@@ -162,6 +164,11 @@ class Rules(RulesBase):
         return out
 
     @cached_property
+    def needs(self):
+        """Decisions beyond discard and play that these rules ask strategies for."""
+        return tuple(sorted({n for p in self.plugins for n in getattr(p, "NEEDS", ())}))
+
+    @cached_property
     def muggins(self):
         return any(getattr(p, "MUGGINS", False) for p in self.plugins)
 
@@ -193,7 +200,7 @@ _TOP_KEYS = {
     "name", "game", "extends", "players", "deal", "discard", "dealer_deal", "dealer_discard",
     "crib_from_deck", "jokers", "target", "skunk_lines", "sides", "crib_flush_needs_starter",
     "match", "variants", "description", "first_pone_points", "play_once", "toss_fives", "null_penalty",
-    "back_ten", "score_floor",
+    "back_ten", "score_floor", "min_bid", "max_bid",
 }
 _MATCH_KEYS = {"first_to", "games", "game_points", "triple_skunk_wins_match"}
 _POINT_KEYS = {"win", "skunk", "double_skunk", "triple_skunk"}
@@ -401,7 +408,9 @@ def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage
                  play_once=bool_key(source, "play_once", data.get("play_once", False)),
                  toss_fives=bool_key(source, "toss_fives", data.get("toss_fives", False)),
                  null_penalty=bool_key(source, "null_penalty", data.get("null_penalty", False)),
-                 back_ten=back_ten, score_floor=floor)
+                 back_ten=back_ten, score_floor=floor,
+                 min_bid=int_key(source, "min_bid", data.get("min_bid", 1), 1),
+                 max_bid=int_key(source, "max_bid", data.get("max_bid", 29), 1))
     for p in rules.plugins:
         if hasattr(p, "check"):
             p.check(rules, source)

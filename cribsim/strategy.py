@@ -25,13 +25,16 @@ class Observation:
     Discard: ``discards`` (how many to give the crib), ``discard_rule`` (None, or (must, pool):
     the discards must include ``must`` and come from ``pool``, V-TOSSFIVES; see
     :func:`allowed_throws`).
+    Auction (V-AUCTION): ``hand`` as dealt, ``bid_standing``, ``bid_by`` (-1: no bid yet),
+    ``bids`` ((seat, bid or None for a pass), in order).
     Play: ``starter``, ``count``, ``pile`` (cards since the last reset), ``played`` (tuple of
     (seat, card) laid this deal, in order), ``legal`` (cards that fit under 31), ``gos`` (tuple
     of (seat, count) for each go said this deal: that seat then held no card of value
     <= 31 - count)."""
 
     __slots__ = ("seat", "side", "players", "rules", "dealer", "crib_owner", "scores", "hand",
-                 "discards", "discard_rule", "starter", "count", "pile", "played", "legal", "gos")
+                 "discards", "discard_rule", "starter", "count", "pile", "played", "legal", "gos",
+                 "bid_standing", "bid_by", "bids")
 
     def __init__(self, seat, side, rules):
         self.seat, self.side, self.rules = seat, side, rules
@@ -41,6 +44,7 @@ class Observation:
         self.hand = self.pile = self.played = self.legal = self.gos = ()
         self.discards = 0
         self.discard_rule = None
+        self.bid_standing, self.bid_by, self.bids = 0, -1, ()
         self.starter = None
         self.count = 0
 
@@ -67,6 +71,14 @@ class Strategy:
 
     def play(self, obs):
         raise NotImplementedError
+
+
+def raise_to(obs, worth):
+    """An auction answer (V-AUCTION): the lowest legal bid if it is worth no more than ``worth``
+    points to us, else a pass (None)."""
+    r = obs.rules
+    b = max(r.min_bid, obs.bid_standing + 1)
+    return b if b <= worth and b <= r.max_bid else None
 
 
 def allowed(obs, thrown):

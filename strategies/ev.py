@@ -18,7 +18,7 @@ from cribsim.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
 from cribsim.cribtables import cell_key, load
 from cribsim.expect import _rank_ev
 from cribsim.scoring import RBIT, peg_points
-from cribsim.strategy import Strategy, allowed
+from cribsim.strategy import Strategy, allowed, raise_to
 
 # P(a hand of h cards from U unseen holds at least one of the u cards of a rank)
 HOLD = [[[0.0 if u == 0 or h == 0 or U == 0 else 1.0 - comb(U - u, h) / comb(U, h) if U - u >= h else 1.0
@@ -92,6 +92,7 @@ def _crib_arrays(weight):
 
 class EVStrategy(Strategy):
     name = "ev"
+    supports = frozenset({"discard", "play", "bid"})
 
     def __init__(self, rng, crib_weight=1.0, reply_weight=1.0):
         super().__init__(rng)
@@ -99,6 +100,33 @@ class EVStrategy(Strategy):
         self.reply_weight = reply_weight
         self.tables = load()
         self.pair_own, self.pair_opp, self.single = _crib_arrays(crib_weight)
+
+    # ---- auction ------------------------------------------------------------------------
+    def bid(self, obs):
+        """V-AUCTION: owning the crib instead of an opponent is worth our expected crib (the
+        best keep's throw into our own crib, from the crib tables) plus the opponents' expected
+        crib that we deny them; bid while the price is below that swing. In lowball a bid
+        pegs our score back, so any bid is welcome."""
+        if obs.rules.objective < 0:
+            return raise_to(obs, obs.rules.max_bid)
+        from cribsim.expect import expected_show
+
+        hand = obs.hand
+        k = len(hand) - obs.rules.hand_size
+        best_own = None
+        for keep in combinations(hand, len(hand) - k):
+            thrown = [c for c in hand if c not in keep]
+            v = expected_show(keep, hand) + self._crib(thrown, True)
+            if best_own is None or v > best_own[0]:
+                best_own = (v, self._crib(thrown, True))
+        deny = sum(self.single) / 13  # an opponent's crib, on average (about 4.7 points)
+        return raise_to(obs, int(best_own[1] + deny))
+
+    def _crib(self, thrown, mine):
+        if len(thrown) == 2:
+            return (self.pair_own if mine else self.pair_opp)[thrown[0] * 52 + thrown[1]]
+        v = sum(self.single[RANK[c]] for c in thrown) / max(1, len(thrown))
+        return v if mine else -v
 
     # ---- discard ------------------------------------------------------------------------
     def crib_value(self, obs, thrown):

@@ -7,11 +7,20 @@ from itertools import combinations
 
 from cribsim.cards import RANK, VALUE
 from cribsim.scoring import peg_points, show_points
-from cribsim.strategy import Strategy, allowed
+from cribsim.strategy import Strategy, allowed, raise_to
 
 
 class GreedyStrategy(Strategy):
     name = "greedy"
+    supports = frozenset({"discard", "play", "bid"})
+
+    def bid(self, obs):
+        """The crib as the points its best two cards would show (plus a flat 2 for the rest);
+        in lowball any bid is welcome (it pegs our score back)."""
+        if obs.rules.objective < 0:
+            return raise_to(obs, obs.rules.max_bid)
+        best = max(show_points(pair, None) for pair in combinations(obs.hand, 2))
+        return raise_to(obs, best + 2)
 
     def discard(self, obs):
         hand = obs.hand

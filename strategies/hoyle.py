@@ -10,7 +10,7 @@ from itertools import combinations
 
 from cribsim.cards import RANK, VALUE
 from cribsim.scoring import peg_points, show_points
-from cribsim.strategy import Strategy, allowed
+from cribsim.strategy import Strategy, allowed, raise_to
 
 FIVE = 4  # rank index of the 5
 
@@ -37,6 +37,15 @@ def crib_feel(thrown):
 
 class HoyleStrategy(Strategy):
     name = "hoyle"
+    supports = frozenset({"discard", "play", "bid"})
+
+    def bid(self, obs):
+        """A club player's feel: a crib is worth about 4, more with 5s or a pair to throw;
+        in lowball any bid is welcome."""
+        if obs.rules.objective < 0:
+            return raise_to(obs, obs.rules.max_bid)
+        feel = max(crib_feel(pair) for pair in combinations(obs.hand, 2))
+        return raise_to(obs, 3 + feel)
 
     def discard(self, obs):
         hand = obs.hand

@@ -1,11 +1,16 @@
 """``random``: uniformly random legal choices."""
 
 from cribsim.rng import draw
-from cribsim.strategy import Strategy
+from cribsim.strategy import Strategy, raise_to
 
 
 class RandomStrategy(Strategy):
     name = "random"
+    supports = frozenset({"discard", "play", "bid"})
+
+    def bid(self, obs):
+        """A pass or the lowest legal bid, at even odds (V-AUCTION)."""
+        return raise_to(obs, obs.rules.max_bid) if self.rng.random() < 0.5 else None
 
     def discard(self, obs):
         rule = obs.discard_rule

@@ -326,3 +326,76 @@ def test_counting_model_in_the_lineup(tmp_path):
     with pytest.raises(ConfigError) as err:
         load_experiment(cfg)
     assert err.value.key == "lineup[0].miss_rate"
+
+
+# ---- V-AUCTION --------------------------------------------------------------------------------------
+
+class Bidder(Scripted):
+    supports = frozenset({"discard", "play", "bid"})
+
+    def __init__(self, rng, discards=(), plays=(), bids=()):
+        super().__init__(rng, discards, plays)
+        self.bids = list(bids)
+
+    def bid(self, obs):
+        return self.bids.pop(0)
+
+
+def run_auction(rules, bids, scores=None):
+    d = ZERO
+    strategies = [Bidder(random.Random(0), C(d["discards"][s]), C(d["plays"][s]), bids[s]) for s in range(2)]
+    g = GameState(rules, strategies, 0, (0, 0), 0, events=[])
+    if scores:
+        g.scores = list(scores)
+    deal = scripted_deal([C(h) for h in d["hands"]], c1(d["starter"]))
+    play_deal(g, tuple(deal if p is deal_cards else p for p in rules.phases))
+    return g
+
+
+def test_auction_winner_pegs_back_the_bid_and_owns_the_crib():
+    # V-AUCTION: Alice (0) deals; Bob (left of the dealer) bids first: Bob 2, Alice 3, Bob 4,
+    # Alice passes. Bob pegs back 4 at once and owns the crib this hand, still counted last.
+    rules = load_rules("auction")
+    g = run_auction(rules, [[3, None], [2, 4]])
+    assert [(e.seat, e.reason) for e in g.events if e.source == "bid"] == \
+        [(1, "2"), (0, "3"), (1, "4"), (0, "pass"), (1, "wins the crib for 4")]
+    assert events(g, "other")[0] == (1, -4, "pegs back the bid of 4")
+    shows = [(e.seat, e.reason) for e in g.events if e.source == "show"]
+    assert shows[-1] == (1, "crib")  # Bob's crib, still counted last
+    assert shows[:2] == [(1, "hand"), (0, "hand")]
+    # the score may go negative (no floor set): Bob's pegging and the show came after the bid
+    assert min(s for s in _running(g)[1]) == -4
+
+
+def _running(g):
+    run_ = {0: [0], 1: [0]}
+    for e in g.events:
+        if e.points:
+            side = e.seat
+            run_[side].append(run_[side][-1] + e.points)
+    return run_
+
+
+def test_auction_nobody_bids_the_dealer_keeps_the_crib_free():
+    g = run_auction(load_rules("auction"), [[None], [None]])
+    assert events(g, "other") == []
+    assert [(e.seat, e.reason) for e in g.events if e.source == "show"][-1] == (0, "crib")
+
+
+def test_auction_floor_and_illegal_bids():
+    rules = rules_from_mapping({"extends": "auction", "score_floor": 0})
+    g = run_auction(rules, [[None], [5]], scores=[0, 3])
+    assert events(g, "other")[0] == (1, -3, "pegs back the bid of 5")  # not below 0
+    with pytest.raises(IllegalMove, match="bid"):
+        run_auction(load_rules("auction"), [[2], [2]])  # not above the standing bid
+
+
+def test_a_strategy_that_cannot_bid_is_refused_when_the_lineup_loads(tmp_path):
+    from cribsim.tournament.config import load_experiment
+
+    cfg = tmp_path / "x.yaml"
+    cfg.write_text("name: x\nvariants: [auction]\nlineup: [ev, {name: p, strategy: 'tests.bad_strategies:Plain'}]\n")
+    with pytest.raises(ConfigError, match="bid"):
+        load_experiment(cfg)
+    cfg.write_text("name: x\nvariants: [standard]\nlineup: [ev, {name: p, strategy: 'tests.bad_strategies:Plain'}]\n")
+    load_experiment(cfg)  # fine without the auction

@@ -113,7 +113,8 @@ def load_experiment(path, seed=None):
         match = match_format(source, data["match"])
     variants = _variants(source, data.get("variants", [DEFAULT_RULES[game]]), match, game)
 
-    lineup = _lineup(source, data.get("lineup"), game)
+    needs = sorted({n for r in variants for n in getattr(r, "needs", ())})
+    lineup = _lineup(source, data.get("lineup"), game, needs)
     fmt = data.get("format", "round_robin")
     if fmt not in FORMATS:
         raise ConfigError(source, "format", f"expected one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -175,7 +176,7 @@ def _variants(source, spec, match, game):
     return out
 
 
-def _lineup(source, spec, game):
+def _lineup(source, spec, game, needs=()):
     if not isinstance(spec, list) or not spec:
         raise ConfigError(source, "lineup", "expected a list of entries such as {name: ev, strategy: ev}")
     out = []
@@ -196,7 +197,7 @@ def _lineup(source, spec, game):
         if not isinstance(name, str) or not name:
             raise ConfigError(source, f"{key}.name", f"expected a name, got {name!r}")
         try:
-            factory(strat, params, game=game)
+            factory(strat, params, needs=needs, game=game)
         except CribsimError as err:
             raise ConfigError(source, f"{key}.strategy", str(err).removeprefix("cribsim: ")) from None
         rates = []
