@@ -45,8 +45,12 @@ def narrate(rules, result, names=None):
         src = e.source
         if src == "deal" and e.reason == "crib":
             out.append(f"  The crib gets {cards_str(e.cards)} from the deck")
+        elif src == "deal" and e.reason == "from partner":
+            out.append(f"  {names[e.seat]} receives {cards_str(e.cards)} from their partner")
         elif src == "deal":
             out.append(f"  {names[e.seat]} is dealt {cards_str(e.cards)}")
+        elif src == "pass":
+            out.append(f"  {names[e.seat]} passes 4 cards face down to their partner")
         elif src == "discard":
             out.append(f"  {names[e.seat]} lays away {cards_str(e.cards)}")
         elif src == "starter":

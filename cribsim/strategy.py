@@ -27,6 +27,8 @@ class Observation:
     :func:`allowed_throws`).
     Auction (V-AUCTION): ``hand`` as dealt, ``bid_standing``, ``bid_by`` (-1: no bid yet),
     ``bids`` ((seat, bid or None for a pass), in order).
+    Canadian doubles (V-CANADIAN): ``hand`` (10 cards), ``passes`` (4 to the partner) and
+    ``discards`` (2 to the crib).
     Play: ``starter``, ``count``, ``pile`` (cards since the last reset), ``played`` (tuple of
     (seat, card) laid this deal, in order), ``legal`` (cards that fit under 31), ``gos`` (tuple
     of (seat, count) for each go said this deal: that seat then held no card of value
@@ -34,7 +36,7 @@ class Observation:
 
     __slots__ = ("seat", "side", "players", "rules", "dealer", "crib_owner", "scores", "hand",
                  "discards", "discard_rule", "starter", "count", "pile", "played", "legal", "gos",
-                 "bid_standing", "bid_by", "bids")
+                 "bid_standing", "bid_by", "bids", "passes")
 
     def __init__(self, seat, side, rules):
         self.seat, self.side, self.rules = seat, side, rules
@@ -45,6 +47,7 @@ class Observation:
         self.discards = 0
         self.discard_rule = None
         self.bid_standing, self.bid_by, self.bids = 0, -1, ()
+        self.passes = 0
         self.starter = None
         self.count = 0
 
@@ -79,6 +82,23 @@ def raise_to(obs, worth):
     r = obs.rules
     b = max(r.min_bid, obs.bid_standing + 1)
     return b if b <= worth and b <= r.max_bid else None
+
+
+def best_split(obs, value):
+    """V-CANADIAN: (to_partner, to_crib) maximising ``value(keep, to_partner, to_crib)`` over
+    every way to split the 10 dealt cards 4 / 4 / 2 (3,150 ways), first best kept."""
+    from itertools import combinations
+
+    hand = obs.hand
+    best, choice = None, None
+    for keep in combinations(hand, len(hand) - obs.passes - obs.discards):
+        rest = [c for c in hand if c not in keep]
+        for passed in combinations(rest, obs.passes):
+            thrown = [c for c in rest if c not in passed]
+            v = value(keep, passed, thrown)
+            if best is None or v > best:
+                best, choice = v, (list(passed), thrown)
+    return choice
 
 
 def allowed(obs, thrown):

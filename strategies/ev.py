@@ -18,7 +18,7 @@ from cribsim.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
 from cribsim.cribtables import cell_key, load
 from cribsim.expect import _rank_ev
 from cribsim.scoring import RBIT, peg_points
-from cribsim.strategy import Strategy, allowed, raise_to
+from cribsim.strategy import Strategy, allowed, best_split, raise_to
 
 # P(a hand of h cards from U unseen holds at least one of the u cards of a rank)
 HOLD = [[[0.0 if u == 0 or h == 0 or U == 0 else 1.0 - comb(U - u, h) / comb(U, h) if U - u >= h else 1.0
@@ -92,7 +92,16 @@ def _crib_arrays(weight):
 
 class EVStrategy(Strategy):
     name = "ev"
-    supports = frozenset({"discard", "play", "bid"})
+    supports = frozenset({"discard", "play", "bid", "pass_cards"})
+
+    def pass_cards(self, obs):
+        """V-CANADIAN: the exact expected show of our hand and of the partner's (both count for
+        the side) plus the crib value of the two thrown, over all 3,150 splits."""
+        from cribsim.expect import expected_show
+
+        hand, obj = obs.hand, obs.rules.objective
+        return best_split(obs, lambda keep, passed, thrown: obj * (
+            expected_show(keep, hand) + expected_show(passed, hand) + self.crib_value(obs, thrown)))
 
     def __init__(self, rng, crib_weight=1.0, reply_weight=1.0):
         super().__init__(rng)

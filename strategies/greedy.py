@@ -7,12 +7,18 @@ from itertools import combinations
 
 from cribsim.cards import RANK, VALUE
 from cribsim.scoring import peg_points, show_points
-from cribsim.strategy import Strategy, allowed, raise_to
+from cribsim.strategy import Strategy, allowed, best_split, raise_to
 
 
 class GreedyStrategy(Strategy):
     name = "greedy"
-    supports = frozenset({"discard", "play", "bid"})
+    supports = frozenset({"discard", "play", "bid", "pass_cards"})
+
+    def pass_cards(self, obs):
+        """V-CANADIAN: the split whose own and partner's hands are worth most (both count for
+        the side), without the starter."""
+        obj = obs.rules.objective
+        return best_split(obs, lambda keep, passed, thrown: obj * (show_points(keep, None) + show_points(passed, None)))
 
     def bid(self, obs):
         """The crib as the points its best two cards would show (plus a flat 2 for the rest);

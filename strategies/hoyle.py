@@ -10,7 +10,7 @@ from itertools import combinations
 
 from cribsim.cards import RANK, VALUE
 from cribsim.scoring import peg_points, show_points
-from cribsim.strategy import Strategy, allowed, raise_to
+from cribsim.strategy import Strategy, allowed, best_split, raise_to
 
 FIVE = 4  # rank index of the 5
 
@@ -37,7 +37,14 @@ def crib_feel(thrown):
 
 class HoyleStrategy(Strategy):
     name = "hoyle"
-    supports = frozenset({"discard", "play", "bid"})
+    supports = frozenset({"discard", "play", "bid", "pass_cards"})
+
+    def pass_cards(self, obs):
+        """V-CANADIAN: certain points in both hands of the side, and the crib by feel."""
+        mine = obs.rules.side_of[obs.crib_owner] == obs.side
+        obj = obs.rules.objective
+        return best_split(obs, lambda keep, passed, thrown: obj * (
+            show_points(keep, None) + show_points(passed, None) + (0.5 if mine else -0.5) * crib_feel(thrown)))
 
     def bid(self, obs):
         """A club player's feel: a crib is worth about 4, more with 5s or a pair to throw;

@@ -6,7 +6,12 @@ from cribsim.strategy import Strategy, raise_to
 
 class RandomStrategy(Strategy):
     name = "random"
-    supports = frozenset({"discard", "play", "bid"})
+    supports = frozenset({"discard", "play", "bid", "pass_cards"})
+
+    def pass_cards(self, obs):
+        """V-CANADIAN: a random 4 for the partner and 2 for the crib."""
+        cards = draw(self.rng, obs.hand, obs.passes + obs.discards)
+        return cards[:obs.passes], cards[obs.passes:]
 
     def bid(self, obs):
         """A pass or the lowest legal bid, at even odds (V-AUCTION)."""

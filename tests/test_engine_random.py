@@ -72,12 +72,17 @@ def check_game(rules, res):
     assert len(deals) == res.deals
     for k in deals:
         de = [e for e in ev if e.deal == k]
-        dealt = [c for e in de if e.source == "deal" for c in e.cards]
+        dealt = [c for e in de if e.source == "deal" and e.reason != "from partner" for c in e.cards]
         starter = [e.cards[0] for e in de if e.source == "starter"]
-        assert len(dealt) == len(set(dealt)) == (n - 1) * rules.deal + rules.dealer_deal + rules.crib_from_deck
+        canadian = "canadian" in rules.variants  # V-CANADIAN: two seats dealt 10, partners passed 4
+        want = 20 if canadian else (n - 1) * rules.deal + rules.dealer_deal + rules.crib_from_deck
+        assert len(dealt) == len(set(dealt)) == want
         assert not set(starter) & set(dealt)
         held = {e.seat: list(e.cards) for e in de if e.source == "deal" and e.reason != "crib"}
         for e in de:
+            if e.source == "pass":
+                for c in e.cards:
+                    held[e.seat].remove(c)
             if e.source == "discard":
                 for c in e.cards:
                     held[e.seat].remove(c)

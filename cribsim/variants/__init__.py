@@ -18,6 +18,7 @@ PLUGINS = {
     "lowball": "cribsim.variants.lowball",  # V-LOWBALL
     "muggins": "cribsim.variants.muggins",  # V-MUGGINS
     "auction": "cribsim.variants.auction",  # V-AUCTION
+    "canadian": "cribsim.variants.canadian",  # V-CANADIAN
 }
 KNOWN = tuple(PLUGINS)
 
