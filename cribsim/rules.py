@@ -41,6 +41,7 @@ class MatchFormat:
     games: int = 0  # 0: not a fixed number of games
     game_points: tuple = tuple(sorted(GAME_POINT_TABLES["default"].items()))
     triple_skunk_wins_match: bool = False
+    scoring: str = "table"  # or "winner_takes_all" (R-MATCH-4, three players)
 
     def points_table(self):
         return dict(self.game_points)
@@ -71,6 +72,8 @@ class RulesBase:
         change the hash, and so the results folder, of a config that does not use it."""
         d = {k: _plain(v) for k, v in dataclasses.asdict(self).items()}
         d["match"]["game_points"] = dict(self.match.game_points)
+        if d["match"].get("scoring") == "table":  # added later: left out at its default
+            del d["match"]["scoring"]
         for f in self.OPTIONAL_FIELDS:
             if getattr(self, f) == getattr(type(self), f):
                 del d[f]
@@ -202,7 +205,7 @@ _TOP_KEYS = {
     "match", "variants", "description", "first_pone_points", "play_once", "toss_fives", "null_penalty",
     "back_ten", "score_floor", "min_bid", "max_bid",
 }
-_MATCH_KEYS = {"first_to", "games", "game_points", "triple_skunk_wins_match"}
+_MATCH_KEYS = {"first_to", "games", "game_points", "triple_skunk_wins_match", "scoring"}
 _POINT_KEYS = {"win", "skunk", "double_skunk", "triple_skunk"}
 from .variants import KNOWN as KNOWN_VARIANTS  # flow plug-ins (cribsim/variants/)
 
@@ -330,8 +333,11 @@ def match_format(source, m):
     else:
         raise ConfigError(source, "match.game_points", "expected a table name or a mapping")
     tsw = bool_key(source, "match.triple_skunk_wins_match", m.get("triple_skunk_wins_match", False))
+    scoring = m.get("scoring", "table")
+    if scoring not in ("table", "winner_takes_all"):
+        raise ConfigError(source, "match.scoring", f"expected table or winner_takes_all, got {scoring!r}")
     return MatchFormat(first_to=first_to if games == 0 else 0, games=games,
-                       game_points=tuple(sorted(table.items())), triple_skunk_wins_match=tsw)
+                       game_points=tuple(sorted(table.items())), triple_skunk_wins_match=tsw, scoring=scoring)
 
 
 def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage"):
@@ -384,6 +390,9 @@ def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage
     else:  # R-MATCH-1: the lines scale with the target
         skunk = (math.ceil(3 * target / 4), math.ceil(target / 2), math.ceil(target / 4))
     sides = sides_key(source, data.get("sides"), players)
+    if "match" in data and isinstance(data["match"], dict) and data["match"].get("scoring") == "winner_takes_all" \
+            and len(sides) != 3:
+        raise ConfigError(source, "match.scoring", "winner_takes_all (R-MATCH-4) is for three players")
     flush = bool_key(source, "crib_flush_needs_starter", data.get("crib_flush_needs_starter", True))
     variants = data.get("variants", [])
     if not isinstance(variants, list):

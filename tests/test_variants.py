@@ -458,3 +458,26 @@ def test_canadian_needs_four_players_in_partnerships():
         rules_from_mapping({"extends": "three_player", "variants": ["canadian"]}, "x.yaml")
     with pytest.raises(ConfigError, match="Canadian doubles needs four players"):
         rules_from_mapping({"extends": "four_player", "variants": ["canadian"]}, "x.yaml")
+
+
+# ---- R-MATCH-4 ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("scores, want", [
+    ((121, 100, 95), {0: 2}),            # nobody skunked: the winner 2
+    ((121, 100, 80), {0: 3, 1: 1}),      # only the third below 91: winner 3, second 1
+    ((121, 85, 80), {0: 3}),             # both skunked: winner 3, second 0
+])
+def test_winner_takes_all_match_points(scores, want):
+    from cribsim.engine.game import GameResult
+    from cribsim.match import game_points, game_skunk
+
+    rules = load_rules("three_player_winner_takes_all")
+    g = GameResult(0, scores, 0, 9, None)
+    assert game_points(rules, g, game_skunk(rules, g), rules.match.points_table()) == want
+
+
+def test_winner_takes_all_needs_three_players():
+    with pytest.raises(ConfigError) as err:
+        rules_from_mapping({"extends": "standard", "match": {"scoring": "winner_takes_all"}}, "x.yaml")
+    assert err.value.key == "match.scoring"
+    assert "scoring" not in load_rules("standard").to_dict()["match"]  # old hashes hold
