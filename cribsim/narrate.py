@@ -56,6 +56,8 @@ def narrate(rules, result, names=None):
         elif src == "starter":
             out.append(f"  Starter: {card_str(e.cards[0])}")
             out.append("  The play:")
+        elif src == "lay" and len(e.cards) == 2:  # V-JOKERS
+            out.append(f"    {names[e.seat]:<7} JK named {card_str(e.cards[1])}  count {e.count}")
         elif src == "lay":
             out.append(f"    {names[e.seat]:<7} {card_str(e.cards[0]):<3} count {e.count}")
         elif src == "go":
@@ -81,6 +83,8 @@ def narrate(rules, result, names=None):
                 out.append(f"  {names[e.seat]} bids {e.reason} for the crib")
             else:
                 out.append(f"  {names[e.seat]} {e.reason}" if not e.reason.startswith("nobody") else f"  {e.reason}")
+        elif src == "name":  # V-JOKERS at the show
+            out.append(f"    {names[e.seat]} names the jokers: {cards_str(e.cards)}")
         elif src == "overlooked":
             out.append(f"      {names[e.seat]} overlooks {e.reason} {cards_str(e.cards)}".rstrip())
         elif src in ("hand", "crib"):

@@ -126,11 +126,12 @@ class Rules(RulesBase):
     null_penalty: bool = False  # V-NINETEEN: a hand or crib scoring 0 gives each opposing side 1
     back_ten: str = ""  # V-BACKTEN: "" off, "each" zero hand or crib, "both" hand and crib zero
     score_floor: int = None  # lowest score a penalty can leave (None: 0 for back ten)
+    starter_joker_named_by: str = "each_player"  # V-JOKERS: or "non_dealer"
     min_bid: int = 1  # V-AUCTION
     max_bid: int = 29  # V-AUCTION: a cap on bids (the rule book has none; lowball needs one)
 
     OPTIONAL_FIELDS = ("first_pone_points", "play_once", "toss_fives", "null_penalty", "back_ten",
-                       "score_floor", "min_bid", "max_bid")
+                       "score_floor", "min_bid", "max_bid", "starter_joker_named_by")
 
     # ---- derived, cheap ----
     @property
@@ -203,7 +204,7 @@ _TOP_KEYS = {
     "name", "game", "extends", "players", "deal", "discard", "dealer_deal", "dealer_discard",
     "crib_from_deck", "jokers", "target", "skunk_lines", "sides", "crib_flush_needs_starter",
     "match", "variants", "description", "first_pone_points", "play_once", "toss_fives", "null_penalty",
-    "back_ten", "score_floor", "min_bid", "max_bid",
+    "back_ten", "score_floor", "min_bid", "max_bid", "starter_joker_named_by",
 }
 _MATCH_KEYS = {"first_to", "games", "game_points", "triple_skunk_wins_match", "scoring"}
 _POINT_KEYS = {"win", "skunk", "double_skunk", "triple_skunk"}
@@ -290,6 +291,12 @@ def int_key(source, key, v, lo, hi=None):
     if not isinstance(v, int) or isinstance(v, bool) or v < lo or (hi is not None and v > hi):
         rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
         raise ConfigError(source, key, f"expected a whole number {rng}, got {v!r}")
+    return v
+
+
+def _choice(source, key, v, options):
+    if v not in options:
+        raise ConfigError(source, key, f"expected one of {', '.join(options)}, got {v!r}")
     return v
 
 
@@ -418,6 +425,9 @@ def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage
                  toss_fives=bool_key(source, "toss_fives", data.get("toss_fives", False)),
                  null_penalty=bool_key(source, "null_penalty", data.get("null_penalty", False)),
                  back_ten=back_ten, score_floor=floor,
+                 starter_joker_named_by=_choice(source, "starter_joker_named_by",
+                                                data.get("starter_joker_named_by", "each_player"),
+                                                ("each_player", "non_dealer")),
                  min_bid=int_key(source, "min_bid", data.get("min_bid", 1), 1),
                  max_bid=int_key(source, "max_bid", data.get("max_bid", 29), 1))
     for p in rules.plugins:

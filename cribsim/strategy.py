@@ -76,6 +76,22 @@ class Strategy:
         raise NotImplementedError
 
 
+def play_options(obs):
+    """(answer, card it counts as) for every distinct way to play: a standard card as itself, a
+    joker (V-JOKERS) once per rank that fits, as (joker, named card)."""
+    out = []
+    joker_done = False
+    for c in obs.legal:
+        if c < 52:
+            out.append((c, c))
+        elif not joker_done:
+            joker_done = True
+            from .jokers import play_names
+
+            out += [((c, name), name) for name in play_names(31 - obs.count)]
+    return out
+
+
 def raise_to(obs, worth):
     """An auction answer (V-AUCTION): the lowest legal bid if it is worth no more than ``worth``
     points to us, else a pass (None)."""

@@ -6,8 +6,14 @@ opponents may do next: a baseline one step above random."""
 from itertools import combinations
 
 from cribsim.cards import RANK, VALUE
+from cribsim.jokers import show_value
 from cribsim.scoring import peg_points, show_points
-from cribsim.strategy import Strategy, allowed, best_split, raise_to
+from cribsim.strategy import Strategy, allowed, best_split, play_options, raise_to
+
+
+def _sv(obs):
+    """The show value function for these rules (jokers named to advantage, V-JOKERS)."""
+    return show_value if obs.rules.jokers else show_points
 
 
 class GreedyStrategy(Strategy):
@@ -18,14 +24,14 @@ class GreedyStrategy(Strategy):
         """V-CANADIAN: the split whose own and partner's hands are worth most (both count for
         the side), without the starter."""
         obj = obs.rules.objective
-        return best_split(obs, lambda keep, passed, thrown: obj * (show_points(keep, None) + show_points(passed, None)))
+        return best_split(obs, lambda keep, passed, thrown: obj * (_sv(obs)(keep, None) + _sv(obs)(passed, None)))
 
     def bid(self, obs):
         """The crib as the points its best two cards would show (plus a flat 2 for the rest);
         in lowball any bid is welcome (it pegs our score back)."""
         if obs.rules.objective < 0:
             return raise_to(obs, obs.rules.max_bid)
-        best = max(show_points(pair, None) for pair in combinations(obs.hand, 2))
+        best = max(_sv(obs)(pair, None) for pair in combinations(obs.hand, 2))
         return raise_to(obs, best + 2)
 
     def discard(self, obs):
@@ -35,7 +41,7 @@ class GreedyStrategy(Strategy):
         for keep in combinations(hand, keep_n):
             if obs.discard_rule is not None and not allowed(obs, [c for c in hand if c not in keep]):
                 continue
-            pts = show_points(keep, None) * obs.rules.objective  # lowball: the fewest
+            pts = _sv(obs)(keep, None) * obs.rules.objective  # lowball: the fewest
             if best is None or pts > best:
                 best, choices = pts, [keep]
             elif pts == best:
@@ -47,8 +53,8 @@ class GreedyStrategy(Strategy):
         ranks = [RANK[c] for c in obs.pile]
         best, choices = None, []
         obj = obs.rules.objective
-        for c in obs.legal:
-            pts = peg_points(ranks + [RANK[c]], obs.count + VALUE[c]) * obj
+        for c, shown in (play_options(obs) if obs.rules.jokers else zip(obs.legal, obs.legal)):
+            pts = peg_points(ranks + [RANK[shown]], obs.count + VALUE[shown]) * obj
             if best is None or pts > best:
                 best, choices = pts, [c]
             elif pts == best:

@@ -214,6 +214,8 @@ class MCStrategy(EVStrategy):
 
     def play(self, obs):
         legal = obs.legal
+        if obs.rules.jokers and (max(obs.hand) >= 52 or obs.starter >= 52):
+            return EVStrategy.play(self, obs)  # V-JOKERS: the search does not name jokers yet
         if len(legal) == 1:
             return legal[0]
         seen = set(obs.hand)
@@ -227,7 +229,7 @@ class MCStrategy(EVStrategy):
         totals = dict.fromkeys(legal, 0)
         use_ev = self.rollout_policy == "ev"
         if use_ev:  # ranks nobody has seen yet: not played, not the starter
-            pub = [4] * 13
+            pub = [4] * 14  # index 13: jokers played (V-JOKERS), never read
             for _, c in obs.played:
                 pub[c >> 2] -= 1
             pub[obs.starter >> 2] -= 1
@@ -252,8 +254,8 @@ class MCStrategy(EVStrategy):
 
     def discard(self, obs):
         hand = obs.hand
-        if not self.discard_rollouts:
-            return super().discard(obs)
+        if not self.discard_rollouts or (obs.rules.jokers and max(hand) >= 52):
+            return super().discard(obs)  # V-JOKERS: ev's discard (the rollouts do not name jokers)
         scored = []
         for keep in combinations(hand, len(hand) - obs.discards):
             thrown = [c for c in hand if c not in keep]

@@ -27,4 +27,10 @@ class RandomStrategy(Strategy):
 
     def play(self, obs):
         legal = obs.legal
-        return legal[int(self.rng.random() * len(legal))]
+        c = legal[int(self.rng.random() * len(legal))]
+        if c >= 52:  # V-JOKERS: a random name that fits
+            from cribsim.jokers import play_names
+
+            names = play_names(31 - obs.count)
+            return c, names[int(self.rng.random() * len(names))]
+        return c

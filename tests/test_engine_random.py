@@ -98,7 +98,7 @@ def check_game(rules, res):
             if e.source == "lay":
                 assert not (rules.play_once and resets), "V-FIVECARD: no card after the first 31 or go"
                 held[e.seat].remove(e.cards[0])  # only own cards
-                count += VALUE[e.cards[0]]
+                count += VALUE[e.cards[-1]]  # a joker counts as the card named (V-JOKERS)
                 assert e.count == count <= 31
             elif e.source == "reset":
                 count = 0

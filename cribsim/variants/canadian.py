@@ -20,6 +20,8 @@ def check(rules, source):
     if not partners:
         raise ConfigError(source, "variants", "Canadian doubles needs four players in partnerships "
                                               "(players: 4, sides: [[0, 2], [1, 3]])")
+    if rules.jokers:
+        raise ConfigError(source, "jokers", "Canadian doubles with jokers is not supported yet")
     if rules.hand_size != DEALT - PASS - THROW or rules.crib_size != 2 * THROW or rules.crib_from_deck:
         raise ConfigError(source, "variants", "Canadian doubles keeps hands of 4 and a crib of 4 "
                                               "(deal: 5, discard: 1, no crib_from_deck)")
