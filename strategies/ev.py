@@ -120,7 +120,9 @@ class EVStrategy(Strategy):
         crib that we deny them; bid while the price is below that swing. In lowball a bid
         pegs our score back, so any bid is welcome."""
         if obs.rules.objective < 0:
-            return raise_to(obs, obs.rules.max_bid)
+            from cribsim.variants.auction import lowball_worth
+
+            return raise_to(obs, lowball_worth(obs, sum(self.single) / 13))
         from cribsim.expect import expected_show
 
         hand = obs.hand

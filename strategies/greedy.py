@@ -30,7 +30,9 @@ class GreedyStrategy(Strategy):
         """The crib as the points its best two cards would show (plus a flat 2 for the rest);
         in lowball any bid is welcome (it pegs our score back)."""
         if obs.rules.objective < 0:
-            return raise_to(obs, obs.rules.max_bid)
+            from cribsim.variants.auction import lowball_worth
+
+            return raise_to(obs, lowball_worth(obs, 4.7))
         best = max(_sv(obs)(pair, None) for pair in combinations(obs.hand, 2))
         return raise_to(obs, best + 2)
 

@@ -56,7 +56,9 @@ class HoyleStrategy(Strategy):
         """A club player's feel: a crib is worth about 4, more with 5s or a pair to throw;
         in lowball any bid is welcome."""
         if obs.rules.objective < 0:
-            return raise_to(obs, obs.rules.max_bid)
+            from cribsim.variants.auction import lowball_worth
+
+            return raise_to(obs, lowball_worth(obs, 4.7))
         feel = max(crib_feel(pair) for pair in combinations(obs.hand, 2))
         return raise_to(obs, 3 + feel)
 

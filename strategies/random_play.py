@@ -15,7 +15,13 @@ class RandomStrategy(Strategy):
 
     def bid(self, obs):
         """A pass or the lowest legal bid, at even odds (V-AUCTION)."""
-        return raise_to(obs, obs.rules.max_bid) if self.rng.random() < 0.5 else None
+        if self.rng.random() >= 0.5:
+            return None
+        if obs.rules.objective < 0:  # lowball: not past what the floor allows
+            from cribsim.variants.auction import lowball_worth
+
+            return raise_to(obs, lowball_worth(obs, 0))
+        return raise_to(obs, obs.rules.max_bid)
 
     def discard(self, obs):
         rule = obs.discard_rule

@@ -119,6 +119,32 @@ def test_random_games_keep_every_invariant(preset):
         check_game(rules, res)
 
 
+# variants combined where the rules allow (RULES.md Part 2: "several may be combined")
+COMBOS = {
+    "muggins+jokers": {"extends": "jokers", "variants": ["muggins"]},
+    "lowball+auction": {"extends": "lowball", "variants": ["lowball", "auction"], "score_floor": 0, "max_bid": 8},
+    "jokers+partners": {"extends": "four_player_partners", "jokers": 2},
+    "toss_fives+jokers+nineteen": {"extends": "toss_fives", "jokers": 2, "null_penalty": True},
+    "five_card+back_ten": {"extends": "five_card", "back_ten": "each"},
+    "auction+partners+muggins": {"extends": "four_player_partners", "variants": ["auction", "muggins"]},
+    "three_player_six+jokers": {"extends": "three_player_dealer_six", "jokers": 2},
+    "canadian+lowball": {"extends": "canadian_doubles", "variants": ["canadian", "lowball"]},
+}
+
+
+@pytest.mark.parametrize("combo", sorted(COMBOS))
+def test_combined_variants_keep_every_invariant(combo):
+    from cribsim.rules import rules_from_mapping
+
+    rules = rules_from_mapping(dict(COMBOS[combo], name=combo))
+    counters = [(0.05, 0.7)] * rules.players if rules.muggins else None
+    for i in range(25):
+        for name in ("random", "ev"):
+            res = play_game(rules, make_strategies([factory(name)] * rules.players), 5, (i, 0), log=True,
+                            counters=counters)
+            check_game(rules, res)
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_fast_path_equals_logged_path(preset):
     rules = load_rules(preset)

@@ -12,9 +12,23 @@ far: (seat, bid or None))."""
 from ..cards import cards_str
 from ..engine.events import OTHER
 from ..engine.phases import deal_cards
-from ..errors import IllegalMove
+from ..errors import ConfigError, IllegalMove
 
 NEEDS = ("bid",)
+
+
+def check(rules, source):
+    if rules.objective < 0 and rules.score_floor is None:
+        raise ConfigError(source, "score_floor", "lowball with the auction needs a score_floor: a bid pegs "
+                                                 "the winner back, which lowball rewards, so without a floor "
+                                                 "bids could lower scores without end")
+
+
+def lowball_worth(obs, crib_estimate):
+    """In lowball a bid is welcome as far as the floor lets it peg us back, less the crib's
+    points we would then have to take."""
+    side_score = obs.scores[obs.side] if obs.scores else 0
+    return side_score - obs.rules.score_floor - crib_estimate
 
 
 def auction(g, d):
