@@ -170,7 +170,12 @@ class Rules(RulesBase):
     @cached_property
     def needs(self):
         """Decisions beyond discard and play that these rules ask strategies for."""
-        return tuple(sorted({n for p in self.plugins for n in getattr(p, "NEEDS", ())}))
+        needs = {n for p in self.plugins for n in getattr(p, "NEEDS", ())}
+        if self.jokers:
+            needs.add("jokers")  # naming a joker when it is laid
+        if self.toss_fives:
+            needs.add("discard_rule")  # discards constrained by obs.discard_rule
+        return tuple(sorted(needs))
 
     @cached_property
     def muggins(self):

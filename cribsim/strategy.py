@@ -52,6 +52,10 @@ class Observation:
         self.count = 0
 
 
+# what a strategy may declare in ``supports``: the decisions, and the variants it understands
+EVERY_VARIANT = frozenset({"discard", "play", "bid", "pass_cards", "lowball", "jokers", "discard_rule"})
+
+
 class Strategy:
     """Base class with the protocol. Subclasses implement ``discard`` and ``play``.
 

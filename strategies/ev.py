@@ -18,7 +18,7 @@ from cribsim.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
 from cribsim.cribtables import cell_key, load
 from cribsim.expect import _rank_ev
 from cribsim.scoring import RBIT, peg_points
-from cribsim.strategy import Strategy, allowed, allowed_keeps, best_split, play_options, raise_to
+from cribsim.strategy import EVERY_VARIANT, Strategy, allowed, allowed_keeps, best_split, play_options, raise_to
 
 # P(a hand of h cards from U unseen holds at least one of the u cards of a rank)
 HOLD = [[[0.0 if u == 0 or h == 0 or U == 0 else 1.0 - comb(U - u, h) / comb(U, h) if U - u >= h else 1.0
@@ -95,7 +95,7 @@ def _crib_arrays(weight):
 
 class EVStrategy(Strategy):
     name = "ev"
-    supports = frozenset({"discard", "play", "bid", "pass_cards"})
+    supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
 
     def pass_cards(self, obs):
         """V-CANADIAN: the exact expected show of our hand and of the partner's (both count for

@@ -8,7 +8,7 @@ from itertools import combinations
 from cribsim.cards import RANK, VALUE
 from cribsim.jokers import show_value
 from cribsim.scoring import peg_points, show_points
-from cribsim.strategy import Strategy, allowed, best_split, play_options, raise_to
+from cribsim.strategy import EVERY_VARIANT, Strategy, allowed, best_split, play_options, raise_to
 
 
 def _sv(obs):
@@ -18,7 +18,7 @@ def _sv(obs):
 
 class GreedyStrategy(Strategy):
     name = "greedy"
-    supports = frozenset({"discard", "play", "bid", "pass_cards"})
+    supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
 
     def pass_cards(self, obs):
         """V-CANADIAN: the split whose own and partner's hands are worth most (both count for

@@ -11,7 +11,7 @@ from itertools import combinations
 from cribsim.cards import RANK, VALUE
 from cribsim.jokers import show_value
 from cribsim.scoring import peg_points, show_points
-from cribsim.strategy import Strategy, allowed, best_split, play_options, raise_to
+from cribsim.strategy import EVERY_VARIANT, Strategy, allowed, best_split, play_options, raise_to
 
 FIVE = 4  # rank index of the 5
 
@@ -43,7 +43,7 @@ def _sv(obs):
 
 class HoyleStrategy(Strategy):
     name = "hoyle"
-    supports = frozenset({"discard", "play", "bid", "pass_cards"})
+    supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
 
     def pass_cards(self, obs):
         """V-CANADIAN: certain points in both hands of the side, and the crib by feel."""

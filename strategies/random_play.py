@@ -1,12 +1,12 @@
 """``random``: uniformly random legal choices."""
 
 from cribsim.rng import draw
-from cribsim.strategy import Strategy, raise_to
+from cribsim.strategy import EVERY_VARIANT, Strategy, raise_to
 
 
 class RandomStrategy(Strategy):
     name = "random"
-    supports = frozenset({"discard", "play", "bid", "pass_cards"})
+    supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
 
     def pass_cards(self, obs):
         """V-CANADIAN: a random 4 for the partner and 2 for the crib."""

@@ -399,6 +399,12 @@ def test_a_strategy_that_cannot_bid_is_refused_when_the_lineup_loads(tmp_path):
         load_experiment(cfg)
     cfg.write_text("name: x\nvariants: [standard]\nlineup: [ev, {name: p, strategy: 'tests.bad_strategies:Plain'}]\n")
     load_experiment(cfg)  # fine without the auction
+    for variant, need in (("lowball", "lowball"), ("jokers", "jokers"), ("toss_fives", "discard_rule"),
+                          ("canadian_doubles", "pass_cards")):
+        cfg.write_text(f"name: x\nvariants: [{variant}]\nlineup: [ev, {{name: p, strategy: "
+                       f"'tests.bad_strategies:Plain'}}]\nformat: pairings\npairings: [[ev, p]]\n")
+        with pytest.raises(ConfigError, match=need):
+            load_experiment(cfg)
 
 
 # ---- V-CANADIAN ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ sides. A lowball game has no skunks (the losing side is the one at the target)."
 from ..errors import ConfigError
 
 OBJECTIVE = -1
+NEEDS = ("lowball",)  # a strategy must say it minimises
 
 
 def check(rules, source):
