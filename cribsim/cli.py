@@ -20,15 +20,25 @@ class _Parser(argparse.ArgumentParser):
 
 # ---- score ----------------------------------------------------------------------------------
 
-def _score_cards(hand, starter, crib):
-    items = show_breakdown(hand, starter, crib)
-    return {
+def _score_cards(hand, starter, crib, rules=None):
+    named = None
+    if rules is not None and rules.jokers and any(c >= 52 for c in hand + [starter]):
+        from .jokers import best_show_items  # V-JOKERS: every joker named to best advantage
+
+        items, nh, ns = best_show_items(hand, starter, crib, rules.objective)
+        named = {"hand": [card_str(c) for c in nh], "starter": card_str(ns)}
+    else:
+        items = show_breakdown(hand, starter, crib)
+    out = {
         "hand": [card_str(c) for c in hand],
         "starter": card_str(starter),
         "crib": crib,
         "total": sum(i.points for i in items),
         "items": [{"reason": r, "points": p, "cards": [card_str(c) for c in cs]} for r, p, cs in items],
     }
+    if named:
+        out["named"] = named
+    return out
 
 
 def _rules_arg(args):
@@ -53,8 +63,9 @@ def _check_show(hand, starter, rules=None, crib=False):
         raise CribsimError(f"cribsim: a hand has 1 to 6 cards, got {len(hand)}")
     if starter in hand:
         raise CribsimError(f"cribsim: the starter {card_str(starter)} is also in the hand")
-    if any(c >= 52 for c in hand + [starter]):
-        raise CribsimError("cribsim: jokers need rules with jokers (--rules, a later release)")
+    jokers = sum(1 for c in hand + [starter] if c >= 52)
+    if jokers > (rules.jokers if rules is not None else 0):
+        raise CribsimError("cribsim: jokers need rules with enough jokers (e.g. --rules jokers)")
 
 
 def _batch_lines(path):
@@ -82,25 +93,29 @@ def cmd_score(args):
                     raise CribsimError("cribsim: expected the hand's cards and then the starter")
                 hand, starter = cards[:-1], cards[-1]
                 _check_show(hand, starter, rules, crib)
-                out = {"line": no, **_score_cards(hand, starter, crib and crib_rule)}
+                out = {"line": no, **_score_cards(hand, starter, crib and crib_rule, rules)}
             except CribsimError as e:
                 failed = True
                 out = {"line": no, "error": str(e)}
             print(json.dumps(out))
         return 1 if failed else 0
-    hand = parse_cards(args.cards)
-    if not hand or args.starter is None:
+    if not args.cards or args.starter is None:
         raise CribsimError("cribsim score: give the hand's cards and --starter CARD, or --batch FILE")
+    hand = parse_cards(args.cards)
     starter = parse_cards([args.starter])[0]
+    if starter >= 52:  # a joker starter: numbered after the hand's jokers
+        starter += sum(1 for c in hand if c >= 52)
     _check_show(hand, starter, rules, args.crib)
     crib = args.crib and crib_rule
-    res = _score_cards(hand, starter, crib)
+    res = _score_cards(hand, starter, crib, rules)
     if args.json:
         print(json.dumps(res))
         return 0
     what = "crib" if args.crib else "hand"
     print(f"{what} {cards_str(hand)}, starter {card_str(starter)}")
-    items = show_breakdown(hand, starter, crib)
+    if "named" in res:
+        print(f"jokers named: {' '.join(res['named']['hand'])}, starter {res['named']['starter']}")
+    items = [(it["reason"], it["points"], tuple(parse_cards_loose(it["cards"]))) for it in res["items"]]
     for words, (_, pts, cs) in zip(show_words(items), items):
         print(f"  {words:<24} {cards_str(cs)}")
     print(f"total {res['total']}")
@@ -109,12 +124,40 @@ def cmd_score(args):
 
 # ---- peg ------------------------------------------------------------------------------------
 
+def parse_cards_loose(words):
+    """Cards that may repeat (a joker named as a card already there)."""
+    return [parse_cards([w])[0] for w in words]
+
+
+def _peg_words(words, rules):
+    """Cards laid; a joker is written JK=5S (V-JOKERS: laid as the card it is named)."""
+    out, jokers = [], 0
+    for w in words:
+        if "=" in w:
+            j, _, name = w.partition("=")
+            if j.upper() not in ("JK", "JOKER"):
+                raise CribsimError(f"cribsim: {w!r}: only a joker is named, e.g. JK=5S")
+            jokers += 1
+            named = parse_cards([name])[0]
+            if named >= 52:
+                raise CribsimError(f"cribsim: {w!r}: a joker is named as a standard card")
+            out.append(named)
+        else:
+            c = parse_cards([w])[0]
+            if c >= 52:
+                raise CribsimError("cribsim: a joker laid must be named, e.g. JK=5S")
+            out.append(c)
+    if jokers > (rules.jokers if rules is not None else 0):
+        raise CribsimError("cribsim: jokers need rules with enough jokers (e.g. --rules jokers)")
+    if len(set(out)) + jokers < len(out):
+        raise CribsimError("cribsim: a card is laid twice")
+    return out
+
+
 def _peg_cards(cards):
     count = sum(VALUE[c] for c in cards)
     if count > 31:
         raise CribsimError(f"cribsim: the count would be {count}, over 31 (R-PEG-2)")
-    if any(c >= 52 for c in cards):
-        raise CribsimError("cribsim: jokers need rules with jokers (--rules, a later release)")
     items = peg_breakdown(cards)
     return {
         "cards": [card_str(c) for c in cards],
@@ -125,12 +168,12 @@ def _peg_cards(cards):
 
 
 def cmd_peg(args):
-    _rules_arg(args)  # validated; standard pegging applies to every rules file so far
+    rules = _rules_arg(args)
     if args.batch:
         failed = False
         for no, words in _batch_lines(args.batch):
             try:
-                out = {"line": no, **_peg_cards(parse_cards(words))}
+                out = {"line": no, **_peg_cards(_peg_words(words, rules))}
             except CribsimError as e:
                 failed = True
                 out = {"line": no, "error": str(e)}
@@ -138,7 +181,7 @@ def cmd_peg(args):
         return 1 if failed else 0
     if not args.cards:
         raise CribsimError("cribsim peg: give the cards laid since the last reset, the new card last")
-    res = _peg_cards(parse_cards(args.cards))
+    res = _peg_cards(_peg_words(args.cards, rules))
     if args.json:
         print(json.dumps(res))
         return 0

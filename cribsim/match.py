@@ -50,14 +50,31 @@ def next_first_dealer(rules, result, previous_first_dealer):
     raise AssertionError("no losing seat")
 
 
+def game_points(rules, game, level, table):
+    """{side: game points} for one game (R-MATCH-2 table, or R-MATCH-4 winner takes all:
+    the winner 2; if only the third-placed is skunked the winner 3 and the second 1; if both
+    are skunked the winner 3 and the second 0)."""
+    if rules.match.scoring != "winner_takes_all":
+        return {game.winner: table[SKUNK_NAMES[level]]}
+    losers = sorted((s for s in range(len(game.scores)) if s != game.winner), key=lambda s: -game.scores[s])
+    second, third = losers
+    line = rules.skunk_lines[0]
+    if game.scores[second] < line:  # both skunked
+        return {game.winner: 3}
+    if game.scores[third] < line:  # only the third
+        return {game.winner: 3, second: 1}
+    return {game.winner: 2}
+
+
 def make_strategies(factories):
     """Fresh strategy instances for one match; generators are seeded per game by the engine."""
     return [make(random.Random()) for make in factories]
 
 
-def play_match(rules, factories, seed, match_key, first_dealer=None, log=False):
+def play_match(rules, factories, seed, match_key, first_dealer=None, log=False, counters=None):
     """Play one match. ``factories`` make each seat's strategy (fresh per match);
-    ``match_key`` addresses every deck of the match; ``first_dealer`` None cuts for it."""
+    ``match_key`` addresses every deck of the match; ``first_dealer`` None cuts for it;
+    ``counters`` (per seat: miss_rate, vigilance) models imperfect counting (V-MUGGINS)."""
     fmt = rules.match
     table = fmt.points_table()
     strategies = make_strategies(factories)
@@ -66,14 +83,15 @@ def play_match(rules, factories, seed, match_key, first_dealer=None, log=False):
     dealer = first_dealer
     g = 0
     while True:
-        game = play_game(rules, strategies, seed, (match_key, g), dealer, log=log)
+        game = play_game(rules, strategies, seed, (match_key, g), dealer, log=log, counters=counters)
         level = game_skunk(rules, game)
         result.games.append(game)
         result.skunks.append(level)
         if level == TRIPLE_SKUNK and fmt.triple_skunk_wins_match:
             result.winner = game.winner
             return result
-        points[game.winner] += table[SKUNK_NAMES[level]]
+        for side, pts in game_points(rules, game, level, table).items():
+            points[side] += pts
         g += 1
         if fmt.games:
             if g >= fmt.games:
@@ -81,7 +99,9 @@ def play_match(rules, factories, seed, match_key, first_dealer=None, log=False):
                 leaders = [s for s, p in enumerate(points) if p == best]
                 result.winner = leaders[0] if len(leaders) == 1 else -1
                 return result
-        elif points[game.winner] >= fmt.first_to:
-            result.winner = game.winner
+        elif max(points) >= fmt.first_to:
+            best = max(points)
+            leaders = [s for s, p in enumerate(points) if p == best]
+            result.winner = leaders[0] if len(leaders) == 1 else game.winner
             return result
         dealer = next_first_dealer(rules, game, game.first_dealer)

@@ -45,13 +45,19 @@ def narrate(rules, result, names=None):
         src = e.source
         if src == "deal" and e.reason == "crib":
             out.append(f"  The crib gets {cards_str(e.cards)} from the deck")
+        elif src == "deal" and e.reason == "from partner":
+            out.append(f"  {names[e.seat]} receives {cards_str(e.cards)} from their partner")
         elif src == "deal":
             out.append(f"  {names[e.seat]} is dealt {cards_str(e.cards)}")
+        elif src == "pass":
+            out.append(f"  {names[e.seat]} passes 4 cards face down to their partner")
         elif src == "discard":
             out.append(f"  {names[e.seat]} lays away {cards_str(e.cards)}")
         elif src == "starter":
             out.append(f"  Starter: {card_str(e.cards[0])}")
             out.append("  The play:")
+        elif src == "lay" and len(e.cards) == 2:  # V-JOKERS
+            out.append(f"    {names[e.seat]:<7} JK named {card_str(e.cards[1])}  count {e.count}")
         elif src == "lay":
             out.append(f"    {names[e.seat]:<7} {card_str(e.cards[0]):<3} count {e.count}")
         elif src == "go":
@@ -70,6 +76,17 @@ def narrate(rules, result, names=None):
                 in_show = True
             fifteens = 0
             out.append(f"    {names[e.seat]}'s {e.reason}: {cards_str(e.cards)}")
+        elif src == "bid":
+            if e.reason == "pass":
+                out.append(f"  {names[e.seat]} passes")
+            elif e.reason.isdigit():
+                out.append(f"  {names[e.seat]} bids {e.reason} for the crib")
+            else:
+                out.append(f"  {names[e.seat]} {e.reason}" if not e.reason.startswith("nobody") else f"  {e.reason}")
+        elif src == "name":  # V-JOKERS at the show
+            out.append(f"    {names[e.seat]} names the jokers: {cards_str(e.cards)}")
+        elif src == "overlooked":
+            out.append(f"      {names[e.seat]} overlooks {e.reason} {cards_str(e.cards)}".rstrip())
         elif src in ("hand", "crib"):
             scored(e)
             words = item_words(e.reason, e.points, fifteens)

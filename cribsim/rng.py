@@ -14,6 +14,7 @@ import struct
 DECK = 0
 CUT_FOR_DEAL = 1
 STRATEGY = 2
+COUNTING = 3  # V-MUGGINS: who overlooks and who notices
 
 
 def derive(seed, *address):

@@ -41,6 +41,7 @@ class MatchFormat:
     games: int = 0  # 0: not a fixed number of games
     game_points: tuple = tuple(sorted(GAME_POINT_TABLES["default"].items()))
     triple_skunk_wins_match: bool = False
+    scoring: str = "table"  # or "winner_takes_all" (R-MATCH-4, three players)
 
     def points_table(self):
         return dict(self.game_points)
@@ -60,12 +61,19 @@ class RulesBase:
 
     OPTIONAL_FIELDS = ()  # knobs left out of to_dict() while at their default (see below)
 
+    def __getstate__(self):
+        """Pickle the fields only: cached properties (phase functions, plug-in modules) are
+        rebuilt where the rules are unpickled (a Ray worker)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
     def to_dict(self):
         """The rules as plain JSON data. Knobs added after results were published
         (``OPTIONAL_FIELDS``) are left out while at their default, so adding a knob does not
         change the hash, and so the results folder, of a config that does not use it."""
         d = {k: _plain(v) for k, v in dataclasses.asdict(self).items()}
         d["match"]["game_points"] = dict(self.match.game_points)
+        if d["match"].get("scoring") == "table":  # added later: left out at its default
+            del d["match"]["scoring"]
         for f in self.OPTIONAL_FIELDS:
             if getattr(self, f) == getattr(type(self), f):
                 del d[f]
@@ -118,9 +126,12 @@ class Rules(RulesBase):
     null_penalty: bool = False  # V-NINETEEN: a hand or crib scoring 0 gives each opposing side 1
     back_ten: str = ""  # V-BACKTEN: "" off, "each" zero hand or crib, "both" hand and crib zero
     score_floor: int = None  # lowest score a penalty can leave (None: 0 for back ten)
+    starter_joker_named_by: str = "each_player"  # V-JOKERS: or "non_dealer"
+    min_bid: int = 1  # V-AUCTION
+    max_bid: int = 29  # V-AUCTION: a cap on bids (the rule book has none; lowball needs one)
 
     OPTIONAL_FIELDS = ("first_pone_points", "play_once", "toss_fives", "null_penalty", "back_ten",
-                       "score_floor")
+                       "score_floor", "min_bid", "max_bid", "starter_joker_named_by")
 
     # ---- derived, cheap ----
     @property
@@ -142,6 +153,42 @@ class Rules(RulesBase):
 
         return phases_for(self)
 
+    @cached_property
+    def plugins(self):
+        from .variants import plugin
+
+        return tuple(plugin(v) for v in self.variants)
+
+    @cached_property
+    def objective(self):
+        """+1: score points; -1: avoid them (lowball). Strategies multiply their values by it."""
+        out = 1
+        for p in self.plugins:
+            out *= getattr(p, "OBJECTIVE", 1)
+        return out
+
+    @cached_property
+    def needs(self):
+        """Decisions beyond discard and play that these rules ask strategies for."""
+        needs = {n for p in self.plugins for n in getattr(p, "NEEDS", ())}
+        if self.jokers:
+            needs.add("jokers")  # naming a joker when it is laid
+        if self.toss_fives:
+            needs.add("discard_rule")  # discards constrained by obs.discard_rule
+        return tuple(sorted(needs))
+
+    @cached_property
+    def muggins(self):
+        return any(getattr(p, "MUGGINS", False) for p in self.plugins)
+
+    def winner_of(self, side, scores):
+        """The winning side when ``side`` has just reached the target (R-WIN-1, or a plug-in's
+        rule such as V-LOWBALL)."""
+        for p in self.plugins:
+            if hasattr(p, "winner"):
+                return p.winner(self, side, scores)
+        return side
+
     def discard_rule(self, hand, k):
         """(must, pool): the ``k`` discards must include ``must`` and come from ``pool``.
         V-TOSSFIVES: every 5 goes to the crib, or, holding more 5s than discards, only 5s do.
@@ -162,11 +209,11 @@ _TOP_KEYS = {
     "name", "game", "extends", "players", "deal", "discard", "dealer_deal", "dealer_discard",
     "crib_from_deck", "jokers", "target", "skunk_lines", "sides", "crib_flush_needs_starter",
     "match", "variants", "description", "first_pone_points", "play_once", "toss_fives", "null_penalty",
-    "back_ten", "score_floor",
+    "back_ten", "score_floor", "min_bid", "max_bid", "starter_joker_named_by",
 }
-_MATCH_KEYS = {"first_to", "games", "game_points", "triple_skunk_wins_match"}
+_MATCH_KEYS = {"first_to", "games", "game_points", "triple_skunk_wins_match", "scoring"}
 _POINT_KEYS = {"win", "skunk", "double_skunk", "triple_skunk"}
-KNOWN_VARIANTS = ()  # flow plug-ins registered so far (the variants issue adds them)
+from .variants import KNOWN as KNOWN_VARIANTS  # flow plug-ins (cribsim/variants/)
 
 
 def find_rules_file(name, relative_to=None):
@@ -252,6 +299,12 @@ def int_key(source, key, v, lo, hi=None):
     return v
 
 
+def _choice(source, key, v, options):
+    if v not in options:
+        raise ConfigError(source, key, f"expected one of {', '.join(options)}, got {v!r}")
+    return v
+
+
 def bool_key(source, key, v):
     if not isinstance(v, bool):
         raise ConfigError(source, key, f"expected true or false, got {v!r}")
@@ -292,8 +345,11 @@ def match_format(source, m):
     else:
         raise ConfigError(source, "match.game_points", "expected a table name or a mapping")
     tsw = bool_key(source, "match.triple_skunk_wins_match", m.get("triple_skunk_wins_match", False))
+    scoring = m.get("scoring", "table")
+    if scoring not in ("table", "winner_takes_all"):
+        raise ConfigError(source, "match.scoring", f"expected table or winner_takes_all, got {scoring!r}")
     return MatchFormat(first_to=first_to if games == 0 else 0, games=games,
-                       game_points=tuple(sorted(table.items())), triple_skunk_wins_match=tsw)
+                       game_points=tuple(sorted(table.items())), triple_skunk_wins_match=tsw, scoring=scoring)
 
 
 def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage"):
@@ -346,6 +402,9 @@ def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage
     else:  # R-MATCH-1: the lines scale with the target
         skunk = (math.ceil(3 * target / 4), math.ceil(target / 2), math.ceil(target / 4))
     sides = sides_key(source, data.get("sides"), players)
+    if "match" in data and isinstance(data["match"], dict) and data["match"].get("scoring") == "winner_takes_all" \
+            and len(sides) != 3:
+        raise ConfigError(source, "match.scoring", "winner_takes_all (R-MATCH-4) is for three players")
     flush = bool_key(source, "crib_flush_needs_starter", data.get("crib_flush_needs_starter", True))
     variants = data.get("variants", [])
     if not isinstance(variants, list):
@@ -362,7 +421,7 @@ def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage
     floor = data.get("score_floor")
     if floor is not None and (not isinstance(floor, int) or isinstance(floor, bool)):
         raise ConfigError(source, "score_floor", f"expected a whole number (may be negative), got {floor!r}")
-    return Rules(name=name, players=players, deal=deal, discard=discard, dealer_deal=dealer_deal,
+    rules = Rules(name=name, players=players, deal=deal, discard=discard, dealer_deal=dealer_deal,
                  dealer_discard=dealer_discard, crib_from_deck=crib_from_deck, jokers=jokers,
                  target=target, skunk_lines=skunk, sides=sides, crib_flush_needs_starter=flush,
                  match=match_format(source, data.get("match")), variants=tuple(variants),
@@ -370,7 +429,16 @@ def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage
                  play_once=bool_key(source, "play_once", data.get("play_once", False)),
                  toss_fives=bool_key(source, "toss_fives", data.get("toss_fives", False)),
                  null_penalty=bool_key(source, "null_penalty", data.get("null_penalty", False)),
-                 back_ten=back_ten, score_floor=floor)
+                 back_ten=back_ten, score_floor=floor,
+                 starter_joker_named_by=_choice(source, "starter_joker_named_by",
+                                                data.get("starter_joker_named_by", "each_player"),
+                                                ("each_player", "non_dealer")),
+                 min_bid=int_key(source, "min_bid", data.get("min_bid", 1), 1),
+                 max_bid=int_key(source, "max_bid", data.get("max_bid", 29), 1))
+    for p in rules.plugins:
+        if hasattr(p, "check"):
+            p.check(rules, source)
+    return rules
 
 
 def sides_key(source, sides, players):

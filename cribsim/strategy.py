@@ -25,13 +25,18 @@ class Observation:
     Discard: ``discards`` (how many to give the crib), ``discard_rule`` (None, or (must, pool):
     the discards must include ``must`` and come from ``pool``, V-TOSSFIVES; see
     :func:`allowed_throws`).
+    Auction (V-AUCTION): ``hand`` as dealt, ``bid_standing``, ``bid_by`` (-1: no bid yet),
+    ``bids`` ((seat, bid or None for a pass), in order).
+    Canadian doubles (V-CANADIAN): ``hand`` (10 cards), ``passes`` (4 to the partner) and
+    ``discards`` (2 to the crib).
     Play: ``starter``, ``count``, ``pile`` (cards since the last reset), ``played`` (tuple of
     (seat, card) laid this deal, in order), ``legal`` (cards that fit under 31), ``gos`` (tuple
     of (seat, count) for each go said this deal: that seat then held no card of value
     <= 31 - count)."""
 
     __slots__ = ("seat", "side", "players", "rules", "dealer", "crib_owner", "scores", "hand",
-                 "discards", "discard_rule", "starter", "count", "pile", "played", "legal", "gos")
+                 "discards", "discard_rule", "starter", "count", "pile", "played", "legal", "gos",
+                 "bid_standing", "bid_by", "bids", "passes")
 
     def __init__(self, seat, side, rules):
         self.seat, self.side, self.rules = seat, side, rules
@@ -41,8 +46,14 @@ class Observation:
         self.hand = self.pile = self.played = self.legal = self.gos = ()
         self.discards = 0
         self.discard_rule = None
+        self.bid_standing, self.bid_by, self.bids = 0, -1, ()
+        self.passes = 0
         self.starter = None
         self.count = 0
+
+
+# what a strategy may declare in ``supports``: the decisions, and the variants it understands
+EVERY_VARIANT = frozenset({"discard", "play", "bid", "pass_cards", "lowball", "jokers", "discard_rule"})
 
 
 class Strategy:
@@ -67,6 +78,47 @@ class Strategy:
 
     def play(self, obs):
         raise NotImplementedError
+
+
+def play_options(obs):
+    """(answer, card it counts as) for every distinct way to play: a standard card as itself, a
+    joker (V-JOKERS) once per rank that fits, as (joker, named card)."""
+    out = []
+    joker_done = False
+    for c in obs.legal:
+        if c < 52:
+            out.append((c, c))
+        elif not joker_done:
+            joker_done = True
+            from .jokers import play_names
+
+            out += [((c, name), name) for name in play_names(31 - obs.count)]
+    return out
+
+
+def raise_to(obs, worth):
+    """An auction answer (V-AUCTION): the lowest legal bid if it is worth no more than ``worth``
+    points to us, else a pass (None)."""
+    r = obs.rules
+    b = max(r.min_bid, obs.bid_standing + 1)
+    return b if b <= worth and b <= r.max_bid else None
+
+
+def best_split(obs, value):
+    """V-CANADIAN: (to_partner, to_crib) maximising ``value(keep, to_partner, to_crib)`` over
+    every way to split the 10 dealt cards 4 / 4 / 2 (3,150 ways), first best kept."""
+    from itertools import combinations
+
+    hand = obs.hand
+    best, choice = None, None
+    for keep in combinations(hand, len(hand) - obs.passes - obs.discards):
+        rest = [c for c in hand if c not in keep]
+        for passed in combinations(rest, obs.passes):
+            thrown = [c for c in rest if c not in passed]
+            v = value(keep, passed, thrown)
+            if best is None or v > best:
+                best, choice = v, (list(passed), thrown)
+    return choice
 
 
 def allowed(obs, thrown):

@@ -18,7 +18,7 @@ from cribsim.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
 from cribsim.cribtables import cell_key, load
 from cribsim.expect import _rank_ev
 from cribsim.scoring import RBIT, peg_points
-from cribsim.strategy import Strategy, allowed
+from cribsim.strategy import EVERY_VARIANT, Strategy, allowed, allowed_keeps, best_split, play_options, raise_to
 
 # P(a hand of h cards from U unseen holds at least one of the u cards of a rank)
 HOLD = [[[0.0 if u == 0 or h == 0 or U == 0 else 1.0 - comb(U - u, h) / comb(U, h) if U - u >= h else 1.0
@@ -70,6 +70,9 @@ def _pair_table(hand, hkey, unseen):
     return tab
 
 
+JOKER_KEEP = 6.4  # V-JOKERS: what a kept joker adds to three random cards at the show (measured)
+JOKER_CRIB = 8.5  # the expected crib with a joker in it (an estimate: about 4.7 plus what a joker adds)
+
 _CRIB_ARRAYS = {}
 
 
@@ -92,6 +95,16 @@ def _crib_arrays(weight):
 
 class EVStrategy(Strategy):
     name = "ev"
+    supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
+
+    def pass_cards(self, obs):
+        """V-CANADIAN: the exact expected show of our hand and of the partner's (both count for
+        the side) plus the crib value of the two thrown, over all 3,150 splits."""
+        from cribsim.expect import expected_show
+
+        hand, obj = obs.hand, obs.rules.objective
+        return best_split(obs, lambda keep, passed, thrown: obj * (
+            expected_show(keep, hand) + expected_show(passed, hand) + self.crib_value(obs, thrown)))
 
     def __init__(self, rng, crib_weight=1.0, reply_weight=1.0):
         super().__init__(rng)
@@ -99,6 +112,37 @@ class EVStrategy(Strategy):
         self.reply_weight = reply_weight
         self.tables = load()
         self.pair_own, self.pair_opp, self.single = _crib_arrays(crib_weight)
+
+    # ---- auction ------------------------------------------------------------------------
+    def bid(self, obs):
+        """V-AUCTION: owning the crib instead of an opponent is worth our expected crib (the
+        best keep's throw into our own crib, from the crib tables) plus the opponents' expected
+        crib that we deny them; bid while the price is below that swing. In lowball a bid
+        pegs our score back, so any bid is welcome."""
+        if obs.rules.objective < 0:
+            from cribsim.variants.auction import lowball_worth
+
+            return raise_to(obs, lowball_worth(obs, sum(self.single) / 13))
+        from cribsim.expect import expected_show
+
+        hand = obs.hand
+        deny = sum(self.single) / 13  # an opponent's crib, on average (about 4.7 points)
+        if max(hand) >= 52:  # V-JOKERS: a joker of ours would go to our own crib's estimate
+            return raise_to(obs, int(JOKER_CRIB + deny))
+        k = len(hand) - obs.rules.hand_size
+        best_own = None
+        for keep in combinations(hand, len(hand) - k):
+            thrown = [c for c in hand if c not in keep]
+            v = expected_show(keep, hand) + self._crib(thrown, True)
+            if best_own is None or v > best_own[0]:
+                best_own = (v, self._crib(thrown, True))
+        return raise_to(obs, int(best_own[1] + deny))
+
+    def _crib(self, thrown, mine):
+        if len(thrown) == 2:
+            return (self.pair_own if mine else self.pair_opp)[thrown[0] * 52 + thrown[1]]
+        v = sum(self.single[RANK[c]] for c in thrown) / max(1, len(thrown))
+        return v if mine else -v
 
     # ---- discard ------------------------------------------------------------------------
     def crib_value(self, obs, thrown):
@@ -114,14 +158,46 @@ class EVStrategy(Strategy):
     def keep_value(self, obs, keep, thrown):
         from cribsim.expect import expected_show
 
+        if obs.rules.jokers and max(obs.hand) >= 52:
+            return self._joker_value(obs, keep, thrown)
         return expected_show(keep, obs.hand) + self.crib_value(obs, thrown)
+
+    def _joker_value(self, obs, keep, thrown):
+        """V-JOKERS, approximately: the exact expected show of the standard cards kept, plus
+        JOKER_KEEP for each joker kept (a joker named at the show adds about 6.4 points to three
+        random cards, measured); the crib value of the standard cards thrown, plus JOKER_CRIB
+        for each joker thrown (counted against us in an opponent's crib)."""
+        from cribsim.expect import expected_show
+
+        held = [c for c in obs.hand if c < 52]
+        std_keep = [c for c in keep if c < 52]
+        v = expected_show(std_keep, held) if std_keep else 0.0
+        v += JOKER_KEEP * (len(keep) - len(std_keep))
+        std_thrown = [c for c in thrown if c < 52]
+        if len(std_thrown) < len(thrown):  # a joker in the crib: the crib's whole estimate
+            mine = obs.rules.side_of[obs.crib_owner] == obs.side
+            v += JOKER_CRIB if mine else -JOKER_CRIB
+        elif std_thrown:
+            v += self.crib_value(obs, std_thrown)
+        return v
+
+    def _discard_jokers(self, obs):
+        best, choice = None, None
+        obj = obs.rules.objective
+        for keep, thrown in allowed_keeps(obs):
+            v = obj * self._joker_value(obs, keep, thrown)
+            if best is None or v > best + 1e-9:
+                best, choice = v, thrown
+        return choice
 
     def discard(self, obs):
         hand = obs.hand
         n = len(hand)
         k = obs.discards
         rules = obs.rules
-        if k == 2 and rules.players == 2 and obs.discard_rule is None:  # the hot path: two players, no flush possible
+        if rules.jokers and max(hand) >= 52:
+            return self._discard_jokers(obs)
+        if k == 2 and rules.players == 2 and obs.discard_rule is None and rules.objective > 0:  # the hot path
             hkey = 0
             sh = [0, 0, 0, 0]
             jacks = 0
@@ -175,7 +251,7 @@ class EVStrategy(Strategy):
         nobs_all = sum(nob)
         flush_bonus = [keep_n + (13 - suit_held[s]) / unseen for s in range(4)]
         pair_table = None
-        if k == 2 and obs.rules.players == 2 and obs.discard_rule is None:
+        if k == 2 and obs.rules.players == 2 and obs.discard_rule is None and obs.rules.objective > 0:
             mine = obs.rules.side_of[obs.crib_owner] == obs.side
             pair_table = self.pair_own if mine else self.pair_opp
             return self._discard_two(hand, hkey, unseen, nob, nobs_all, suit_held, flush_bonus, pair_table)
@@ -196,6 +272,8 @@ class EVStrategy(Strategy):
                 v += pair_table[thrown[0] * 52 + thrown[1]]
             elif thrown:
                 v += self.crib_value(obs, thrown)
+            if obs.rules.objective < 0:  # lowball: the keep worth least to us
+                v = -v
             if best is None or v > best + 1e-9:
                 best, best_throw = v, thrown
         return best_throw
@@ -231,12 +309,12 @@ class EVStrategy(Strategy):
     # ---- play ---------------------------------------------------------------------------
     def play(self, obs):
         legal = obs.legal
-        if len(legal) == 1:
-            return legal[0]
         r = obs.rules
+        if len(legal) == 1 and not r.jokers:
+            return legal[0]
         seat = obs.seat
         nxt = seat + 1 if seat + 1 < obs.players else 0
-        left = [4] * 13
+        left = [4] * 14  # by rank; index 13 collects jokers (V-JOKERS), never read
         hand = obs.hand
         for c in hand:
             left[c >> 2] -= 1  # c >> 2 is the rank (cards are rank * 4 + suit)
@@ -255,9 +333,10 @@ class EVStrategy(Strategy):
         last_card = nxt_size <= 0 and (len(hand) == 1 or len(played) + len(hand) == r.players * r.hand_size)
         hold = HOLD_COL[unseen][nxt_size] if nxt_size > 0 else None
         count = obs.count
+        obj = r.objective
         best, choice = None, legal[0]
         seen = 0
-        for c in legal:
+        for answer, c in (play_options(obs) if r.jokers else zip(legal, legal)):
             rk = c >> 2
             if seen >> rk & 1:  # same rank, same value: the first of them is kept on ties
                 continue
@@ -278,7 +357,9 @@ class EVStrategy(Strategy):
                     v += sign * threat
                 elif last_card:
                     v += 1
+            if obj < 0:  # lowball: shed points, hand them to the next player
+                v = -v
             v += 0.001 * val - (0.01 if cnt == 5 or cnt == 21 else 0.0)  # tie-breaks
             if best is None or v > best:
-                best, choice = v, c
+                best, choice = v, answer
         return choice

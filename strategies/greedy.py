@@ -6,22 +6,45 @@ opponents may do next: a baseline one step above random."""
 from itertools import combinations
 
 from cribsim.cards import RANK, VALUE
+from cribsim.jokers import show_value
 from cribsim.scoring import peg_points, show_points
-from cribsim.strategy import Strategy, allowed
+from cribsim.strategy import EVERY_VARIANT, Strategy, allowed, best_split, play_options, raise_to
+
+
+def _sv(obs):
+    """The show value function for these rules (jokers named to advantage, V-JOKERS)."""
+    return show_value if obs.rules.jokers else show_points
 
 
 class GreedyStrategy(Strategy):
     name = "greedy"
+    supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
+
+    def pass_cards(self, obs):
+        """V-CANADIAN: the split whose own and partner's hands are worth most (both count for
+        the side), without the starter."""
+        obj = obs.rules.objective
+        return best_split(obs, lambda keep, passed, thrown: obj * (_sv(obs)(keep, None) + _sv(obs)(passed, None)))
+
+    def bid(self, obs):
+        """The crib as the points its best two cards would show (plus a flat 2 for the rest);
+        in lowball any bid is welcome (it pegs our score back)."""
+        if obs.rules.objective < 0:
+            from cribsim.variants.auction import lowball_worth
+
+            return raise_to(obs, lowball_worth(obs, 4.7))
+        best = max(_sv(obs)(pair, None) for pair in combinations(obs.hand, 2))
+        return raise_to(obs, best + 2)
 
     def discard(self, obs):
         hand = obs.hand
         keep_n = len(hand) - obs.discards
-        best, choices = -1, []
+        best, choices = None, []
         for keep in combinations(hand, keep_n):
             if obs.discard_rule is not None and not allowed(obs, [c for c in hand if c not in keep]):
                 continue
-            pts = show_points(keep, None)
-            if pts > best:
+            pts = _sv(obs)(keep, None) * obs.rules.objective  # lowball: the fewest
+            if best is None or pts > best:
                 best, choices = pts, [keep]
             elif pts == best:
                 choices.append(keep)
@@ -30,10 +53,11 @@ class GreedyStrategy(Strategy):
 
     def play(self, obs):
         ranks = [RANK[c] for c in obs.pile]
-        best, choices = -1, []
-        for c in obs.legal:
-            pts = peg_points(ranks + [RANK[c]], obs.count + VALUE[c])
-            if pts > best:
+        best, choices = None, []
+        obj = obs.rules.objective
+        for c, shown in (play_options(obs) if obs.rules.jokers else zip(obs.legal, obs.legal)):
+            pts = peg_points(ranks + [RANK[shown]], obs.count + VALUE[shown]) * obj
+            if best is None or pts > best:
                 best, choices = pts, [c]
             elif pts == best:
                 choices.append(c)

@@ -9,8 +9,9 @@ that leaves the least to answer."""
 from itertools import combinations
 
 from cribsim.cards import RANK, VALUE
+from cribsim.jokers import show_value
 from cribsim.scoring import peg_points, show_points
-from cribsim.strategy import Strategy, allowed
+from cribsim.strategy import EVERY_VARIANT, Strategy, allowed, best_split, play_options, raise_to
 
 FIVE = 4  # rank index of the 5
 
@@ -35,8 +36,31 @@ def crib_feel(thrown):
     return v
 
 
+def _sv(obs):
+    """The show value function for these rules (jokers named to advantage, V-JOKERS)."""
+    return show_value if obs.rules.jokers else show_points
+
+
 class HoyleStrategy(Strategy):
     name = "hoyle"
+    supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
+
+    def pass_cards(self, obs):
+        """V-CANADIAN: certain points in both hands of the side, and the crib by feel."""
+        mine = obs.rules.side_of[obs.crib_owner] == obs.side
+        obj = obs.rules.objective
+        return best_split(obs, lambda keep, passed, thrown: obj * (
+            _sv(obs)(keep, None) + _sv(obs)(passed, None) + (0.5 if mine else -0.5) * crib_feel(thrown)))
+
+    def bid(self, obs):
+        """A club player's feel: a crib is worth about 4, more with 5s or a pair to throw;
+        in lowball any bid is welcome."""
+        if obs.rules.objective < 0:
+            from cribsim.variants.auction import lowball_worth
+
+            return raise_to(obs, lowball_worth(obs, 4.7))
+        feel = max(crib_feel(pair) for pair in combinations(obs.hand, 2))
+        return raise_to(obs, 3 + feel)
 
     def discard(self, obs):
         hand = obs.hand
@@ -48,7 +72,8 @@ class HoyleStrategy(Strategy):
                 continue
             feel = crib_feel(thrown)
             # certain points first; the crib breaks near-ties; low cards help the play
-            v = show_points(keep, None) + (0.5 if mine else -0.5) * feel + 0.01 * sum(VALUE[c] <= 4 for c in keep)
+            v = _sv(obs)(keep, None) + (0.5 if mine else -0.5) * feel + 0.01 * sum(VALUE[c] <= 4 for c in keep)
+            v *= obs.rules.objective  # lowball: the same judgement, minimised
             if best is None or v > best:
                 best, best_throw = v, thrown
         return best_throw
@@ -59,7 +84,7 @@ class HoyleStrategy(Strategy):
             return self.lead(obs)
         ranks = [RANK[c] for c in obs.pile]
         best, choice = None, None
-        for c in legal:
+        for answer, c in (play_options(obs) if obs.rules.jokers else zip(legal, legal)):
             cnt = obs.count + VALUE[c]
             pts = peg_points(ranks + [RANK[c]], cnt)
             v = 10 * pts
@@ -71,12 +96,15 @@ class HoyleStrategy(Strategy):
                 if RANK[c] == ranks[-1] + 1 or RANK[c] == ranks[-1] - 1:
                     v -= 0.5  # invites a run
             v += 0.01 * VALUE[c]  # keep low cards for the go
+            v *= obs.rules.objective  # lowball: give the points away instead
             if best is None or v > best:
-                best, choice = v, c
+                best, choice = v, answer
         return choice
 
     def lead(self, obs):
-        legal = obs.legal
+        legal = [c for c in obs.legal if c < 52]
+        if not legal:  # only jokers (V-JOKERS): lead one as a 4, the classic lead
+            return obs.legal[0], 15
         not_five = [c for c in legal if RANK[c] != FIVE] or legal
         ranks = [RANK[c] for c in obs.hand]
         paired = [c for c in not_five if ranks.count(RANK[c]) >= 2]

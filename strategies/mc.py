@@ -27,7 +27,7 @@ from cribsim.strategy import allowed
 from .ev import HOLD_COL, EVStrategy, lay_points
 
 
-def _ev_choose(hand, pile, count, left, nxt_size, unseen, sign):
+def _ev_choose(hand, pile, count, left, nxt_size, unseen, sign, obj=1):
     """Rollout policy ``ev``: ev's one-ply rule from what this player could know (``left``:
     cards of each rank unseen by them; ``unseen``: how many; ``nxt_size``: cards the next
     player holds; ``sign``: +1 if the next player is a partner, else -1)."""
@@ -55,13 +55,15 @@ def _ev_choose(hand, pile, count, left, nxt_size, unseen, sign):
                 if u:
                     threat += pts * hold[u]
             v += sign * threat
+        if obj < 0:  # lowball
+            v = -v
         v += 0.001 * val - (0.01 if cnt == 5 or cnt == 21 else 0.0)
         if best is None or v > best:
             best, card = v, c
     return card
 
 
-def rollout_ev(hands, turn, pile, last, side_of, my_side, public_left, public_unseen):
+def rollout_ev(hands, turn, pile, last, side_of, my_side, public_left, public_unseen, obj=1):
     """As ``rollout`` but every player follows ``_ev_choose`` from their own view:
     ``public_left`` counts each rank not yet seen by anyone (not played, not the starter),
     ``public_unseen`` how many cards that is; a player's view removes their own hand."""
@@ -82,7 +84,7 @@ def rollout_ev(hands, turn, pile, last, side_of, my_side, public_left, public_un
                 for c in h:
                     mine[c >> 2] -= 1
                 card = _ev_choose(h, pile, count, mine, len(hands[nxt]), unseen_pub - len(h),
-                                  1 if side_of[nxt] == side_of[seat] else -1)
+                                  1 if side_of[nxt] == side_of[seat] else -1, obj)
                 if card is not None:
                     break
             seat = seat + 1 if seat + 1 < n else 0
@@ -212,6 +214,8 @@ class MCStrategy(EVStrategy):
 
     def play(self, obs):
         legal = obs.legal
+        if obs.rules.jokers and (max(obs.hand) >= 52 or obs.starter >= 52):
+            return EVStrategy.play(self, obs)  # V-JOKERS: the search does not name jokers yet
         if len(legal) == 1:
             return legal[0]
         seen = set(obs.hand)
@@ -225,7 +229,7 @@ class MCStrategy(EVStrategy):
         totals = dict.fromkeys(legal, 0)
         use_ev = self.rollout_policy == "ev"
         if use_ev:  # ranks nobody has seen yet: not played, not the starter
-            pub = [4] * 13
+            pub = [4] * 14  # index 13: jokers played (V-JOKERS), never read
             for _, c in obs.played:
                 pub[c >> 2] -= 1
             pub[obs.starter >> 2] -= 1
@@ -239,23 +243,25 @@ class MCStrategy(EVStrategy):
                 p = pile + (RANK[c],) if cnt != 31 else ()
                 if use_ev:
                     pub[c >> 2] -= 1
-                    diff = rollout_ev(hands, (me + 1) % n, p, me, side_of, obs.side, pub, pub_unseen - 1)
+                    diff = rollout_ev(hands, (me + 1) % n, p, me, side_of, obs.side, pub, pub_unseen - 1,
+                                      obs.rules.objective)
                     pub[c >> 2] += 1
                 else:
                     diff = rollout(hands, (me + 1) % n, p, me, side_of, obs.side)
                 totals[c] += now.get(RANK[c], 0) + diff
-        return max(legal, key=lambda c: (totals[c], VALUE[c]))
+        obj = obs.rules.objective  # lowball: the fewest points for our side
+        return max(legal, key=lambda c: (obj * totals[c], VALUE[c]))
 
     def discard(self, obs):
         hand = obs.hand
-        if not self.discard_rollouts:
-            return super().discard(obs)
+        if not self.discard_rollouts or (obs.rules.jokers and max(hand) >= 52):
+            return super().discard(obs)  # V-JOKERS: ev's discard (the rollouts do not name jokers)
         scored = []
         for keep in combinations(hand, len(hand) - obs.discards):
             thrown = [c for c in hand if c not in keep]
             if not allowed(obs, thrown):
                 continue
-            scored.append((self.keep_value(obs, keep, thrown), keep, thrown))
+            scored.append((obs.rules.objective * self.keep_value(obs, keep, thrown), keep, thrown))
         scored.sort(key=lambda t: -t[0])
         top = [t for t in scored[:self.discard_top] if t[0] >= scored[0][0] - self.discard_margin]
         if len(top) == 1:
@@ -275,8 +281,9 @@ class MCStrategy(EVStrategy):
                 hands = [list(h) if h is not None else list(keep) for h in others]
                 if self.rollout_policy == "ev":  # the starter is not known yet: all 52 unseen
                     pegs[i] += rollout_ev(hands, (obs.dealer + 1) % n, (), obs.dealer, side_of, obs.side,
-                                          [4] * 13, 52)
+                                          [4] * 13, 52, obs.rules.objective)
                 else:
                     pegs[i] += rollout(hands, (obs.dealer + 1) % n, (), obs.dealer, side_of, obs.side)
-        best = max(range(len(top)), key=lambda i: top[i][0] + pegs[i] / self.discard_rollouts)
+        obj = obs.rules.objective
+        best = max(range(len(top)), key=lambda i: top[i][0] + obj * pegs[i] / self.discard_rollouts)
         return top[best][2]

@@ -1,11 +1,27 @@
 """``random``: uniformly random legal choices."""
 
 from cribsim.rng import draw
-from cribsim.strategy import Strategy
+from cribsim.strategy import EVERY_VARIANT, Strategy, raise_to
 
 
 class RandomStrategy(Strategy):
     name = "random"
+    supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
+
+    def pass_cards(self, obs):
+        """V-CANADIAN: a random 4 for the partner and 2 for the crib."""
+        cards = draw(self.rng, obs.hand, obs.passes + obs.discards)
+        return cards[:obs.passes], cards[obs.passes:]
+
+    def bid(self, obs):
+        """A pass or the lowest legal bid, at even odds (V-AUCTION)."""
+        if self.rng.random() >= 0.5:
+            return None
+        if obs.rules.objective < 0:  # lowball: not past what the floor allows
+            from cribsim.variants.auction import lowball_worth
+
+            return raise_to(obs, lowball_worth(obs, 0))
+        return raise_to(obs, obs.rules.max_bid)
 
     def discard(self, obs):
         rule = obs.discard_rule
@@ -17,4 +33,10 @@ class RandomStrategy(Strategy):
 
     def play(self, obs):
         legal = obs.legal
-        return legal[int(self.rng.random() * len(legal))]
+        c = legal[int(self.rng.random() * len(legal))]
+        if c >= 52:  # V-JOKERS: a random name that fits
+            from cribsim.jokers import play_names
+
+            names = play_names(31 - obs.count)
+            return c, names[int(self.rng.random() * len(names))]
+        return c

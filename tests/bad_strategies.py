@@ -87,3 +87,21 @@ class TileCheat:
 
 
 TileCheater = TileCheat.Cheat
+
+
+class NoBid:
+    """A strategy that declares only discard and play (no auction bids)."""
+
+    from cribsim.strategy import Strategy as _Base
+
+    class Plain(_Base):
+        name = "plain"
+
+        def discard(self, obs):
+            return list(obs.hand[:obs.discards])
+
+        def play(self, obs):
+            return obs.legal[0]
+
+
+Plain = NoBid.Plain

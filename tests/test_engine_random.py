@@ -54,7 +54,8 @@ def check_game(rules, res):
     assert side_pts == list(res.scores)
     # exactly one side at or over the target, and it is the winner; the last event crossed it
     assert [s >= rules.target for s in res.scores].count(True) == 1
-    assert res.scores[res.winner] >= rules.target
+    reached = next(s for s, x in enumerate(res.scores) if x >= rules.target)
+    assert res.winner == rules.winner_of(reached, res.scores)  # R-WIN-1 (V-LOWBALL: the other side)
     # R-SHOW-2: the game stops the instant the target is reached: whatever follows the first
     # event that reaches it belongs to the same scoring act (same seat, same source, no action)
     running = [0] * len(rules.sides)
@@ -65,18 +66,23 @@ def check_game(rules, res):
             crossed = i
     tail = ev[crossed:]
     assert all(e.points > 0 and e.seat == tail[0].seat and e.source == tail[0].source for e in tail)
-    assert rules.side_of[tail[0].seat] == res.winner
+    assert rules.side_of[tail[0].seat] == reached
     # per deal: cards conserved, counts, every kept card played unless the game ended
     deals = sorted({e.deal for e in ev if e.deal >= 0})
     assert len(deals) == res.deals
     for k in deals:
         de = [e for e in ev if e.deal == k]
-        dealt = [c for e in de if e.source == "deal" for c in e.cards]
+        dealt = [c for e in de if e.source == "deal" and e.reason != "from partner" for c in e.cards]
         starter = [e.cards[0] for e in de if e.source == "starter"]
-        assert len(dealt) == len(set(dealt)) == (n - 1) * rules.deal + rules.dealer_deal + rules.crib_from_deck
+        canadian = "canadian" in rules.variants  # V-CANADIAN: two seats dealt 10, partners passed 4
+        want = 20 if canadian else (n - 1) * rules.deal + rules.dealer_deal + rules.crib_from_deck
+        assert len(dealt) == len(set(dealt)) == want
         assert not set(starter) & set(dealt)
         held = {e.seat: list(e.cards) for e in de if e.source == "deal" and e.reason != "crib"}
         for e in de:
+            if e.source == "pass":
+                for c in e.cards:
+                    held[e.seat].remove(c)
             if e.source == "discard":
                 for c in e.cards:
                     held[e.seat].remove(c)
@@ -92,7 +98,7 @@ def check_game(rules, res):
             if e.source == "lay":
                 assert not (rules.play_once and resets), "V-FIVECARD: no card after the first 31 or go"
                 held[e.seat].remove(e.cards[0])  # only own cards
-                count += VALUE[e.cards[0]]
+                count += VALUE[e.cards[-1]]  # a joker counts as the card named (V-JOKERS)
                 assert e.count == count <= 31
             elif e.source == "reset":
                 count = 0
@@ -111,6 +117,32 @@ def test_random_games_keep_every_invariant(preset):
         strategies = [Checked(random.Random()) for _ in range(rules.players)]
         res = play_game(rules, strategies, rng.getrandbits(32), (i, 0), log=True)
         check_game(rules, res)
+
+
+# variants combined where the rules allow (RULES.md Part 2: "several may be combined")
+COMBOS = {
+    "muggins+jokers": {"extends": "jokers", "variants": ["muggins"]},
+    "lowball+auction": {"extends": "lowball", "variants": ["lowball", "auction"], "score_floor": 0, "max_bid": 8},
+    "jokers+partners": {"extends": "four_player_partners", "jokers": 2},
+    "toss_fives+jokers+nineteen": {"extends": "toss_fives", "jokers": 2, "null_penalty": True},
+    "five_card+back_ten": {"extends": "five_card", "back_ten": "each"},
+    "auction+partners+muggins": {"extends": "four_player_partners", "variants": ["auction", "muggins"]},
+    "three_player_six+jokers": {"extends": "three_player_dealer_six", "jokers": 2},
+    "canadian+lowball": {"extends": "canadian_doubles", "variants": ["canadian", "lowball"]},
+}
+
+
+@pytest.mark.parametrize("combo", sorted(COMBOS))
+def test_combined_variants_keep_every_invariant(combo):
+    from cribsim.rules import rules_from_mapping
+
+    rules = rules_from_mapping(dict(COMBOS[combo], name=combo))
+    counters = [(0.05, 0.7)] * rules.players if rules.muggins else None
+    for i in range(25):
+        for name in ("random", "ev"):
+            res = play_game(rules, make_strategies([factory(name)] * rules.players), 5, (i, 0), log=True,
+                            counters=counters)
+            check_game(rules, res)
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -230,3 +230,355 @@ def test_narrated_variant_game(preset, capsys):
     assert "wins" in out.splitlines()[-1]
     if preset == "five_card":
         assert "three for last" in out
+
+
+# ---- V-LOWBALL ------------------------------------------------------------------------------------
+
+def test_lowball_reaching_the_target_loses():
+    # V-LOWBALL: Alice on 119 pegs a pair (2C on Bob's 2H would be Bob's; here Alice's 2H answers
+    # Bob's 2C lead: 2 for the pair) and reaches 121: the game stops at once (R-SHOW-2) and Bob wins
+    rules = load_rules("lowball")
+    g, over = run(rules, 0, scores=[119, 50], **ZERO)
+    assert over == 0 and g.scores[0] == 121
+    assert rules.winner_of(over, g.scores) == 1
+    assert load_rules("standard").winner_of(over, g.scores) == 0
+
+
+def test_lowball_needs_two_sides():
+    with pytest.raises(ConfigError, match="two sides"):
+        rules_from_mapping({"extends": "three_player", "variants": ["lowball"]}, "x.yaml")
+    with pytest.raises(ConfigError, match="unknown variant"):
+        rules_from_mapping({"extends": "standard", "variants": ["nosuch"]}, "x.yaml")
+
+
+def test_lowball_strategies_minimise():
+    # V-LOWBALL: greedy keeps the four cards worth least (5-5-5-J is 14 points; it keeps a hand
+    # worth 0); ev throws its 5s into the opponents' crib and keeps a hand of nothing
+    from itertools import combinations
+
+    from cribsim.scoring import show_points
+    from cribsim.strategy import Observation
+
+    rules = load_rules("lowball")
+    hand = C("5S 5D 5H JC 2D 9C")
+    for name in ("greedy", "ev", "hoyle"):
+        o = Observation(1, 1, rules)
+        o.hand, o.discards, o.dealer, o.crib_owner, o.scores = tuple(hand), 2, 0, 0, (0, 0)
+        thrown = factory(name)(random.Random(1)).discard(o)
+        kept = [c for c in hand if c not in thrown]
+        assert show_points(kept, None) == min(show_points(k, None) for k in combinations(hand, 4)), name
+    o = Observation(1, 1, rules)
+    o.hand, o.discards, o.dealer, o.crib_owner, o.scores = tuple(hand), 2, 0, 0, (0, 0)
+    thrown = {card_str(c) for c in factory("ev")(random.Random(1)).discard(o)}
+    assert len(thrown & {"5S", "5D", "5H"}) == 2  # two 5s into the opponents' crib
+
+
+# ---- V-MUGGINS --------------------------------------------------------------------------------------
+
+def _match(rules_name, counters, key=3):
+    from cribsim.match import play_match
+
+    return play_match(load_rules(rules_name), [factory("ev"), factory("ev")], 9, key, log=True, counters=counters)
+
+
+def test_muggins_with_perfect_counters_is_the_standard_game():
+    # V-MUGGINS: "with perfect counting, muggins plays exactly like the standard game"
+    for key in range(5):
+        a = _match("muggins", [(0.0, 1.0), (0.0, 0.3)], key)
+        b = _match("standard", None, key)
+        assert [g.events for g in a.games] == [g.events for g in b.games]
+        assert a.winner == b.winner and a.game_points == b.game_points
+
+
+def test_missed_points_are_lost_without_muggins_and_taken_with_it():
+    from cribsim.engine import play_game
+    from cribsim.match import make_strategies
+
+    def game(name, counters):
+        return play_game(load_rules(name), make_strategies([factory("ev")] * 2), 4, (1, 0), log=True,
+                         counters=counters)
+
+    # seat 0 overlooks everything it could count in the play and the show (not his heels)
+    lost = game("standard", [(1.0, 1.0), (0.0, 1.0)])
+    counted = {e.source for e in lost.events if e.seat == 0 and e.points > 0}
+    assert counted <= {"heels"}
+    assert any(e.source == "overlooked" and e.seat == 0 for e in lost.events)
+    # with muggins and a vigilant opponent, every overlooked point goes to the opponent
+    taken = game("muggins", [(1.0, 1.0), (0.0, 1.0)])
+    for i, e in enumerate(taken.events):
+        if e.source == "overlooked":
+            follow = [x for x in taken.events[i + 1:] if x.source != "overlooked"][0]
+            assert follow.seat == 1 and follow.reason == "muggins"
+    # an opponent who never notices takes nothing
+    blind = game("muggins", [(1.0, 1.0), (0.0, 0.0)])
+    assert not any(e.reason == "muggins" for e in blind.events)
+
+
+def test_counting_model_in_the_lineup(tmp_path):
+    from cribsim.tournament.config import load_experiment
+
+    cfg = tmp_path / "x.yaml"
+    cfg.write_text("name: x\nvariants: [muggins]\nlineup: [{name: sloppy, strategy: greedy, miss_rate: 0.05, "
+                   "vigilance: 0.5}, greedy]\nmatches: 4\n")
+    exp = load_experiment(cfg)
+    assert (exp.lineup[0].miss_rate, exp.lineup[0].vigilance) == (0.05, 0.5)
+    cfg.write_text("name: x\nlineup: [{strategy: greedy, miss_rate: 1.5}, random]\n")
+    with pytest.raises(ConfigError) as err:
+        load_experiment(cfg)
+    assert err.value.key == "lineup[0].miss_rate"
+
+
+# ---- V-AUCTION --------------------------------------------------------------------------------------
+
+class Bidder(Scripted):
+    supports = frozenset({"discard", "play", "bid"})
+
+    def __init__(self, rng, discards=(), plays=(), bids=()):
+        super().__init__(rng, discards, plays)
+        self.bids = list(bids)
+
+    def bid(self, obs):
+        return self.bids.pop(0)
+
+
+def run_auction(rules, bids, scores=None):
+    d = ZERO
+    strategies = [Bidder(random.Random(0), C(d["discards"][s]), C(d["plays"][s]), bids[s]) for s in range(2)]
+    g = GameState(rules, strategies, 0, (0, 0), 0, events=[])
+    if scores:
+        g.scores = list(scores)
+    deal = scripted_deal([C(h) for h in d["hands"]], c1(d["starter"]))
+    play_deal(g, tuple(deal if p is deal_cards else p for p in rules.phases))
+    return g
+
+
+def test_auction_winner_pegs_back_the_bid_and_owns_the_crib():
+    # V-AUCTION: Alice (0) deals; Bob (left of the dealer) bids first: Bob 2, Alice 3, Bob 4,
+    # Alice passes. Bob pegs back 4 at once and owns the crib this hand, still counted last.
+    rules = load_rules("auction")
+    g = run_auction(rules, [[3, None], [2, 4]])
+    assert [(e.seat, e.reason) for e in g.events if e.source == "bid"] == \
+        [(1, "2"), (0, "3"), (1, "4"), (0, "pass"), (1, "wins the crib for 4")]
+    assert events(g, "other")[0] == (1, -4, "pegs back the bid of 4")
+    shows = [(e.seat, e.reason) for e in g.events if e.source == "show"]
+    assert shows[-1] == (1, "crib")  # Bob's crib, still counted last
+    assert shows[:2] == [(1, "hand"), (0, "hand")]
+    # the score may go negative (no floor set): Bob's pegging and the show came after the bid
+    assert min(s for s in _running(g)[1]) == -4
+
+
+def _running(g):
+    run_ = {0: [0], 1: [0]}
+    for e in g.events:
+        if e.points:
+            side = e.seat
+            run_[side].append(run_[side][-1] + e.points)
+    return run_
+
+
+def test_auction_nobody_bids_the_dealer_keeps_the_crib_free():
+    g = run_auction(load_rules("auction"), [[None], [None]])
+    assert events(g, "other") == []
+    assert [(e.seat, e.reason) for e in g.events if e.source == "show"][-1] == (0, "crib")
+
+
+def test_auction_floor_and_illegal_bids():
+    rules = rules_from_mapping({"extends": "auction", "score_floor": 0})
+    g = run_auction(rules, [[None], [5]], scores=[0, 3])
+    assert events(g, "other")[0] == (1, -3, "pegs back the bid of 5")  # not below 0
+    with pytest.raises(IllegalMove, match="bid"):
+        run_auction(load_rules("auction"), [[2], [2]])  # not above the standing bid
+
+
+def test_a_strategy_that_cannot_bid_is_refused_when_the_lineup_loads(tmp_path):
+    from cribsim.tournament.config import load_experiment
+
+    cfg = tmp_path / "x.yaml"
+    cfg.write_text("name: x\nvariants: [auction]\nlineup: [ev, {name: p, strategy: 'tests.bad_strategies:Plain'}]\n")
+    with pytest.raises(ConfigError, match="bid"):
+        load_experiment(cfg)
+    cfg.write_text("name: x\nvariants: [standard]\nlineup: [ev, {name: p, strategy: 'tests.bad_strategies:Plain'}]\n")
+    load_experiment(cfg)  # fine without the auction
+    for variant, need in (("lowball", "lowball"), ("jokers", "jokers"), ("toss_fives", "discard_rule"),
+                          ("canadian_doubles", "pass_cards")):
+        cfg.write_text(f"name: x\nvariants: [{variant}]\nlineup: [ev, {{name: p, strategy: "
+                       f"'tests.bad_strategies:Plain'}}]\nformat: pairings\npairings: [[ev, p]]\n")
+        with pytest.raises(ConfigError, match=need):
+            load_experiment(cfg)
+
+
+# ---- V-CANADIAN ---------------------------------------------------------------------------------
+
+def test_canadian_doubles_deal_pass_and_discard():
+    # V-CANADIAN: only the dealer and the dealer's left get cards (10 each); each keeps 4, passes 4
+    # to the partner and throws 2 to the crib; every hand is then 4 cards and the crib 4
+    from cribsim.engine import play_game
+    from cribsim.match import make_strategies
+
+    rules = load_rules("canadian_doubles")
+    for name in ("random", "greedy", "hoyle", "ev"):
+        res = play_game(rules, make_strategies([factory(name)] * 4), 5, (1, 0), log=True)
+        for k in range(res.deals - 1):
+            ev_ = [e for e in res.events if e.deal == k]
+            dealer = (res.first_dealer + k) % 4
+            dealt = {e.seat: e.cards for e in ev_ if e.source == "deal" and e.reason != "from partner"}
+            assert set(dealt) == {dealer, (dealer + 1) % 4} and all(len(c) == 10 for c in dealt.values())
+            passed = {e.seat: e.cards for e in ev_ if e.source == "pass"}
+            received = {e.seat: e.cards for e in ev_ if e.reason == "from partner"}
+            for s, cards in passed.items():
+                assert received[(s + 2) % 4] == cards and set(cards) <= set(dealt[s])
+            shows = {(e.seat, e.reason): e.cards for e in ev_ if e.source == "show"}
+            assert all(len(c) == 4 for c in shows.values()) and len(shows) == 5
+
+
+def test_canadian_ev_split_is_the_best_of_all_3150():
+    # ev's pass_cards is the best split by its definition: expected show of our hand plus the
+    # partner's (both count for the side) plus the crib value of the two thrown. Here that means
+    # 5-5-J-K (10 before the starter) and 4-4-5-6 (12: a double run and two fifteens) rather
+    # than the obvious 5-5-5-J (14) and 4-4-6-6 (4): 22 beats 18.
+    from itertools import combinations
+
+    from cribsim.expect import expected_show
+    from cribsim.strategy import Observation
+
+    rules = load_rules("canadian_doubles")
+    o = Observation(0, 0, rules)
+    o.hand = tuple(C("5S 5D 5H JC 4S 4D 6H 6C KS 9D"))
+    o.discards, o.passes, o.dealer, o.crib_owner, o.scores = 2, 4, 1, 1, (0, 0)
+    ev = factory("ev")(random.Random(0))
+    passed, thrown = ev.pass_cards(o)
+    kept = [c for c in o.hand if c not in passed and c not in thrown]
+
+    def value(keep, pas, thr):
+        return expected_show(keep, o.hand) + expected_show(pas, o.hand) + ev.crib_value(o, thr)
+
+    best = max(value(k, p, [c for c in o.hand if c not in k and c not in p])
+               for k in combinations(o.hand, 4) for p in combinations([c for c in o.hand if c not in k], 4))
+    assert value(kept, passed, thrown) == pytest.approx(best)
+    assert {frozenset(map(card_str, kept)), frozenset(map(card_str, passed))} == \
+        {frozenset(["5S", "5D", "JC", "KS"]), frozenset(["4S", "4D", "5H", "6H"])}
+
+
+def test_canadian_needs_four_players_in_partnerships():
+    with pytest.raises(ConfigError, match="Canadian doubles needs four players"):
+        rules_from_mapping({"extends": "three_player", "variants": ["canadian"]}, "x.yaml")
+    with pytest.raises(ConfigError, match="Canadian doubles needs four players"):
+        rules_from_mapping({"extends": "four_player", "variants": ["canadian"]}, "x.yaml")
+
+
+# ---- R-MATCH-4 ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("scores, want", [
+    ((121, 100, 95), {0: 2}),            # nobody skunked: the winner 2
+    ((121, 100, 80), {0: 3, 1: 1}),      # only the third below 91: winner 3, second 1
+    ((121, 85, 80), {0: 3}),             # both skunked: winner 3, second 0
+])
+def test_winner_takes_all_match_points(scores, want):
+    from cribsim.engine.game import GameResult
+    from cribsim.match import game_points, game_skunk
+
+    rules = load_rules("three_player_winner_takes_all")
+    g = GameResult(0, scores, 0, 9, None)
+    assert game_points(rules, g, game_skunk(rules, g), rules.match.points_table()) == want
+
+
+def test_winner_takes_all_needs_three_players():
+    with pytest.raises(ConfigError) as err:
+        rules_from_mapping({"extends": "standard", "match": {"scoring": "winner_takes_all"}}, "x.yaml")
+    assert err.value.key == "match.scoring"
+    assert "scoring" not in load_rules("standard").to_dict()["match"]  # old hashes hold
+
+
+# ---- V-JOKERS -----------------------------------------------------------------------------------------
+
+J1, J2 = 52, 53
+
+
+class ScriptedWild(Scripted):
+    """Plays its script; an entry may be (joker, named card)."""
+
+    def play(self, obs):
+        c = self.plays.pop(0)
+        assert (c[0] if isinstance(c, tuple) else c) in obs.legal
+        return c
+
+
+def test_jokers_laid_as_a_fifth_and_sixth_five_peg_20_and_30():
+    # V-JOKERS: Bob leads 5H (5); Alice 5S (10: pair 2); Bob 5C (15: 2 + pair royal 6);
+    # Alice 5D (20: double pair royal 12); Bob's joker named 5S (25: five of a kind 20);
+    # Alice's joker named 5H (30: six of a kind 30); then go (1) and 9H, 2C (last card 1)
+    rules = load_rules("jokers")
+    alice = C("5S 5D 2C 3C 4C") + [J1]
+    bob = C("5H 5C 9H 7C 8C") + [J2]
+    s = [ScriptedWild(random.Random(0), C("3C 4C"), [c1("5S"), c1("5D"), (J1, c1("5H")), c1("2C")]),
+         ScriptedWild(random.Random(0), C("7C 8C"), [c1("5H"), c1("5C"), (J2, c1("5S")), c1("9H")])]
+    g = GameState(rules, s, 0, (0, 0), 0, events=[])
+    deal = scripted_deal([alice, bob], c1("KD"))
+    play_deal(g, tuple(deal if p is deal_cards else p for p in rules.phases))
+    pegs = [(e.seat, e.points, e.reason) for e in g.events if e.source == "peg"]
+    assert pegs[:7] == [(0, 2, "pair"), (1, 2, "fifteen"), (1, 6, "pair royal"), (0, 12, "double pair royal"),
+                        (1, 20, "5 of a kind"), (0, 30, "6 of a kind"), (0, 1, "go")]
+    lays = [e for e in g.events if e.source == "lay" and len(e.cards) == 2]
+    assert [(e.cards, e.count) for e in lays] == [((J2, c1("5S")), 25), ((J1, c1("5H")), 30)]
+
+
+def test_a_joker_must_be_named_to_be_laid():
+    rules = load_rules("jokers")
+    s = [ScriptedWild(random.Random(0), C("3C 4C"), [J1]), ScriptedWild(random.Random(0), C("7C 8C"), [c1("5H")])]
+    g = GameState(rules, s, 0, (0, 0), 0, events=[])
+    deal = scripted_deal([C("5S 5D 2C 3C 4C") + [J1], C("5H 5C 9H 7C 8C") + [J2]], c1("KD"))
+    with pytest.raises(IllegalMove, match="joker"):
+        play_deal(g, tuple(deal if p is deal_cards else p for p in rules.phases))
+
+
+def _show_game(rules_name):
+    # Alice (dealer) keeps JC QC KC 2C; Bob keeps 5H 5C 5S TD; the starter is a joker.
+    rules = load_rules(rules_name)
+    s = [ScriptedWild(random.Random(0), C("7D 8D"), C("JC QC KC 2C")),
+         ScriptedWild(random.Random(0), C("9S AS"), C("5H 5C 5S TD"))]
+    g = GameState(rules, s, 0, (0, 0), 0, events=[])
+    deal = scripted_deal([C("JC QC KC 2C 7D 8D"), C("5H 5C 5S TD 9S AS")], J1)
+    play_deal(g, tuple(deal if p is deal_cards else p for p in rules.phases))
+    return g
+
+
+def test_joker_starter_is_heels_and_each_player_names_it_for_themself():
+    # V-JOKERS: a joker starter gives the dealer 2 for his heels; at the show Bob names it a 5
+    # (5-5-5-5 and TD: fifteens 8 x 2 = 16, pairs 12: 28); Alice, independently, a club (her
+    # J-Q-K-2 of clubs then make a five-card flush with the run)
+    g = _show_game("jokers")
+    assert events(g, "heels") == [(0, 2, "his heels")]
+    names = {e.seat: e.cards for e in g.events if e.source == "name"}
+    assert card_str(names[1][-1])[0] == "5"
+    assert card_str(names[0][-1])[1] == "C"  # Alice's naming: a club
+    shown = sum(e.points for e in g.events if e.source == "hand" and e.seat == 1)
+    assert shown == 28
+
+
+def test_joker_starter_named_by_the_non_dealer_holds_for_everyone():
+    g = _show_game("jokers_non_dealer")
+    named = [e for e in g.events if e.source == "name" and "starter" in e.reason]
+    assert len(named) == 1 and named[0].seat == 1 and card_str(named[0].cards[0])[0] == "5"
+    # Alice must count her hand with Bob's 5: J-Q-K-2 of clubs and a 5: fifteens 3 x 2, flush
+    # only if Bob's 5 is a club (he named it for his own hand)
+    assert not [e for e in g.events if e.source == "name" and e.seat == 0 and e.cards[-1] != named[0].cards[0]]
+
+
+def test_joker_show_matches_a_brute_force_over_every_name():
+    # V-JOKERS: best_show (fast path) against the enumerating scorer over all 52 names
+    from cribsim.jokers import best_show
+    from cribsim.scoring import show_breakdown
+
+    rng = random.Random(5)
+    for _ in range(25):
+        cards = rng.sample(range(52), 4)
+        hand, starter = cards[:3] + [J1], cards[3]
+        brute = max(sum(i.points for i in show_breakdown(hand[:3] + [n], starter)) for n in range(52))
+        assert best_show(hand, starter)[0] == brute
+    # five of a kind: 10 pairs (20) + 10 fifteens (20); six (a seven-card game's hand of 5 and a
+    # joker starter): 15 pairs (30) + 20 fifteens (40)
+    five = best_show(C("5H 5C 5S") + [J1], c1("5D"))[0]
+    six = best_show(C("5H 5C 5S 5D") + [J1], J2)[0]
+    assert (five, six) == (40, 70)
+    # lowball names for the worst: the four 5s still score 20, the joker adds nothing (an 8, say)
+    assert best_show(C("5H 5C 5S") + [J1], c1("5D"), objective=-1)[0] == 20

@@ -51,14 +51,26 @@ def back_ten(g, d, seat, points, source):
 
 
 def phases_for(rules):
-    phases = [deal_cards, discard, cut_starter,
-              partial(play, once=True) if rules.play_once else play]
+    play_kw = {}
+    if rules.play_once:
+        play_kw["once"] = True
+    if rules.jokers:  # V-JOKERS: a joker is named when laid
+        play_kw["wild"] = True
+    phases = [deal_cards, discard, cut_starter, partial(play, **play_kw) if play_kw else play]
     after = []
     if rules.null_penalty:
         after.append(null_penalty)
     if rules.back_ten:
         after.append(back_ten)
-    phases.append(partial(show, after=tuple(after)) if after else show)
+    if rules.jokers:  # V-JOKERS: jokers named at the show
+        from ..variants.wild import show_wild
+
+        phases.append(partial(show_wild, after=tuple(after)))
+    else:
+        phases.append(partial(show, after=tuple(after)) if after else show)
     if rules.first_pone_points:
         phases.insert(0, three_for_last)
+    for p in rules.plugins:  # flow plug-ins (cribsim/variants/)
+        if hasattr(p, "phases"):
+            phases = list(p.phases(rules, phases))
     return tuple(phases)

@@ -41,13 +41,18 @@ def cut_for_deal(rules, seed, address, events=None):
         rnd += 1
 
 
-def play_game(rules, strategies, seed, address, first_dealer=None, log=False, phases=None):
+def play_game(rules, strategies, seed, address, first_dealer=None, log=False, phases=None, counters=None):
     """Play one game. ``address`` is (match_key, game_index); decks are derived from it.
     ``first_dealer`` None means cut for it (R-DEAL-1). With ``log`` the result carries events."""
     events = [] if log else None
     if first_dealer is None:
         first_dealer = cut_for_deal(rules, seed, address, events)
-    g = GameState(rules, strategies, seed, address, first_dealer, events)
+    if counters and any(miss > 0 for miss, _ in counters):  # V-MUGGINS: imperfect counting
+        from .counting import CountingState
+
+        g = CountingState(rules, strategies, seed, address, first_dealer, [] if events is None else events, counters)
+    else:
+        g = GameState(rules, strategies, seed, address, first_dealer, events)
     g.seed_strategies()
     n = g.n
     phases = phases or rules.phases
@@ -58,7 +63,8 @@ def play_game(rules, strategies, seed, address, first_dealer=None, log=False, ph
             g.deal_no += 1
         raise RuntimeError(f"game {address} did not end within {MAX_DEALS} deals")
     except GameOver as over:
-        return GameResult(over.side, tuple(g.scores), first_dealer, g.deal_no + 1, g.by_role, events)
+        winner = rules.winner_of(over.side, g.scores)
+        return GameResult(winner, tuple(g.scores), first_dealer, g.deal_no + 1, g.by_role, events)
 
 
 def play_deal(g, phases=None):

@@ -4,7 +4,7 @@ Each phase is a function ``phase(game, deal)``.  The standard order is ``STANDAR
 flow-changing variant (auction, inspection, Canadian passes, ...) supplies its own phase list by
 inserting or replacing entries, so the engine loop itself never changes."""
 
-from ..cards import JACK, RANK, VALUE, cards_str
+from ..cards import JACK, RANK, VALUE, card_str, cards_str
 from ..errors import IllegalMove
 from ..rng import DECK, addressed_draw
 from ..scoring import peg_breakdown, peg_points, show_breakdown, show_points
@@ -86,13 +86,14 @@ def cut_starter(g, d):
     """R-START-1/2: the starter; a jack gives the dealer 2 for his heels."""
     d.starter = d.stock.pop()
     g.log(d.dealer, "starter", cards=(d.starter,))
-    if RANK[d.starter] == JACK:
+    if RANK[d.starter] == JACK or d.starter >= 52:  # V-JOKERS: a joker starter is heels too
         g.award(d.dealer, 2, HEELS, "his heels", (d.starter,))
 
 
-def play(g, d, once=False):
+def play(g, d, once=False, wild=False):
     """R-PEG-1..5: the play, with go, 31 and last card. With ``once`` (V-FIVECARD) the play
-    stops at the first reset: after a 31 or a go no more cards are laid."""
+    stops at the first reset: after a 31 or a go no more cards are laid. With ``wild``
+    (V-JOKERS) a joker is laid as (joker, name): it counts and pegs as the card named."""
     n = g.n
     hands = [list(d.kept[s]) for s in range(n)]
     left = sum(len(h) for h in hands)
@@ -141,17 +142,23 @@ def play(g, d, once=False):
             obs.legal = tuple(legal)
         obs.count, obs.pile, obs.played, obs.scores, obs.gos = count, pile, played, scores, gos
         c = plays[seat](obs)
-        if c not in legal:
+        shown = c
+        if wild:
+            c, shown = _named(c, legal, count, seat)
+        elif c not in legal:
             raise IllegalMove(f"seat {seat} played {c!r}, legal were {cards_str(legal)} at count {count}", seat)
         hand.remove(c)
         left -= 1
-        count += VALUE[c]
-        pile += (c,)
-        ranks.append(RANK[c])
+        count += VALUE[shown]
+        pile += (shown,)
+        ranks.append(RANK[shown])
         played += ((seat, c),)
         last = seat
         if logging:
-            g.log(seat, "lay", cards=(c,), count=count)
+            if shown == c:
+                g.log(seat, "lay", cards=(c,), count=count)
+            else:  # V-JOKERS: the joker and the card it is named
+                g.log(seat, "lay", f"joker named {card_str(shown)}", cards=(c, shown), count=count)
             items = peg_breakdown(list(pile))
             if items:
                 g.award_items(seat, items, PEG)
@@ -170,6 +177,19 @@ def play(g, d, once=False):
         turn = seat + 1 if seat + 1 < n else 0
     if count:  # R-PEG-4: last card (not after a 31)
         g.award(last, 1, PEG, "last card", ())
+
+
+def _named(move, legal, count, seat):
+    """V-JOKERS: (card, the card it counts as) for a play answer; a joker needs a name that
+    is a standard card fitting under 31."""
+    if isinstance(move, tuple) and len(move) == 2 and move[0] in legal and move[0] >= 52:
+        c, name = move
+        if isinstance(name, int) and 0 <= name < 52 and count + VALUE[name] <= 31:
+            return c, name
+    elif move in legal and move < 52:
+        return move, move
+    raise IllegalMove(f"seat {seat} played {move!r}: expected a legal card, or (joker, a card 0..51 it names "
+                      f"that fits under 31); legal were {cards_str(legal)} at count {count}", seat)
 
 
 def show(g, d, after=()):

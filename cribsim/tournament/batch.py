@@ -42,7 +42,12 @@ def play_one(ctx, spec, dog):
     seat_makers = [_tracked(makers[spec.sides[side_of[seat]]], seat, dog) for seat in range(rules.players)]
     rec = {"id": spec.id, "v": spec.v, "t": spec.t, "g": spec.g, "s": spec.s, "sides": list(spec.sides)}
     try:
-        m = GAMES[rules.game].play_match(rules, seat_makers, ctx["seed"], spec.key)
+        counters = None
+        if any(e.miss_rate for e in ctx["lineup"]):  # V-MUGGINS counting models, per seat
+            entries = [ctx["lineup"][spec.sides[side_of[seat]]] for seat in range(rules.players)]
+            counters = [(e.miss_rate, e.vigilance) for e in entries]
+        kwargs = {"counters": counters} if counters else {}
+        m = GAMES[rules.game].play_match(rules, seat_makers, ctx["seed"], spec.key, **kwargs)
     except DecisionTimeout as e:
         seat, kind, msg = e.seat, "timeout", f"a decision took over {ctx['time_limit']} s"
     except IllegalMove as e:

@@ -29,7 +29,7 @@ from ..strategy import factory
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
             "matches", "paired", "seed", "time_limit", "stop"}
-ENTRY_KEYS = {"name", "strategy", "params"}
+ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance"}
 FORMATS = ("round_robin", "gauntlet", "pairings")
 DEFAULT_RULES = {"cribbage": "standard", "fives_threes": "fives_threes"}
 
@@ -39,9 +39,18 @@ class Entry:
     name: str
     strategy: str
     params: tuple = ()  # sorted (key, value) pairs
+    miss_rate: float = 0.0  # V-MUGGINS counting model: chance of overlooking each scoring item
+    vigilance: float = 1.0  # chance of spotting an opponent's miss (with muggins)
 
     def param_dict(self):
         return dict(self.params)
+
+    def to_dict(self):
+        """As JSON; a perfect counter's model is left out, so older configs keep their hash."""
+        d = dataclasses.asdict(self)
+        if self.miss_rate == 0.0 and self.vigilance == 1.0:
+            del d["miss_rate"], d["vigilance"]
+        return d
 
 
 @dataclass(frozen=True)
@@ -104,7 +113,8 @@ def load_experiment(path, seed=None):
         match = match_format(source, data["match"])
     variants = _variants(source, data.get("variants", [DEFAULT_RULES[game]]), match, game)
 
-    lineup = _lineup(source, data.get("lineup"), game)
+    needs = sorted({n for r in variants for n in getattr(r, "needs", ())})
+    lineup = _lineup(source, data.get("lineup"), game, needs)
     fmt = data.get("format", "round_robin")
     if fmt not in FORMATS:
         raise ConfigError(source, "format", f"expected one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -125,7 +135,7 @@ def load_experiment(path, seed=None):
     resolved = {
         "name": name, "game": game,
         "variants": [r.to_dict() for r in variants],
-        "lineup": [dataclasses.asdict(e) for e in lineup],
+        "lineup": [e.to_dict() for e in lineup],
         "tables": [[list(t) for t in ts] for ts in tables],
         "matches": matches, "paired": paired, "seed": seed, "time_limit": time_limit,
         "stop": dataclasses.asdict(sprt) if sprt else None,
@@ -166,7 +176,7 @@ def _variants(source, spec, match, game):
     return out
 
 
-def _lineup(source, spec, game):
+def _lineup(source, spec, game, needs=()):
     if not isinstance(spec, list) or not spec:
         raise ConfigError(source, "lineup", "expected a list of entries such as {name: ev, strategy: ev}")
     out = []
@@ -187,10 +197,18 @@ def _lineup(source, spec, game):
         if not isinstance(name, str) or not name:
             raise ConfigError(source, f"{key}.name", f"expected a name, got {name!r}")
         try:
-            factory(strat, params, game=game)
+            factory(strat, params, needs=needs, game=game)
         except CribsimError as err:
             raise ConfigError(source, f"{key}.strategy", str(err).removeprefix("cribsim: ")) from None
-        out.append(Entry(name, strat, tuple(sorted(params.items()))))
+        rates = []
+        for k, default in (("miss_rate", 0.0), ("vigilance", 1.0)):
+            v = e.get(k, default)
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 <= v <= 1:
+                raise ConfigError(source, f"{key}.{k}", f"expected a probability between 0 and 1, got {v!r}")
+            if game != "cribbage" and k in e:
+                raise ConfigError(source, f"{key}.{k}", "the counting model is for cribbage (V-MUGGINS)")
+            rates.append(float(v))
+        out.append(Entry(name, strat, tuple(sorted(params.items())), *rates))
     _unique(source, "lineup[{}].name", [e.name for e in out], "entry")
     return out
 

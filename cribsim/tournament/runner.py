@@ -46,7 +46,9 @@ def manifest_for(exp, workers, mode):
         "name": exp.name, "cribsim_version": __version__, "git_commit": _git_commit(),
         "config": exp.source, "config_hash": exp.config_hash(), "seed": exp.seed,
         "variants": [r.to_dict() for r in exp.variants],
-        "lineup": [{"name": e.name, "strategy": e.strategy, "params": dict(e.params)} for e in exp.lineup],
+        "lineup": [{"name": e.name, "strategy": e.strategy, "params": dict(e.params),
+                    **({"miss_rate": e.miss_rate, "vigilance": e.vigilance} if e.miss_rate or e.vigilance != 1 else {})}
+                   for e in exp.lineup],
         "tables": [[list(t) for t in ts] for ts in exp.tables],
         "matches": exp.matches, "paired": exp.paired,
         "per_group": [groups_for(exp, v)[1] for v in range(len(exp.variants))],

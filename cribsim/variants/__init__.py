@@ -1,0 +1,27 @@
+"""Flow-changing rule variants as small plug-ins, named in a rules file's ``variants:`` list.
+
+A plug-in is a module that may define any of:
+
+- ``check(rules, source)``: raise ``ConfigError`` for a combination that makes no sense;
+- ``phases(rules, phases)``: return the deal's phase list with its phases inserted or replaced;
+- ``winner(rules, side, scores)``: who wins when ``side`` reaches the target (lowball);
+- ``OBJECTIVE = -1``: strategies minimise their points instead of maximising them;
+- ``MUGGINS = True``: overlooked points may be claimed by an opponent;
+- ``NEEDS = ("bid",)``: decisions a strategy must support (checked when a lineup is loaded).
+
+The engine consults only ``Rules.phases``, ``Rules.winner_of`` and ``Rules.objective``; adding a
+variant is one module here and one line in ``PLUGINS``."""
+
+import importlib
+
+PLUGINS = {
+    "lowball": "cribsim.variants.lowball",  # V-LOWBALL
+    "muggins": "cribsim.variants.muggins",  # V-MUGGINS
+    "auction": "cribsim.variants.auction",  # V-AUCTION
+    "canadian": "cribsim.variants.canadian",  # V-CANADIAN
+}
+KNOWN = tuple(PLUGINS)
+
+
+def plugin(name):
+    return importlib.import_module(PLUGINS[name])
