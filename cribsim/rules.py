@@ -146,6 +146,14 @@ class Rules(RulesBase):
     def deck_size(self):
         return 52 + self.jokers
 
+    def describe(self):
+        """A loggable one-liner: the player count, then what differs from that count's
+        standard game (R-DEAL-2 defaults), e.g. ``cribbage(players=3, dealer_deal=6, ...)``."""
+        base = rules_from_mapping({"players": self.players}).to_dict()
+        mine = self.to_dict()
+        diffs = [f"{k}={mine[k]}" for k in mine if k not in ("name", "players") and mine[k] != base.get(k)]
+        return f"{self.game}(players={self.players}{', ' if diffs else ''}{', '.join(diffs)})"
+
     @cached_property
     def phases(self):
         """The deal's phase functions for these rules (``cribsim.engine.assemble``)."""

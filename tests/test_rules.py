@@ -31,7 +31,10 @@ def test_rules_are_immutable_and_fingerprinted():
         r.target = 61
     assert r.fingerprint() == Rules().fingerprint()
     assert r.fingerprint() != rules_from_mapping({"target": 61}).fingerprint()
-    assert rules_from_mapping({"target": 61}).describe() == "cribbage(target=61, skunk_lines=[46, 31, 16])"
+    assert rules_from_mapping({"target": 61}).describe() == "cribbage(players=2, target=61, skunk_lines=[46, 31, 16])"
+    # against the player count's own defaults (R-DEAL-2), so V-3P-SIX shows what it changes
+    assert load_rules("three_player_dealer_six").describe() == \
+        "cribbage(players=3, dealer_deal=6, dealer_discard=2, crib_from_deck=0)"
 
 
 def test_extends_overrides(tmp_path):
