@@ -3,6 +3,7 @@
 Skunk lines come from the rules (they scale with the target, R-MATCH-1); game points from the
 rules' table (R-MATCH-2); the loser of a game deals first in the next (R-MATCH-3)."""
 
+import math
 import random
 from dataclasses import dataclass, field
 
@@ -20,27 +21,45 @@ class MatchResult:
     skunks: list = field(default_factory=list)  # skunk level per game
 
 
-def skunk_level(rules, loser_score):
+def skunk_level(rules, loser_score, lines=None):
     """0 none, 1 skunk, 2 double, 3 triple: the loser below each line (R-MATCH-1)."""
     level = NO_SKUNK
-    for i, line in enumerate(rules.skunk_lines):
+    for i, line in enumerate(lines or rules.skunk_lines):
         if loser_score < line:
             level = i + 1
     return level
 
 
+def _lines(target):
+    """R-MATCH-1 skunk lines scaled to a target."""
+    return (math.ceil(3 * target / 4), math.ceil(target / 2), math.ceil(target / 4))
+
+
 def game_skunk(rules, result):
     """The skunk level of a game. With several losing sides the best of them counts: a skunk
-    means every opponent stayed below the line."""
-    best_loser = max(s for side, s in enumerate(result.scores) if side != result.winner)
-    return skunk_level(rules, best_loser)
+    means every opponent stayed below the line. With per-side targets (V-TEAM3) each loser is
+    measured against the lines of its own target."""
+    losers = [s for s in range(len(result.scores)) if s != result.winner]
+    if result.targets is None:
+        return skunk_level(rules, max(result.scores[s] for s in losers))
+    return min(skunk_level(rules, result.scores[s], _lines(result.targets[s])) for s in losers)
+
+
+def _game_side_of(rules, result):
+    if result.sides is None:
+        return rules.side_of
+    out = [0] * rules.players
+    for i, side in enumerate(result.sides):
+        for seat in side:
+            out[seat] = i
+    return out
 
 
 def next_first_dealer(rules, result, previous_first_dealer):
     """R-MATCH-3: the loser deals first. The losing side is the lowest score; within it (or
     among tied sides) the seat nearest clockwise after the previous first dealer."""
     low = min(s for side, s in enumerate(result.scores) if side != result.winner)
-    side_of = rules.side_of
+    side_of = _game_side_of(rules, result)
     n = rules.players
     for i in range(1, n + 1):
         seat = (previous_first_dealer + i) % n
@@ -50,12 +69,21 @@ def next_first_dealer(rules, result, previous_first_dealer):
     raise AssertionError("no losing seat")
 
 
+def winners(rules, result):
+    """The match sides (lineup entries) that won a game: one, or both partners of a game-only
+    partnership (V-TEAM3)."""
+    if result.sides is None:
+        return (result.winner,)
+    return tuple(sorted({rules.side_of[seat] for seat in result.sides[result.winner]}))
+
+
 def game_points(rules, game, level, table):
     """{side: game points} for one game (R-MATCH-2 table, or R-MATCH-4 winner takes all:
     the winner 2; if only the third-placed is skunked the winner 3 and the second 1; if both
-    are skunked the winner 3 and the second 0)."""
+    are skunked the winner 3 and the second 0). Partners of a game-only partnership each
+    score the game's points."""
     if rules.match.scoring != "winner_takes_all":
-        return {game.winner: table[SKUNK_NAMES[level]]}
+        return {side: table[SKUNK_NAMES[level]] for side in winners(rules, game)}
     losers = sorted((s for s in range(len(game.scores)) if s != game.winner), key=lambda s: -game.scores[s])
     second, third = losers
     line = rules.skunk_lines[0]
@@ -87,8 +115,8 @@ def play_match(rules, factories, seed, match_key, first_dealer=None, log=False, 
         level = game_skunk(rules, game)
         result.games.append(game)
         result.skunks.append(level)
-        if level == TRIPLE_SKUNK and fmt.triple_skunk_wins_match:
-            result.winner = game.winner
+        if level == TRIPLE_SKUNK and fmt.triple_skunk_wins_match and len(winners(rules, game)) == 1:
+            result.winner = winners(rules, game)[0]
             return result
         for side, pts in game_points(rules, game, level, table).items():
             points[side] += pts
@@ -102,6 +130,6 @@ def play_match(rules, factories, seed, match_key, first_dealer=None, log=False, 
         elif max(points) >= fmt.first_to:
             best = max(points)
             leaders = [s for s, p in enumerate(points) if p == best]
-            result.winner = leaders[0] if len(leaders) == 1 else game.winner
+            result.winner = leaders[0] if len(leaders) == 1 else winners(rules, game)[0]
             return result
         dealer = next_first_dealer(rules, game, game.first_dealer)

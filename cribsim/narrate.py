@@ -10,17 +10,21 @@ def seat_names(rules):
     return [NAMES[s] if s < len(NAMES) else f"P{s + 1}" for s in range(rules.players)]
 
 
-def side_names(rules, names):
-    return [" & ".join(names[s] for s in side) for side in rules.sides]
+def side_names(rules, names, sides=None):
+    return [" & ".join(names[s] for s in side) for side in (sides or rules.sides)]
 
 
 def narrate(rules, result, names=None):
     """Lines of text for one GameResult played with ``log=True``."""
     names = names or seat_names(rules)
-    sides = side_names(rules, names)
-    side_of = rules.side_of
-    scores = [0] * len(rules.sides)
+    game_sides = getattr(result, "sides", None) or rules.sides  # V-TEAM3: this game's sides
+    sides = side_names(rules, names, game_sides)
+    side_of = [next(i for i, side in enumerate(game_sides) if s in side) for s in range(rules.players)]
+    scores = [0] * len(game_sides)
     out = []
+    targets = getattr(result, "targets", None)
+    if targets and len(set(targets)) > 1:
+        out.append("Targets: " + ", ".join(f"{sides[i]} {t}" for i, t in enumerate(targets)))
     cuts = [e for e in result.events if e.source == "cut"]
     if cuts:
         out.append("Cut for first deal (lowest deals; ties cut again): " +
@@ -85,6 +89,8 @@ def narrate(rules, result, names=None):
                 out.append(f"  {names[e.seat]} {e.reason}" if not e.reason.startswith("nobody") else f"  {e.reason}")
         elif src == "name":  # V-JOKERS at the show
             out.append(f"    {names[e.seat]} names the jokers: {cards_str(e.cards)}")
+        elif src == "inspect":  # V-TEAM3-2
+            out.append(f"  {names[e.seat]} picks up the crib and keeps {cards_str(e.cards)}")
         elif src == "overlooked":
             out.append(f"      {names[e.seat]} overlooks {e.reason} {cards_str(e.cards)}".rstrip())
         elif src in ("hand", "crib"):
@@ -97,7 +103,7 @@ def narrate(rules, result, names=None):
             scored(e)
             out.append(f"  {names[e.seat]} scores {e.points} ({e.reason}) -> {standing()}")
     out.append("")
-    out.append(f"Final score: {standing()}. {sides[result.winner]} win{'s' if len(rules.sides[result.winner]) == 1 else ''}"
+    out.append(f"Final score: {standing()}. {sides[result.winner]} win{'s' if len(game_sides[result.winner]) == 1 else ''}"
                f" after {result.deals} deal{'s' if result.deals != 1 else ''}.")
     assert scores == list(result.scores), "narration out of step with the scores"
     return out

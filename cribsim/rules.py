@@ -127,11 +127,14 @@ class Rules(RulesBase):
     back_ten: str = ""  # V-BACKTEN: "" off, "each" zero hand or crib, "both" hand and crib zero
     score_floor: int = None  # lowest score a penalty can leave (None: 0 for back ten)
     starter_joker_named_by: str = "each_player"  # V-JOKERS: or "non_dealer"
+    lone_target: int = 61  # V-TEAM3-1: the lone player's target
+    team_target: int = 121  # V-TEAM3-1: the partnership's
     min_bid: int = 1  # V-AUCTION
     max_bid: int = 29  # V-AUCTION: a cap on bids (the rule book has none; lowball needs one)
 
     OPTIONAL_FIELDS = ("first_pone_points", "play_once", "toss_fives", "null_penalty", "back_ten",
-                       "score_floor", "min_bid", "max_bid", "starter_joker_named_by")
+                       "score_floor", "min_bid", "max_bid", "starter_joker_named_by", "lone_target",
+                       "team_target")
 
     # ---- derived, cheap ----
     @property
@@ -189,6 +192,18 @@ class Rules(RulesBase):
     def muggins(self):
         return any(getattr(p, "MUGGINS", False) for p in self.plugins)
 
+    def game_layout(self, g):
+        """(sides, targets) of game ``g`` of a match: the rules' own, unless a plug-in (two
+        against one) says otherwise."""
+        for p in self.plugins:
+            if hasattr(p, "layout"):
+                return p.layout(self, g)
+        return self.sides, self._targets
+
+    @cached_property
+    def _targets(self):
+        return (self.target,) * len(self.sides)
+
     def winner_of(self, side, scores):
         """The winning side when ``side`` has just reached the target (R-WIN-1, or a plug-in's
         rule such as V-LOWBALL)."""
@@ -217,7 +232,7 @@ _TOP_KEYS = {
     "name", "game", "extends", "players", "deal", "discard", "dealer_deal", "dealer_discard",
     "crib_from_deck", "jokers", "target", "skunk_lines", "sides", "crib_flush_needs_starter",
     "match", "variants", "description", "first_pone_points", "play_once", "toss_fives", "null_penalty",
-    "back_ten", "score_floor", "min_bid", "max_bid", "starter_joker_named_by",
+    "back_ten", "score_floor", "min_bid", "max_bid", "starter_joker_named_by", "lone_target", "team_target",
 }
 _MATCH_KEYS = {"first_to", "games", "game_points", "triple_skunk_wins_match", "scoring"}
 _POINT_KEYS = {"win", "skunk", "double_skunk", "triple_skunk"}
@@ -441,6 +456,8 @@ def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage
                  starter_joker_named_by=_choice(source, "starter_joker_named_by",
                                                 data.get("starter_joker_named_by", "each_player"),
                                                 ("each_player", "non_dealer")),
+                 lone_target=int_key(source, "lone_target", data.get("lone_target", 61), 1),
+                 team_target=int_key(source, "team_target", data.get("team_target", 121), 1),
                  min_bid=int_key(source, "min_bid", data.get("min_bid", 1), 1),
                  max_bid=int_key(source, "max_bid", data.get("max_bid", 29), 1))
     for p in rules.plugins:

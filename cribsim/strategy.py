@@ -20,13 +20,16 @@ BUILTIN = {
 class Observation:
     """What one seat may see. The engine keeps one per seat and updates it before each decision.
 
-    Always: ``seat``, ``side``, ``players``, ``rules``, ``dealer``, ``crib_owner``, ``scores``
-    (tuple, one per side), ``hand`` (tuple of own cards).
+    Always: ``seat``, ``side``, ``side_of`` (every seat's side in this game: use it, not
+    ``rules.side_of``, since two against one changes sides game by game), ``players``,
+    ``rules``, ``dealer``, ``crib_owner``, ``scores`` (tuple, one per side), ``hand`` (tuple
+    of own cards).
     Discard: ``discards`` (how many to give the crib), ``discard_rule`` (None, or (must, pool):
     the discards must include ``must`` and come from ``pool``, V-TOSSFIVES; see
     :func:`allowed_throws`).
     Auction (V-AUCTION): ``hand`` as dealt, ``bid_standing``, ``bid_by`` (-1: no bid yet),
     ``bids`` ((seat, bid or None for a pass), in order).
+    Inspection (V-TEAM3-2): ``hand`` (own four), ``crib`` (the crib's four).
     Canadian doubles (V-CANADIAN): ``hand`` (10 cards), ``passes`` (4 to the partner) and
     ``discards`` (2 to the crib).
     Play: ``starter``, ``count``, ``pile`` (cards since the last reset), ``played`` (tuple of
@@ -36,7 +39,7 @@ class Observation:
 
     __slots__ = ("seat", "side", "players", "rules", "dealer", "crib_owner", "scores", "hand",
                  "discards", "discard_rule", "starter", "count", "pile", "played", "legal", "gos",
-                 "bid_standing", "bid_by", "bids", "passes")
+                 "bid_standing", "bid_by", "bids", "passes", "side_of", "crib")
 
     def __init__(self, seat, side, rules):
         self.seat, self.side, self.rules = seat, side, rules
@@ -48,12 +51,14 @@ class Observation:
         self.discard_rule = None
         self.bid_standing, self.bid_by, self.bids = 0, -1, ()
         self.passes = 0
+        self.side_of = rules.side_of  # this game's side of every seat (V-TEAM3 changes it by game)
+        self.crib = ()
         self.starter = None
         self.count = 0
 
 
 # what a strategy may declare in ``supports``: the decisions, and the variants it understands
-EVERY_VARIANT = frozenset({"discard", "play", "bid", "pass_cards", "lowball", "jokers", "discard_rule"})
+EVERY_VARIANT = frozenset({"discard", "play", "bid", "pass_cards", "inspect", "lowball", "jokers", "discard_rule"})
 
 
 class Strategy:

@@ -97,6 +97,24 @@ class EVStrategy(Strategy):
     name = "ev"
     supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
 
+    def inspect(self, obs):
+        """V-TEAM3-2: the keep of four from the eight with the best exact expected show, plus
+        the exact expected crib of the four put back (ours if we own the crib, else against us),
+        both over every starter not among the eight."""
+        from itertools import combinations
+
+        from cribsim.expect import expected_show
+        from cribsim.jokers import show_value
+
+        eight = obs.hand + obs.crib
+        mine = 1 if obs.side_of[obs.crib_owner] == obs.side else -1
+        obj = obs.rules.objective
+        if max(eight) >= 52:  # V-JOKERS: a joker among them: certain points, jokers named
+            return max(combinations(eight, len(obs.hand)), key=lambda k: obj * (
+                show_value(k) + mine * show_value([c for c in eight if c not in k], None, True)))
+        return max(combinations(eight, len(obs.hand)), key=lambda k: obj * (
+            expected_show(k, eight) + mine * expected_show([c for c in eight if c not in k], eight, True)))
+
     def pass_cards(self, obs):
         """V-CANADIAN: the exact expected show of our hand and of the partner's (both count for
         the side) plus the crib value of the two thrown, over all 3,150 splits."""
@@ -149,7 +167,7 @@ class EVStrategy(Strategy):
         """Expected crib points of ``thrown`` for our side (negative into an opponent's crib)."""
         if not thrown:
             return 0.0
-        mine = obs.rules.side_of[obs.crib_owner] == obs.side
+        mine = obs.side_of[obs.crib_owner] == obs.side
         if len(thrown) == 2 and obs.rules.players == 2:
             return (self.pair_own if mine else self.pair_opp)[thrown[0] * 52 + thrown[1]]
         v = sum(self.single[RANK[c]] for c in thrown) / len(thrown)
@@ -175,7 +193,7 @@ class EVStrategy(Strategy):
         v += JOKER_KEEP * (len(keep) - len(std_keep))
         std_thrown = [c for c in thrown if c < 52]
         if len(std_thrown) < len(thrown):  # a joker in the crib: the crib's whole estimate
-            mine = obs.rules.side_of[obs.crib_owner] == obs.side
+            mine = obs.side_of[obs.crib_owner] == obs.side
             v += JOKER_CRIB if mine else -JOKER_CRIB
         elif std_thrown:
             v += self.crib_value(obs, std_thrown)
@@ -210,7 +228,7 @@ class EVStrategy(Strategy):
                 tab = _PAIR_EV.get(hkey)
                 if tab is None:
                     tab = _pair_table(hand, hkey, 52 - n)
-                pt = self.pair_own if rules.side_of[obs.crib_owner] == obs.side else self.pair_opp
+                pt = self.pair_own if obs.side_of[obs.crib_owner] == obs.side else self.pair_opp
                 ranks = [c >> 2 for c in hand]
                 best, bi, bj = None, 0, 1
                 if not jacks:
@@ -252,7 +270,7 @@ class EVStrategy(Strategy):
         flush_bonus = [keep_n + (13 - suit_held[s]) / unseen for s in range(4)]
         pair_table = None
         if k == 2 and obs.rules.players == 2 and obs.discard_rule is None and obs.rules.objective > 0:
-            mine = obs.rules.side_of[obs.crib_owner] == obs.side
+            mine = obs.side_of[obs.crib_owner] == obs.side
             pair_table = self.pair_own if mine else self.pair_opp
             return self._discard_two(hand, hkey, unseen, nob, nobs_all, suit_held, flush_bonus, pair_table)
         best, best_throw = None, None
@@ -326,7 +344,7 @@ class EVStrategy(Strategy):
         left[obs.starter >> 2] -= 1
         unseen = 51 - len(hand) - len(played)
         nxt_size = r.hand_size - nxt_played  # every hand ends the same size (validated in Rules)
-        sign = self.reply_weight if r.side_of[nxt] == obs.side else -self.reply_weight
+        sign = self.reply_weight if obs.side_of[nxt] == obs.side else -self.reply_weight
         pile = tuple([c >> 2 for c in obs.pile])
         now = lay_points(pile)
         now_pts, replies = now[2], now[3]

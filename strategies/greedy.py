@@ -20,6 +20,11 @@ class GreedyStrategy(Strategy):
     name = "greedy"
     supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
 
+    def inspect(self, obs):
+        """V-TEAM3-2: the four of the eight worth most without the starter."""
+        sv, obj = _sv(obs), obs.rules.objective
+        return max(combinations(obs.hand + obs.crib, len(obs.hand)), key=lambda k: obj * sv(k, None))
+
     def pass_cards(self, obs):
         """V-CANADIAN: the split whose own and partner's hands are worth most (both count for
         the side), without the starter."""

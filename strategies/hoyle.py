@@ -45,9 +45,18 @@ class HoyleStrategy(Strategy):
     name = "hoyle"
     supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
 
+    def inspect(self, obs):
+        """V-TEAM3-2: certain points kept, and the crib by feel (good cards into our own crib,
+        bad ones into the partnership's)."""
+        eight = obs.hand + obs.crib
+        mine = obs.side_of[obs.crib_owner] == obs.side
+        obj = obs.rules.objective
+        return max(combinations(eight, len(obs.hand)), key=lambda k: obj * (
+            _sv(obs)(k, None) + (0.5 if mine else -0.5) * crib_feel([c for c in eight if c not in k])))
+
     def pass_cards(self, obs):
         """V-CANADIAN: certain points in both hands of the side, and the crib by feel."""
-        mine = obs.rules.side_of[obs.crib_owner] == obs.side
+        mine = obs.side_of[obs.crib_owner] == obs.side
         obj = obs.rules.objective
         return best_split(obs, lambda keep, passed, thrown: obj * (
             _sv(obs)(keep, None) + _sv(obs)(passed, None) + (0.5 if mine else -0.5) * crib_feel(thrown)))
@@ -64,7 +73,7 @@ class HoyleStrategy(Strategy):
 
     def discard(self, obs):
         hand = obs.hand
-        mine = obs.rules.side_of[obs.crib_owner] == obs.side
+        mine = obs.side_of[obs.crib_owner] == obs.side
         best, best_throw = None, None
         for keep in combinations(hand, len(hand) - obs.discards):
             thrown = [c for c in hand if c not in keep]

@@ -223,7 +223,7 @@ class MCStrategy(EVStrategy):
         seen.add(obs.starter)
         sample = self._sampler(obs, [c for c in range(52) if c not in seen])
         n, me = obs.players, obs.seat
-        side_of = obs.rules.side_of
+        side_of = obs.side_of
         pile = tuple(RANK[c] for c in obs.pile)
         now = lay_points(pile)[2]
         totals = dict.fromkeys(legal, 0)
@@ -267,7 +267,7 @@ class MCStrategy(EVStrategy):
         if len(top) == 1:
             return top[0][2]
         n, me = obs.players, obs.seat
-        side_of = obs.rules.side_of
+        side_of = obs.side_of
         sizes = [obs.rules.hand_size] * n
         unseen = [c for c in range(52) if c not in hand]
         pegs = [0] * len(top)

@@ -8,6 +8,10 @@ class RandomStrategy(Strategy):
     name = "random"
     supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
 
+    def inspect(self, obs):
+        """V-TEAM3-2: a random four of the eight."""
+        return draw(self.rng, obs.hand + obs.crib, len(obs.hand))
+
     def pass_cards(self, obs):
         """V-CANADIAN: a random 4 for the partner and 2 for the crib."""
         cards = draw(self.rng, obs.hand, obs.passes + obs.discards)

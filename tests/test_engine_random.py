@@ -47,26 +47,29 @@ class Checked(RandomStrategy):
 def check_game(rules, res):
     n = rules.players
     ev = res.events
+    sides = res.sides or rules.sides  # V-TEAM3: the game's own sides and targets
+    side_of = [next(i for i, side in enumerate(sides) if s in side) for s in range(n)]
+    targets = res.targets or (rules.target,) * len(sides)
     # scores equal the events
-    side_pts = [0] * len(rules.sides)
+    side_pts = [0] * len(sides)
     for e in ev:
-        side_pts[rules.side_of[e.seat]] += e.points
+        side_pts[side_of[e.seat]] += e.points
     assert side_pts == list(res.scores)
-    # exactly one side at or over the target, and it is the winner; the last event crossed it
-    assert [s >= rules.target for s in res.scores].count(True) == 1
-    reached = next(s for s, x in enumerate(res.scores) if x >= rules.target)
+    # exactly one side at or over its target, and it is the winner; the last event crossed it
+    assert [s >= t for s, t in zip(res.scores, targets)].count(True) == 1
+    reached = next(s for s, x in enumerate(res.scores) if x >= targets[s])
     assert res.winner == rules.winner_of(reached, res.scores)  # R-WIN-1 (V-LOWBALL: the other side)
     # R-SHOW-2: the game stops the instant the target is reached: whatever follows the first
     # event that reaches it belongs to the same scoring act (same seat, same source, no action)
-    running = [0] * len(rules.sides)
+    running = [0] * len(sides)
     crossed = None
     for i, e in enumerate(ev):
-        running[rules.side_of[e.seat]] += e.points
-        if crossed is None and max(running) >= rules.target:
+        running[side_of[e.seat]] += e.points
+        if crossed is None and any(x >= t for x, t in zip(running, targets)):
             crossed = i
     tail = ev[crossed:]
     assert all(e.points > 0 and e.seat == tail[0].seat and e.source == tail[0].source for e in tail)
-    assert rules.side_of[tail[0].seat] == reached
+    assert side_of[tail[0].seat] == reached
     # per deal: cards conserved, counts, every kept card played unless the game ended
     deals = sorted({e.deal for e in ev if e.deal >= 0})
     assert len(deals) == res.deals
@@ -90,6 +93,12 @@ def check_game(rules, res):
                     fives = [c for c in held[e.seat] + list(e.cards) if c >> 2 == 4]
                     thrown5 = [c for c in e.cards if c >> 2 == 4]
                     assert len(thrown5) == min(len(fives), len(e.cards))
+        for e in de:
+            if e.source == "inspect":  # V-TEAM3-2: the lone player keeps four of its four and the crib's
+                crib = [c for x in de if x.source in ("discard",) or (x.source == "deal" and x.reason == "crib")
+                        for c in x.cards]
+                assert set(e.cards) <= set(held[e.seat]) | set(crib) and len(e.cards) == rules.hand_size
+                held[e.seat] = list(e.cards)
         for seat in range(n):
             assert len(held[seat]) == rules.hand_size
         count = 0

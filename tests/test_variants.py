@@ -582,3 +582,84 @@ def test_joker_show_matches_a_brute_force_over_every_name():
     assert (five, six) == (40, 70)
     # lowball names for the worst: the four 5s still score 20, the joker adds nothing (an 8, say)
     assert best_show(C("5H 5C 5S") + [J1], c1("5D"), objective=-1)[0] == 20
+
+
+# ---- V-TEAM3-1, V-TEAM3-2 ---------------------------------------------------------------------------
+
+def test_two_against_one_layout_rotates_the_lone_seat():
+    # V-TEAM3-1: the lone seat is fixed for a game and rotates game by game; the lone player
+    # needs 61 and the partnership 121 by default (both knobs)
+    rules = load_rules("three_player_team")
+    assert [rules.game_layout(g) for g in range(4)] == [
+        (((0,), (1, 2)), (61, 121)), (((0, 2), (1,)), (121, 61)), (((0, 1), (2,)), (121, 61)),
+        (((0,), (1, 2)), (61, 121))]
+    knobs = rules_from_mapping({"extends": "three_player_team", "lone_target": 91, "team_target": 151})
+    assert knobs.game_layout(0)[1] == (91, 151)
+
+
+def test_two_against_one_each_side_wins_on_its_own_target():
+    # V-TEAM3-1: in game 0 Alice is alone (61) against Bob and Claire (121, one shared score)
+    rules = load_rules("three_player_team")
+    g = bare_state(rules)
+    g.scores = [59, 119]
+    g.award(0, 1, HAND)  # Alice 60: not yet
+    with pytest.raises(GameOver) as over:
+        g.award(2, 2, HAND)  # Claire scores for the partnership: 121, they win
+    assert over.value.side == 1 and g.scores == [60, 121]
+    g = bare_state(rules)
+    g.scores = [59, 119]
+    with pytest.raises(GameOver) as over:
+        g.award(0, 2, HAND)  # Alice reaches 61 alone and wins
+    assert over.value.side == 0
+
+
+def test_captains_cribbage_credits_both_partners_and_gives_everyone_the_lone_seat():
+    from cribsim.match import play_match
+
+    rules = load_rules("three_player_team")
+    m = play_match(rules, [factory("ev"), factory("random"), factory("random")], 3, 7)
+    assert len(m.games) == 3 and [g.sides for g in m.games] == [rules.game_layout(k)[0] for k in range(3)]
+    from cribsim.match import SKUNK_NAMES, game_skunk
+
+    table = rules.match.points_table()
+    want = [0, 0, 0]
+    for g in m.games:  # each member of the winning side is credited with the game's points
+        for seat in g.sides[g.winner]:
+            want[seat] += table[SKUNK_NAMES[game_skunk(rules, g)]]
+    assert m.game_points == want
+
+
+def test_inspecting_lone_player_keeps_four_of_eight():
+    # V-TEAM3-2: Alice (lone) holds 5S 5D 2C 9H; the crib (Claire deals: the partnership's crib)
+    # holds 5H JC KD 3S. ev keeps 5-5-5-J (14 before the starter) and puts the junk back into
+    # the partnership's crib.
+    from cribsim.strategy import Observation
+
+    rules = load_rules("three_player_team_inspect")
+    o = Observation(0, 0, rules)
+    o.side_of = (0, 1, 1)
+    o.hand, o.crib, o.dealer, o.crib_owner, o.scores = tuple(C("5S 5D 2C 9H")), tuple(C("5H JC KD 3S")), 2, 2, (0, 0)
+    for name in ("ev", "greedy", "hoyle"):
+        kept = {card_str(c) for c in factory(name)(random.Random(0)).inspect(o)}
+        assert kept == {"5S", "5D", "5H", "JC"}, name
+    with pytest.raises(ConfigError, match="team3"):
+        rules_from_mapping({"extends": "three_player", "variants": ["inspect"]}, "x.yaml")
+    with pytest.raises(ConfigError, match="three players"):
+        rules_from_mapping({"extends": "standard", "variants": ["team3"]}, "x.yaml")
+
+
+def test_two_against_one_through_the_tournament(tmp_path):
+    # the tournament keeps lineup entries as the three individual sides; the summary reads each
+    # game's own sides from its record
+    from cribsim.tournament.config import load_experiment
+    from cribsim.tournament.runner import run_experiment
+
+    cfg = tmp_path / "x.yaml"
+    cfg.write_text("name: x\nvariants: [three_player_team, three_player_team_inspect]\n"
+                   "lineup: [ev, random, greedy]\nmatches: 6\nseed: 4\n")
+    run_experiment(load_experiment(cfg), tmp_path / "out", serial=True, quiet=True)
+    summary = (tmp_path / "out" / "summary.md").read_text()
+    assert "Win rate, row against column (three_player_team_inspect)" in summary
+    import json
+    recs = [json.loads(x) for x in (tmp_path / "out" / "matches.jsonl").read_text().splitlines()]
+    assert all(len(r["games"]) == 3 and all(len(g) == 7 for g in r["games"]) for r in recs)

@@ -16,10 +16,16 @@ class GameResult:
     deals: int
     by_role: list  # points by role (0 = dealer, 1 = dealer's left, ...) and source
     events: list = None
+    sides: tuple = None  # this game's sides when a plug-in changed them (V-TEAM3), else None
+    targets: tuple = None
 
     def record(self, level):
-        """The compact JSON row the tournament keeps per game."""
-        return [self.winner, list(self.scores), self.deals, self.first_dealer, level, self.by_role]
+        """The compact JSON row the tournament keeps per game (with the game's own sides
+        appended when they differ from the rules', V-TEAM3)."""
+        row = [self.winner, list(self.scores), self.deals, self.first_dealer, level, self.by_role]
+        if self.sides is not None:
+            row.append([list(s) for s in self.sides])
+        return row
 
 
 def cut_for_deal(rules, seed, address, events=None):
@@ -64,7 +70,9 @@ def play_game(rules, strategies, seed, address, first_dealer=None, log=False, ph
         raise RuntimeError(f"game {address} did not end within {MAX_DEALS} deals")
     except GameOver as over:
         winner = rules.winner_of(over.side, g.scores)
-        return GameResult(winner, tuple(g.scores), first_dealer, g.deal_no + 1, g.by_role, events)
+        own = g.sides is not rules.sides
+        return GameResult(winner, tuple(g.scores), first_dealer, g.deal_no + 1, g.by_role, events,
+                          g.sides if own else None, g.targets if own else None)
 
 
 def play_deal(g, phases=None):

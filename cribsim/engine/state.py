@@ -8,6 +8,14 @@ from ..strategy import Observation
 MAX_DEALS = 10_000  # a safety net for variants with penalties; standard games last ~9 deals
 
 
+def _side_of(sides, n):
+    out = [0] * n
+    for i, side in enumerate(sides):
+        for seat in side:
+            out[seat] = i
+    return tuple(out)
+
+
 class GameOver(Exception):
     """Raised the instant a side reaches the target (R-SHOW-2): nothing after it is scored."""
 
@@ -21,19 +29,24 @@ class GameState:
     def __init__(self, rules, strategies, seed, address, dealer, events=None):
         self.rules = rules
         self.n = rules.players
-        self.side_of = rules.side_of
-        self.target = rules.target
+        # the sides and targets of this game: the rules' own, or a plug-in's for game g
+        # (V-TEAM3: the lone seat changes game by game)
+        self.sides, self.targets = rules.game_layout(address[1] if len(address) > 1 else 0)
+        self.side_of = rules.side_of if self.sides is rules.sides else _side_of(self.sides, self.n)
+        self.target = self.targets[0]
         self.strategies = strategies
         self.play_fns = [s.play for s in strategies]
         self.seed = seed
         self.address = tuple(address)  # (match_key, game)
         self.dealer = dealer
         self.deal_no = 0
-        self.scores = [0] * len(rules.sides)
+        self.scores = [0] * len(self.sides)
         self.events = events
         # points by role (0 = dealer, 1 = left of dealer, ...) and source, over the game
         self.by_role = [[0] * len(SOURCES) for _ in range(self.n)]
         self.obs = [Observation(s, self.side_of[s], rules) for s in range(self.n)]
+        for o in self.obs:
+            o.side_of = self.side_of
 
     def seed_strategies(self):
         """Each seat's strategy generator is addressed per game (seeding per deal would cost a
@@ -48,7 +61,7 @@ class GameState:
         self.by_role[(seat - self.dealer) % self.n][source] += points
         if self.events is not None:
             self.events.append(Event(self.deal_no, seat, points, SOURCES[source], reason, tuple(cards)))
-        if self.scores[side] >= self.target:
+        if self.scores[side] >= self.targets[side]:
             raise GameOver(side)
 
     def award_items(self, seat, items, source):
@@ -61,7 +74,7 @@ class GameState:
             self.events.append(Event(self.deal_no, seat, pts, SOURCES[source], reason, cards))
         self.scores[side] += total
         role[source] += total
-        if self.scores[side] >= self.target:
+        if self.scores[side] >= self.targets[side]:
             raise GameOver(side)
 
     def log(self, seat, action, reason="", cards=(), count=None):

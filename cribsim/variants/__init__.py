@@ -5,6 +5,7 @@ A plug-in is a module that may define any of:
 - ``check(rules, source)``: raise ``ConfigError`` for a combination that makes no sense;
 - ``phases(rules, phases)``: return the deal's phase list with its phases inserted or replaced;
 - ``winner(rules, side, scores)``: who wins when ``side`` reaches the target (lowball);
+- ``layout(rules, g)``: the sides and targets of game ``g`` (two against one);
 - ``OBJECTIVE = -1``: strategies minimise their points instead of maximising them;
 - ``MUGGINS = True``: overlooked points may be claimed by an opponent;
 - ``NEEDS = ("bid",)``: decisions a strategy must support (checked when a lineup is loaded).
@@ -19,6 +20,8 @@ PLUGINS = {
     "muggins": "cribsim.variants.muggins",  # V-MUGGINS
     "auction": "cribsim.variants.auction",  # V-AUCTION
     "canadian": "cribsim.variants.canadian",  # V-CANADIAN
+    "team3": "cribsim.variants.team3",  # V-TEAM3-1 (two against one)
+    "inspect": "cribsim.variants.inspect",  # V-TEAM3-2 (the lone player inspects the crib)
 }
 KNOWN = tuple(PLUGINS)
 
