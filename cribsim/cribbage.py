@@ -20,7 +20,7 @@ def variant_row(rules, games):
     [winner, scores, deals, first_dealer, skunk level, points by role and source]."""
     side_of = _side_of(rules)
     ng = len(games)
-    fd = sum(1 for g in games if (_side_of({"players": rules["players"], "sides": g[6]}) if len(g) > 6
+    fd = sum(1 for g in games if (_side_of({"players": rules["players"], "sides": g[6]}) if len(g) > 6 and g[6]
                                   else side_of)[g[3]] == g[0])  # a game's own sides (V-TEAM3)
     deals = [g[2] for g in games]
     row = [ng, (*stats.wilson(fd, ng), ng), stats.mean_ci(deals)]

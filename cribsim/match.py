@@ -58,7 +58,8 @@ def _game_side_of(rules, result):
 def next_first_dealer(rules, result, previous_first_dealer):
     """R-MATCH-3: the loser deals first. The losing side is the lowest score; within it (or
     among tied sides) the seat nearest clockwise after the previous first dealer."""
-    low = min(s for side, s in enumerate(result.scores) if side != result.winner)
+    losing = [s for side, s in enumerate(result.scores) if side != result.winner]
+    low = min(losing) if rules.objective > 0 else max(losing)  # lowball: the side at the target lost
     side_of = _game_side_of(rules, result)
     n = rules.players
     for i in range(1, n + 1):
@@ -72,6 +73,8 @@ def next_first_dealer(rules, result, previous_first_dealer):
 def winners(rules, result):
     """The match sides (lineup entries) that won a game: one, or both partners of a game-only
     partnership (V-TEAM3)."""
+    if result.shared is not None:  # lowball: tied low scores share the win
+        return tuple(result.shared)
     if result.sides is None:
         return (result.winner,)
     return tuple(sorted({rules.side_of[seat] for seat in result.sides[result.winner]}))

@@ -204,6 +204,15 @@ class Rules(RulesBase):
     def _targets(self):
         return (self.target,) * len(self.sides)
 
+    def shared_winners(self, side, scores):
+        """All the winning sides when more than one shares the win (lowball's tied low
+        scores), else None."""
+        for p in self.plugins:
+            if hasattr(p, "co_winners"):
+                w = p.co_winners(self, side, scores)
+                return w if len(w) > 1 else None
+        return None
+
     def winner_of(self, side, scores):
         """The winning side when ``side`` has just reached the target (R-WIN-1, or a plug-in's
         rule such as V-LOWBALL)."""

@@ -244,9 +244,18 @@ def test_lowball_reaching_the_target_loses():
     assert load_rules("standard").winner_of(over, g.scores) == 0
 
 
-def test_lowball_needs_two_sides():
-    with pytest.raises(ConfigError, match="two sides"):
-        rules_from_mapping({"extends": "three_player", "variants": ["lowball"]}, "x.yaml")
+def test_lowball_with_three_players_lowest_wins_ties_share():
+    # V-LOWBALL: with more than two sides the lowest score when someone reaches the target wins;
+    # tied low scores share the win, each credited with the game in match play
+    from cribsim.engine.game import GameResult
+    from cribsim.match import winners
+
+    rules = rules_from_mapping({"extends": "three_player", "variants": ["lowball"]}, "x.yaml")
+    assert rules.winner_of(0, [121, 80, 60]) == 2 and rules.shared_winners(0, [121, 80, 60]) is None
+    assert rules.shared_winners(0, [121, 70, 70]) == (1, 2)
+    shared = GameResult(1, (121, 70, 70), 0, 9, None, shared=(1, 2))
+    assert winners(rules, shared) == (1, 2)
+    assert shared.record(0)[6:] == [None, [1, 2]]
     with pytest.raises(ConfigError, match="unknown variant"):
         rules_from_mapping({"extends": "standard", "variants": ["nosuch"]}, "x.yaml")
 

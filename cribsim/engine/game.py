@@ -18,13 +18,16 @@ class GameResult:
     events: list = None
     sides: tuple = None  # this game's sides when a plug-in changed them (V-TEAM3), else None
     targets: tuple = None
+    shared: tuple = None  # sides sharing the win (lowball's tied low scores), else None
 
     def record(self, level):
         """The compact JSON row the tournament keeps per game (with the game's own sides
         appended when they differ from the rules', V-TEAM3)."""
         row = [self.winner, list(self.scores), self.deals, self.first_dealer, level, self.by_role]
-        if self.sides is not None:
-            row.append([list(s) for s in self.sides])
+        if self.sides is not None or self.shared is not None:
+            row.append([list(s) for s in self.sides] if self.sides is not None else None)
+        if self.shared is not None:
+            row.append(list(self.shared))
         return row
 
 
@@ -72,7 +75,8 @@ def play_game(rules, strategies, seed, address, first_dealer=None, log=False, ph
         winner = rules.winner_of(over.side, g.scores)
         own = g.sides is not rules.sides
         return GameResult(winner, tuple(g.scores), first_dealer, g.deal_no + 1, g.by_role, events,
-                          g.sides if own else None, g.targets if own else None)
+                          g.sides if own else None, g.targets if own else None,
+                          rules.shared_winners(over.side, g.scores))
 
 
 def play_deal(g, phases=None):

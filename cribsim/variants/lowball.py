@@ -2,22 +2,23 @@
 side to reach the target loses; with two sides the other wins. Strategies see
 ``rules.objective == -1`` and minimise their own side's points (and maximise the others').
 
-With more than two sides the rule book makes the lowest score at that moment the winner, ties
-sharing the win; shared wins are not modelled yet, so lowball is refused for more than two
-sides. A lowball game has no skunks (the losing side is the one at the target)."""
-
-from ..errors import ConfigError
+With more sides the lowest score at that moment wins; tied lowest sides share the win (each
+is credited with the game in match play; the game's record names the first of them, clockwise
+from the side that reached the target, and lists them all). A lowball game has no skunks (the
+losing side is the one at the target); in match play the side that reached the target deals
+first in the next game (it lost, R-MATCH-3)."""
 
 OBJECTIVE = -1
 NEEDS = ("lowball",)  # a strategy must say it minimises
 
 
-def check(rules, source):
-    if len(rules.sides) != 2:
-        raise ConfigError(source, "variants", "lowball is implemented for two sides (two players or "
-                                              "partnerships); with more, tied low scores would share a "
-                                              "win, which is not modelled yet")
+def co_winners(rules, side, scores):
+    """Every side with the lowest score, clockwise from the side that reached the target."""
+    k = len(scores)
+    others = [(side + i) % k for i in range(1, k)]
+    low = min(scores[s] for s in others)
+    return tuple(s for s in others if scores[s] == low)
 
 
 def winner(rules, side, scores):
-    return 1 - side
+    return co_winners(rules, side, scores)[0]
