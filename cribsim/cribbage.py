@@ -20,8 +20,7 @@ def variant_row(rules, games):
     [winner, scores, deals, first_dealer, skunk level, points by role and source]."""
     side_of = _side_of(rules)
     ng = len(games)
-    fd = sum(1 for g in games if (_side_of({"players": rules["players"], "sides": g[6]}) if len(g) > 6 and g[6]
-                                  else side_of)[g[3]] == g[0])  # a game's own sides (V-TEAM3)
+    fd = sum(1 for g in games if game_side_of(rules, g, side_of)[g[3]] == g[0])
     deals = [g[2] for g in games]
     row = [ng, (*stats.wilson(fd, ng), ng), stats.mean_ci(deals)]
     for role in (0, 1):
@@ -33,6 +32,14 @@ def variant_row(rules, games):
     row.append((*stats.wilson(sum(1 for g in games if g[4] >= 1), ng), ng))
     row.append((*stats.wilson(sum(1 for g in games if g[4] >= 2), ng), ng))
     return row
+
+
+def game_side_of(rules, g, default):
+    """The side of every seat in the game of record ``g``: its own sides (V-TEAM3), if any."""
+    extra = g[6] if len(g) > 6 else None
+    if extra and "sides" in extra:
+        return _side_of({"players": rules["players"], "sides": extra["sides"]})
+    return default
 
 
 def _side_of(rules):

@@ -255,7 +255,7 @@ def test_lowball_with_three_players_lowest_wins_ties_share():
     assert rules.shared_winners(0, [121, 70, 70]) == (1, 2)
     shared = GameResult(1, (121, 70, 70), 0, 9, None, shared=(1, 2))
     assert winners(rules, shared) == (1, 2)
-    assert shared.record(0)[6:] == [None, [1, 2]]
+    assert shared.record(0)[6] == {"shared": [1, 2]}
     with pytest.raises(ConfigError, match="unknown variant"):
         rules_from_mapping({"extends": "standard", "variants": ["nosuch"]}, "x.yaml")
 
@@ -671,4 +671,4 @@ def test_two_against_one_through_the_tournament(tmp_path):
     assert "Win rate, row against column (three_player_team_inspect)" in summary
     import json
     recs = [json.loads(x) for x in (tmp_path / "out" / "matches.jsonl").read_text().splitlines()]
-    assert all(len(r["games"]) == 3 and all(len(g) == 7 for g in r["games"]) for r in recs)
+    assert all(len(r["games"]) == 3 and all("sides" in g[6] for g in r["games"]) for r in recs)

@@ -19,15 +19,22 @@ class GameResult:
     sides: tuple = None  # this game's sides when a plug-in changed them (V-TEAM3), else None
     targets: tuple = None
     shared: tuple = None  # sides sharing the win (lowball's tied low scores), else None
+    placings: tuple = None  # R-MATCH-5 continued play: the sides in the order they reached the target
+    first_scores: tuple = None  # R-MATCH-5: the scores when the first winner went out
 
     def record(self, level):
         """The compact JSON row the tournament keeps per game (with the game's own sides
         appended when they differ from the rules', V-TEAM3)."""
         row = [self.winner, list(self.scores), self.deals, self.first_dealer, level, self.by_role]
-        if self.sides is not None or self.shared is not None:
-            row.append([list(s) for s in self.sides] if self.sides is not None else None)
-        if self.shared is not None:
-            row.append(list(self.shared))
+        extra = {}
+        if self.sides is not None:  # V-TEAM3: this game's own sides
+            extra["sides"] = [list(s) for s in self.sides]
+        if self.shared is not None:  # V-LOWBALL: tied low scores
+            extra["shared"] = list(self.shared)
+        if self.placings is not None:  # R-MATCH-5
+            extra["placings"] = list(self.placings)
+        if extra:
+            row.append(extra)
         return row
 
 

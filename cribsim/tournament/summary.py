@@ -5,6 +5,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from ..cribbage import game_side_of
 from ..games import GAMES
 from . import stats
 
@@ -37,8 +38,9 @@ def side_ranking(rec, k):
             return [0 if s != bad else 1 for s in range(k)]
         return [1 if s == bad else 0 for s in range(k)]
     last = rec["games"][-1][1] if rec["games"] else [0] * k
-    if rec["games"] and len(rec["games"][-1]) > 6 and rec["games"][-1][6]:  # a game's own sides (V-TEAM3)
-        game_sides = rec["games"][-1][6]
+    extra = rec["games"][-1][6] if rec["games"] and len(rec["games"][-1]) > 6 else None
+    if extra and "sides" in extra:  # a game's own sides (V-TEAM3: the match sides are seats)
+        game_sides = extra["sides"]
         last = [last[next(i for i, side in enumerate(game_sides) if s in side)] for s in range(k)]
     keys = [(rec["winner"] == s, rec["gp"][s], last[s]) for s in range(k)]
     return [sum(1 for o in keys if o > keys[s]) for s in range(k)]
@@ -75,7 +77,7 @@ def _first_dealer_score(rec, rules_sides_of):
     if not games:
         return None
     return sum(1.0 for g in games
-               if (_side_of({"players": len(rules_sides_of), "sides": g[6]}) if len(g) > 6 and g[6] else rules_sides_of)[g[3]]
+               if game_side_of({"players": len(rules_sides_of)}, g, rules_sides_of)[g[3]]
                == g[0]) / len(games)
 
 
