@@ -38,7 +38,10 @@ def _lines(target):
 def game_skunk(rules, result):
     """The skunk level of a game. With several losing sides the best of them counts: a skunk
     means every opponent stayed below the line. With per-side targets (V-TEAM3) each loser is
-    measured against the lines of its own target."""
+    measured against the lines of its own target. With continued play (R-MATCH-5) the scores
+    when the first winner went out count."""
+    if result.first_scores is not None:
+        return skunk_level(rules, max(s for i, s in enumerate(result.first_scores) if i != result.winner))
     losers = [s for s in range(len(result.scores)) if s != result.winner]
     if result.targets is None:
         return skunk_level(rules, max(result.scores[s] for s in losers))
@@ -85,6 +88,13 @@ def game_points(rules, game, level, table):
     the winner 2; if only the third-placed is skunked the winner 3 and the second 1; if both
     are skunked the winner 3 and the second 0). Partners of a game-only partnership each
     score the game's points."""
+    if rules.match.scoring == "continued":  # R-MATCH-5
+        big = len(game.scores) == 5
+        first = (4 if big else 2) + table[SKUNK_NAMES[level]] - table["win"]  # plus skunk bonuses
+        pts = {game.placings[0]: first, game.placings[1]: 2 if big else 1}
+        if big:
+            pts[game.placings[2]] = 1
+        return pts
     if rules.match.scoring != "winner_takes_all":
         return {side: table[SKUNK_NAMES[level]] for side in winners(rules, game)}
     losers = sorted((s for s in range(len(game.scores)) if s != game.winner), key=lambda s: -game.scores[s])

@@ -89,6 +89,10 @@ def narrate(rules, result, names=None):
                 out.append(f"  {names[e.seat]} {e.reason}" if not e.reason.startswith("nobody") else f"  {e.reason}")
         elif src == "name":  # V-JOKERS at the show
             out.append(f"    {names[e.seat]} names the jokers: {cards_str(e.cards)}")
+        elif src == "place":  # R-MATCH-5 continued play
+            out.append(f"  {sides[e.cards[0]]} reach{'es' if ' & ' not in sides[e.cards[0]] else ''} the target: "
+                       f"place {e.reason}; " + ("the game is over" if int(e.reason) == rules.match.places(len(game_sides))
+                                                else "the others play on"))
         elif src == "inspect":  # V-TEAM3-2
             out.append(f"  {names[e.seat]} picks up the crib and keeps {cards_str(e.cards)}")
         elif src == "overlooked":

@@ -41,7 +41,14 @@ class MatchFormat:
     games: int = 0  # 0: not a fixed number of games
     game_points: tuple = tuple(sorted(GAME_POINT_TABLES["default"].items()))
     triple_skunk_wins_match: bool = False
-    scoring: str = "table"  # or "winner_takes_all" (R-MATCH-4, three players)
+    scoring: str = "table"  # or "winner_takes_all" (R-MATCH-4, three players), "continued" (R-MATCH-5)
+
+    def places(self, sides):
+        """How many sides must reach the target before a game ends: 1, or with continued play
+        (R-MATCH-5) 2 of 3 and 3 of 5."""
+        if self.scoring != "continued":
+            return 1
+        return {3: 2, 5: 3}[sides]
 
     def points_table(self):
         return dict(self.game_points)
@@ -378,8 +385,8 @@ def match_format(source, m):
         raise ConfigError(source, "match.game_points", "expected a table name or a mapping")
     tsw = bool_key(source, "match.triple_skunk_wins_match", m.get("triple_skunk_wins_match", False))
     scoring = m.get("scoring", "table")
-    if scoring not in ("table", "winner_takes_all"):
-        raise ConfigError(source, "match.scoring", f"expected table or winner_takes_all, got {scoring!r}")
+    if scoring not in ("table", "winner_takes_all", "continued"):
+        raise ConfigError(source, "match.scoring", f"expected table, winner_takes_all or continued, got {scoring!r}")
     return MatchFormat(first_to=first_to if games == 0 else 0, games=games,
                        game_points=tuple(sorted(table.items())), triple_skunk_wins_match=tsw, scoring=scoring)
 
@@ -437,6 +444,9 @@ def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage
     if "match" in data and isinstance(data["match"], dict) and data["match"].get("scoring") == "winner_takes_all" \
             and len(sides) != 3:
         raise ConfigError(source, "match.scoring", "winner_takes_all (R-MATCH-4) is for three players")
+    if "match" in data and isinstance(data["match"], dict) and data["match"].get("scoring") == "continued" \
+            and len(sides) not in (3, 5):
+        raise ConfigError(source, "match.scoring", "continued play (R-MATCH-5) is for three or five players")
     flush = bool_key(source, "crib_flush_needs_starter", data.get("crib_flush_needs_starter", True))
     variants = data.get("variants", [])
     if not isinstance(variants, list):

@@ -55,21 +55,33 @@ def check_game(rules, res):
     for e in ev:
         side_pts[side_of[e.seat]] += e.points
     assert side_pts == list(res.scores)
-    # exactly one side at or over its target, and it is the winner; the last event crossed it
-    assert [s >= t for s, t in zip(res.scores, targets)].count(True) == 1
-    reached = next(s for s, x in enumerate(res.scores) if x >= targets[s])
-    assert res.winner == rules.winner_of(reached, res.scores)  # R-WIN-1 (V-LOWBALL: the other side)
-    # R-SHOW-2: the game stops the instant the target is reached: whatever follows the first
-    # event that reaches it belongs to the same scoring act (same seat, same source, no action)
-    running = [0] * len(sides)
-    crossed = None
-    for i, e in enumerate(ev):
-        running[side_of[e.seat]] += e.points
-        if crossed is None and any(x >= t for x, t in zip(running, targets)):
-            crossed = i
-    tail = ev[crossed:]
-    assert all(e.points > 0 and e.seat == tail[0].seat and e.source == tail[0].source for e in tail)
-    assert side_of[tail[0].seat] == reached
+    if res.placings:  # R-MATCH-5: the sides placed are those at the target, in the order they got there
+        running = [0] * len(sides)
+        order = []
+        for e in ev:
+            if e.points:
+                running[side_of[e.seat]] += e.points
+                for s in range(len(sides)):
+                    if running[s] >= targets[s] and s not in order:
+                        order.append(s)
+        assert order == list(res.placings) and res.winner == order[0]
+        assert len(order) == rules.match.places(len(sides))
+    else:
+        # exactly one side at or over its target, and it is the winner; the last event crossed it
+        assert [s >= t for s, t in zip(res.scores, targets)].count(True) == 1
+        reached = next(s for s, x in enumerate(res.scores) if x >= targets[s])
+        assert res.winner == rules.winner_of(reached, res.scores)  # R-WIN-1 (V-LOWBALL: the other side)
+        # R-SHOW-2: the game stops the instant the target is reached: whatever follows the first
+        # event that reaches it belongs to the same scoring act (same seat, same source, no action)
+        running = [0] * len(sides)
+        crossed = None
+        for i, e in enumerate(ev):
+            running[side_of[e.seat]] += e.points
+            if crossed is None and any(x >= t for x, t in zip(running, targets)):
+                crossed = i
+        tail = ev[crossed:]
+        assert all(e.points > 0 and e.seat == tail[0].seat and e.source == tail[0].source for e in tail)
+        assert side_of[tail[0].seat] == reached
     # per deal: cards conserved, counts, every kept card played unless the game ended
     deals = sorted({e.deal for e in ev if e.deal >= 0})
     assert len(deals) == res.deals

@@ -672,3 +672,36 @@ def test_two_against_one_through_the_tournament(tmp_path):
     import json
     recs = [json.loads(x) for x in (tmp_path / "out" / "matches.jsonl").read_text().splitlines()]
     assert all(len(r["games"]) == 3 and all("sides" in g[6] for g in r["games"]) for r in recs)
+
+
+# ---- R-MATCH-5 ----------------------------------------------------------------------------------
+
+def test_continued_play_places_and_match_points():
+    # R-MATCH-5: three players: the first winner 2 plus skunk bonuses (default table: a skunk is
+    # worth 2, so +1), the second 1; five players: 4, 2 and 1 for the third
+    from cribsim.engine.game import GameResult
+    from cribsim.match import game_points, game_skunk
+
+    r3 = load_rules("three_player_continued")
+    assert r3.match.places(3) == 2
+    g = GameResult(0, (125, 121, 70), 0, 12, None, placings=(0, 1), first_scores=(121, 95, 60))
+    assert game_skunk(r3, g) == 0 and game_points(r3, g, 0, r3.match.points_table()) == {0: 2, 1: 1}
+    g = GameResult(0, (125, 121, 70), 0, 12, None, placings=(0, 1), first_scores=(121, 85, 60))
+    assert game_skunk(r3, g) == 1 and game_points(r3, g, 1, r3.match.points_table()) == {0: 3, 1: 1}
+    r5 = load_rules("five_player_continued")
+    g = GameResult(2, (100, 121, 130, 121, 50), 0, 12, None, placings=(2, 1, 3), first_scores=(90, 100, 121, 95, 40))
+    assert game_points(r5, g, 0, r5.match.points_table()) == {2: 4, 1: 2, 3: 1}
+    with pytest.raises(ConfigError, match="three or five"):
+        rules_from_mapping({"extends": "four_player", "match": {"scoring": "continued"}}, "x.yaml")
+
+
+def test_continued_play_game_goes_on_after_the_first_winner():
+    from cribsim.engine import play_game
+    from cribsim.match import make_strategies
+
+    rules = load_rules("three_player_continued")
+    res = play_game(rules, make_strategies([factory("ev")] * 3), 2, (0, 0), log=True)
+    places = [e for e in res.events if e.source == "place"]
+    assert [e.cards[0] for e in places] == list(res.placings) and len(places) == 2
+    after = [e for e in res.events[res.events.index(places[0]):] if e.source == "lay"]
+    assert after or places[0] is places[-1]  # play went on (unless both placed in one act)

@@ -23,8 +23,9 @@ class GameResult:
     first_scores: tuple = None  # R-MATCH-5: the scores when the first winner went out
 
     def record(self, level):
-        """The compact JSON row the tournament keeps per game (with the game's own sides
-        appended when they differ from the rules', V-TEAM3)."""
+        """The compact JSON row the tournament keeps per game: winner, scores, deals, first
+        dealer, skunk level, points by role and source; then, only if there are any, a dict of
+        extras (this game's own sides, shared winners, placings)."""
         row = [self.winner, list(self.scores), self.deals, self.first_dealer, level, self.by_role]
         extra = {}
         if self.sides is not None:  # V-TEAM3: this game's own sides
@@ -82,8 +83,9 @@ def play_game(rules, strategies, seed, address, first_dealer=None, log=False, ph
         winner = rules.winner_of(over.side, g.scores)
         own = g.sides is not rules.sides
         return GameResult(winner, tuple(g.scores), first_dealer, g.deal_no + 1, g.by_role, events,
-                          g.sides if own else None, g.targets if own else None,
-                          rules.shared_winners(over.side, g.scores))
+                          g.sides if own else None, g.game_targets if own else None,
+                          rules.shared_winners(over.side, g.scores),
+                          tuple(g.placed) if g.placed else None, g.first_scores)
 
 
 def play_deal(g, phases=None):

@@ -34,6 +34,9 @@ class GameState:
         self.sides, self.targets = rules.game_layout(address[1] if len(address) > 1 else 0)
         self.side_of = rules.side_of if self.sides is rules.sides else _side_of(self.sides, self.n)
         self.target = self.targets[0]
+        self.game_targets = self.targets
+        self.places = rules.match.places(len(self.sides))  # sides to place before the game ends
+        self.placed, self.first_scores = [], None
         self.strategies = strategies
         self.play_fns = [s.play for s in strategies]
         self.seed = seed
@@ -62,7 +65,7 @@ class GameState:
         if self.events is not None:
             self.events.append(Event(self.deal_no, seat, points, SOURCES[source], reason, tuple(cards)))
         if self.scores[side] >= self.targets[side]:
-            raise GameOver(side)
+            self.reached(side)
 
     def award_items(self, seat, items, source):
         """Award a breakdown (from scoring.*_breakdown) as one scoring act, checked once."""
@@ -75,7 +78,22 @@ class GameState:
         self.scores[side] += total
         role[source] += total
         if self.scores[side] >= self.targets[side]:
+            self.reached(side)
+
+    def reached(self, side):
+        """``side`` has just reached its target: the game ends (R-WIN-1), unless the match plays
+        on for more places (R-MATCH-5 continued play): then the side is placed, its later
+        points no longer matter, and the game ends when the last place is taken."""
+        if self.places == 1:
             raise GameOver(side)
+        if not self.placed:
+            self.first_scores = tuple(self.scores)
+        self.placed.append(side)
+        self.targets = tuple(float("inf") if s in self.placed else t for s, t in enumerate(self.targets))
+        if self.events is not None:
+            self.events.append(Event(self.deal_no, -1, 0, "place", f"{len(self.placed)}", (side,)))
+        if len(self.placed) >= self.places:
+            raise GameOver(self.placed[0])
 
     def log(self, seat, action, reason="", cards=(), count=None):
         if self.events is not None:
