@@ -215,8 +215,12 @@ def cmd_play(args):
             raise CribsimError("cribsim play: --teams needs --players 4" if args.teams
                                else f"cribsim play: --players must be 2 to 5, got {args.players}")
         rules = load_rules(PLAYER_PRESETS[key])
-    makers = [factory(args.strategy) for _ in range(rules.players)]
-    result = play_game(rules, make_strategies(makers), args.seed, (0, 0), log=True)
+    makers = [factory(args.strategy, needs=rules.needs) for _ in range(rules.players)]
+    for name, v in (("--miss-rate", args.miss_rate), ("--vigilance", args.vigilance)):
+        if not 0 <= v <= 1:
+            raise CribsimError(f"cribsim play: {name} must be a probability between 0 and 1, got {v}")
+    counters = [(args.miss_rate, args.vigilance)] * rules.players if args.miss_rate else None
+    result = play_game(rules, make_strategies(makers), args.seed, (0, 0), log=True, counters=counters)
     print(f"Rules: {rules.name} {rules.describe()}  seed {args.seed}")
     print("\n".join(narrate(rules, result)))
     return 0
@@ -326,6 +330,10 @@ def build_parser():
                                     "Fives and Threes too, e.g. fives_threes")
     pl.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
     pl.add_argument("--strategy", default="random", help="strategy for every seat (default random)")
+    pl.add_argument("--miss-rate", type=float, default=0.0,
+                    help="every player overlooks each scoring item with this chance (V-MUGGINS counting)")
+    pl.add_argument("--vigilance", type=float, default=1.0,
+                    help="chance of spotting an opponent's miss (with rules that play muggins)")
     pl.set_defaults(func=cmd_play)
 
     r = sub.add_parser("run", help="run an experiment (matches in parallel on Ray) and report",

@@ -705,3 +705,18 @@ def test_continued_play_game_goes_on_after_the_first_winner():
     assert [e.cards[0] for e in places] == list(res.placings) and len(places) == 2
     after = [e for e in res.events[res.events.index(places[0]):] if e.source == "lay"]
     assert after or places[0] is places[-1]  # play went on (unless both placed in one act)
+
+
+def test_narrated_muggins_calls(capsys):
+    from cribsim.cli import main
+
+    assert main(["play", "--rules", "muggins", "--seed", "3", "--strategy", "ev", "--miss-rate", "0.2",
+                 "--vigilance", "0.7"]) == 0
+    out = capsys.readouterr().out
+    assert "overlooks" in out and "(muggins)" in out
+    assert main(["play", "--rules", "auction", "--seed", "3", "--strategy", "ev"]) == 0
+    assert "for the crib" in capsys.readouterr().out
+    assert main(["play", "--rules", "canadian_doubles", "--seed", "3", "--strategy", "ev"]) == 0
+    assert "from their partner" in capsys.readouterr().out
+    assert main(["play", "--rules", "jokers", "--seed", "11", "--strategy", "ev"]) == 0
+    assert "JK named" in capsys.readouterr().out
