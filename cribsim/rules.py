@@ -180,10 +180,9 @@ class Rules(RulesBase):
     @cached_property
     def objective(self):
         """+1: score points; -1: avoid them (lowball). Strategies multiply their values by it."""
-        out = 1
-        for p in self.plugins:
-            out *= getattr(p, "OBJECTIVE", 1)
-        return out
+        from .variants import objective_of
+
+        return objective_of(self.variants)
 
     @cached_property
     def needs(self):

@@ -4,6 +4,8 @@ generator, so the same matches misbehave in every run)."""
 import os
 import time
 
+from cribsim.strategy import Strategy
+from strategies.fives_threes.random_play import RandomTiles
 from strategies.random_play import RandomStrategy
 
 
@@ -68,40 +70,28 @@ class Crasher(RandomStrategy):
         return super().play(obs)
 
 
-class TileCheat:
+class TileCheater(RandomTiles):
     """Fives and Threes: raises on some decisions and lays a tile it does not hold on others."""
 
-    from strategies.fives_threes.random_play import RandomTiles as _Base
+    name = "tile_cheat"
 
-    class Cheat(_Base):
-        name = "tile_cheat"
-
-        def play(self, obs):
-            u = self.rng.random()
-            if u < 0.03:
-                raise RuntimeError("tile boom")
-            if u < 0.06:
-                held = set(obs.hand)
-                return (next(t for t in range(28) if t not in held), 0)
-            return super().play(obs)
+    def play(self, obs):
+        u = self.rng.random()
+        if u < 0.03:
+            raise RuntimeError("tile boom")
+        if u < 0.06:
+            held = set(obs.hand)
+            return (next(t for t in range(28) if t not in held), 0)
+        return super().play(obs)
 
 
-TileCheater = TileCheat.Cheat
+class Plain(Strategy):
+    """A strategy that declares only discard and play (no auction bids, no jokers...)."""
 
+    name = "plain"
 
-class NoBid:
-    """A strategy that declares only discard and play (no auction bids)."""
+    def discard(self, obs):
+        return list(obs.hand[:obs.discards])
 
-    from cribsim.strategy import Strategy as _Base
-
-    class Plain(_Base):
-        name = "plain"
-
-        def discard(self, obs):
-            return list(obs.hand[:obs.discards])
-
-        def play(self, obs):
-            return obs.legal[0]
-
-
-Plain = NoBid.Plain
+    def play(self, obs):
+        return obs.legal[0]

@@ -720,3 +720,12 @@ def test_narrated_muggins_calls(capsys):
     assert "from their partner" in capsys.readouterr().out
     assert main(["play", "--rules", "jokers", "--seed", "11", "--strategy", "ev"]) == 0
     assert "JK named" in capsys.readouterr().out
+
+
+def test_lowball_ranks_lower_scores_higher_in_pairwise_results():
+    # V-LOWBALL with three sides: after the winner, a lower score is the better place
+    from cribsim.tournament.summary import side_ranking
+
+    rec = {"forfeit": None, "winner": 2, "gp": [0, 0, 1], "games": [[2, [121, 80, 60], 9, 0, 0, []]]}
+    assert side_ranking(rec, 3, objective=-1) == [2, 1, 0]
+    assert side_ranking(rec, 3) == [1, 2, 0]

@@ -56,7 +56,10 @@ def phases_for(rules):
         play_kw["once"] = True
     if rules.jokers:  # V-JOKERS: a joker is named when laid
         play_kw["wild"] = True
-    phases = [deal_cards, discard, cut_starter, partial(play, **play_kw) if play_kw else play]
+    starter = cut_starter
+    if rules.jokers:  # V-JOKERS: a joker starter is his heels too
+        from ..variants.wild import cut_starter_wild as starter
+    phases = [deal_cards, discard, starter, partial(play, **play_kw) if play_kw else play]
     after = []
     if rules.null_penalty:
         after.append(null_penalty)

@@ -86,7 +86,7 @@ def cut_starter(g, d):
     """R-START-1/2: the starter; a jack gives the dealer 2 for his heels."""
     d.starter = d.stock.pop()
     g.log(d.dealer, "starter", cards=(d.starter,))
-    if RANK[d.starter] == JACK or d.starter >= 52:  # V-JOKERS: a joker starter is heels too
+    if RANK[d.starter] == JACK:
         g.award(d.dealer, 2, HEELS, "his heels", (d.starter,))
 
 

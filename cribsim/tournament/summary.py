@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ..cribbage import game_side_of
 from ..games import GAMES
+from ..variants import objective_of
 from . import stats
 
 
@@ -29,9 +30,10 @@ def sort_key(rec):
     return (rec["v"], rec["t"], rec["g"], rec["s"])
 
 
-def side_ranking(rec, k):
+def side_ranking(rec, k, objective=1):
     """Rank per side (0 best) for pairwise outcomes: the match winner first, then game points,
-    then the last game's score; a forfeiting side last."""
+    then the last game's score (the lower the better when ``objective`` is -1, lowball); a
+    forfeiting side last."""
     if rec["forfeit"]:
         bad = rec["forfeit"]["side"]
         if k == 2:
@@ -42,13 +44,13 @@ def side_ranking(rec, k):
     if extra and "sides" in extra:  # a game's own sides (V-TEAM3: the match sides are seats)
         game_sides = extra["sides"]
         last = [last[next(i for i, side in enumerate(game_sides) if s in side)] for s in range(k)]
-    keys = [(rec["winner"] == s, rec["gp"][s], last[s]) for s in range(k)]
+    keys = [(rec["winner"] == s, rec["gp"][s], objective * last[s]) for s in range(k)]
     return [sum(1 for o in keys if o > keys[s]) for s in range(k)]
 
 
-def pairwise(rec, k):
+def pairwise(rec, k, objective=1):
     """[(entry_a, entry_b, score_a)] for every pair of sides in the match."""
-    rank = side_ranking(rec, k)
+    rank = side_ranking(rec, k, objective)
     out = []
     for a in range(k):
         for b in range(a + 1, k):
@@ -185,10 +187,11 @@ def summarize(manifest, records):
     for v, rules in enumerate(variants):
         recs = [r for r in records if r["v"] == v]
         k = len(rules["sides"])
+        objective = objective_of(rules.get("variants", ()))  # lowball: the lower score ranks higher
         # pairwise results
         pair = defaultdict(lambda: [0.0, 0])
         for r in recs:
-            for a, b, sa in pairwise(r, k):
+            for a, b, sa in pairwise(r, k, objective):
                 if a == b:
                     continue
                 i, j, s = (a, b, sa) if a < b else (b, a, 1 - sa)

@@ -28,3 +28,11 @@ KNOWN = tuple(PLUGINS)
 
 def plugin(name):
     return importlib.import_module(PLUGINS[name])
+
+
+def objective_of(names):
+    """+1, or -1 when the named variants make strategies minimise (lowball)."""
+    out = 1
+    for n in names:
+        out *= getattr(plugin(n), "OBJECTIVE", 1) if n in PLUGINS else 1
+    return out

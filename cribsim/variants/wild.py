@@ -1,10 +1,19 @@
-"""V-JOKERS at the show: every joker in a hand or crib, and a joker starter, named to its
-holder's best advantage (worst in lowball), each player independently; with
+"""V-JOKERS at the starter and the show: a joker starter is his heels (2 to the dealer); at
+the show every joker in a hand or crib, and a joker starter, is named to its holder's best
+advantage (worst in lowball), each player independently; with
 ``starter_joker_named_by: non_dealer`` the non-dealer names a joker starter once for all.
 The play's naming is a parameter of the play phase (``phases.play(wild=True)``)."""
 
-from ..engine.events import CRIB, HAND
+from ..engine.events import CRIB, HAND, HEELS
+from ..engine.phases import cut_starter
 from ..jokers import best_show, best_show_items
+
+
+def cut_starter_wild(g, d):
+    """R-START-1/2 with jokers: a joker turned as the starter also gives the dealer 2."""
+    cut_starter(g, d)
+    if d.starter >= 52:
+        g.award(d.dealer, 2, HEELS, "his heels", (d.starter,))
 
 
 def show_wild(g, d, after=()):
