@@ -8,12 +8,8 @@ names a joker starter once, for everyone. Names range over the 52 standard cards
 
 from itertools import product
 
-from .cards import JOKER_BASE, NUM_STANDARD, RANK, VALUE, card
+from .cards import JOKER_BASE, NUM_STANDARD, VALUE, card
 from .scoring import show_breakdown, show_points
-
-
-def is_joker(c):
-    return c >= JOKER_BASE
 
 
 def best_show(hand, starter, crib=False, objective=1, starter_name=None):
@@ -56,13 +52,3 @@ def play_names(room):
     """The names a joker may take when laid with ``room`` left under 31: one card per rank that
     fits (the suit never matters in the play; spades are used)."""
     return [card(r, 3) for r in range(13) if VALUE[card(r, 3)] <= room]
-
-
-def split(move):
-    """(card laid, card it counts as) for a strategy's play answer: a card, or (joker, name)."""
-    if isinstance(move, tuple) and len(move) == 2:
-        return move
-    return move, move
-
-
-__all__ = ["best_show", "best_show_items", "is_joker", "play_names", "split", "RANK"]

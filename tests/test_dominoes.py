@@ -10,7 +10,7 @@ from cribsim.dominoes.match import play_match
 from cribsim.dominoes.tiles import HAS, N_TILES, parse_tile, tile_str
 from cribsim.errors import ConfigError, CribsimError
 from cribsim.match import make_strategies
-from cribsim.rules import find_rules_file, load_rules, preset_names
+from cribsim.rules import load_rules, preset_names
 from cribsim.strategy import factory
 from tests.ft_helpers import T, check_game, ft_rules, scripted_game
 

@@ -12,8 +12,8 @@ With every miss rate 0 the engine never builds this state: perfect counters play
 standard game (a test checks it)."""
 
 from ..rng import COUNTING, rng_at
-from .events import OTHER, PEG, SOURCES, Event
-from .state import GameOver, GameState
+from .events import OTHER, PEG, Event
+from .state import GameState
 
 
 class CountingState(GameState):
@@ -59,5 +59,3 @@ class CountingState(GameState):
                 GameState.award(self, s, missed, OTHER, "muggins")
                 return
 
-
-__all__ = ["CountingState", "GameOver", "SOURCES"]

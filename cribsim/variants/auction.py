@@ -9,7 +9,6 @@ Strategies answer ``bid(obs)`` with a whole number or None (pass); the Observati
 dealt hand, ``bid_standing``, ``bid_by`` (the seat holding it, or -1) and ``bids`` (the auction so
 far: (seat, bid or None))."""
 
-from ..cards import cards_str
 from ..engine.events import OTHER
 from ..engine.phases import deal_cards
 from ..errors import ConfigError, IllegalMove
@@ -84,5 +83,3 @@ def phases(rules, phases):
             out.append(auction)
     return out
 
-
-__all__ = ["auction", "phases", "cards_str"]
