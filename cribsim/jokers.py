@@ -48,6 +48,11 @@ def show_value(cards, starter=None, crib=False, objective=1):
     return show_points(cards, starter, crib)
 
 
+def show_value_fn(rules):
+    """``show_points``, or ``show_value`` when the rules have jokers (V-JOKERS)."""
+    return show_value if rules.jokers else show_points
+
+
 def play_names(room):
     """The names a joker may take when laid with ``room`` left under 31: one card per rank that
     fits (the suit never matters in the play; spades are used)."""

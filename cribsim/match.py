@@ -107,6 +107,21 @@ def game_points(rules, game, level, table):
     return {game.winner: 2}
 
 
+def settled(fmt, points, games_played, last_winner):
+    """The match's winner once its format says it is over, else None: after a fixed number of
+    games the most game points (-1 for a tie); first to N game points the leader (ties broken
+    by the last game's winner)."""
+    best = max(points)
+    leaders = [s for s, p in enumerate(points) if p == best]
+    if fmt.games:
+        if games_played < fmt.games:
+            return None
+        return leaders[0] if len(leaders) == 1 else -1
+    if best < fmt.first_to:
+        return None
+    return leaders[0] if len(leaders) == 1 else last_winner
+
+
 def make_strategies(factories):
     """Fresh strategy instances for one match; generators are seeded per game by the engine."""
     return [make(random.Random()) for make in factories]
@@ -134,15 +149,8 @@ def play_match(rules, factories, seed, match_key, first_dealer=None, log=False, 
         for side, pts in game_points(rules, game, level, table).items():
             points[side] += pts
         g += 1
-        if fmt.games:
-            if g >= fmt.games:
-                best = max(points)
-                leaders = [s for s, p in enumerate(points) if p == best]
-                result.winner = leaders[0] if len(leaders) == 1 else -1
-                return result
-        elif max(points) >= fmt.first_to:
-            best = max(points)
-            leaders = [s for s, p in enumerate(points) if p == best]
-            result.winner = leaders[0] if len(leaders) == 1 else winners(rules, game)[0]
+        over = settled(fmt, points, g, winners(rules, game)[0])
+        if over is not None:
+            result.winner = over
             return result
         dealer = next_first_dealer(rules, game, game.first_dealer)

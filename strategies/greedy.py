@@ -6,14 +6,13 @@ opponents may do next: a baseline one step above random."""
 from itertools import combinations
 
 from cribsim.cards import RANK, VALUE
-from cribsim.jokers import show_value
-from cribsim.scoring import peg_points, show_points
+from cribsim.jokers import show_value_fn
+from cribsim.scoring import peg_points
 from cribsim.strategy import EVERY_VARIANT, Strategy, allowed, best_split, play_options, raise_to
 
 
 def _sv(obs):
-    """The show value function for these rules (jokers named to advantage, V-JOKERS)."""
-    return show_value if obs.rules.jokers else show_points
+    return show_value_fn(obs.rules)
 
 
 class GreedyStrategy(Strategy):

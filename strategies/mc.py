@@ -6,12 +6,11 @@ and every go (a seat that said go at count k holds nothing worth 31 - k or less)
 card, play the rest of the deal out and score our side's pegging minus the others'. The same
 samples serve every candidate (common random numbers).
 
-Rollout policy (``rollout_policy``): ``ev`` (default) has every player follow ``ev``'s one-ply
-rule from what that player could know (points now minus the expected best reply, from the
-ranks they have not seen); ``peek`` takes points now minus the best reply the next player
-holds in the sampled deal. ``peek`` lets each simulated player see the others' cards, which
-makes the rollouts too optimistic about dodging replies: it played level with ``ev`` (0.501
-over 20,000 matches), ``ev`` rollouts beat it (see the README's ladder).
+Rollout policy: every simulated player follows ``ev``'s one-ply rule from what that player
+could know (points now minus the expected best reply, from the ranks they have not seen). An
+earlier policy let each simulated player see the others' sampled cards; it made the rollouts
+too optimistic about dodging replies and played level with ``ev`` (0.501 over 20,000
+matches); this one beats ``ev`` (see the README's ladder).
 
 Discard: the ``ev`` value of every keep, then for the ``discard_top`` best keeps within
 ``discard_margin`` points of the best, a pegging term from ``discard_rollouts`` rollouts
@@ -64,7 +63,9 @@ def _ev_choose(hand, pile, count, left, nxt_size, unseen, sign, obj=1):
 
 
 def rollout_ev(hands, turn, pile, last, side_of, my_side, public_left, public_unseen, obj=1):
-    """As ``rollout`` but every player follows ``_ev_choose`` from their own view:
+    """Play out the rest of a deal's pegging with every player following ``_ev_choose`` from
+    their own view; return our side's points minus the others'. ``hands`` are lists
+    (consumed); ``pile`` is the tuple of ranks since the last reset;
     ``public_left`` counts each rank not yet seen by anyone (not played, not the starter),
     ``public_unseen`` how many cards that is; a player's view removes their own hand."""
     n = len(hands)
@@ -112,75 +113,11 @@ def rollout_ev(hands, turn, pile, last, side_of, my_side, public_left, public_un
     return diff
 
 
-def _choose(hand, pile, nxt_hand):
-    """Rollout policy: the card maximising points now minus the next player's best reply."""
-    now = lay_points(pile)[2]
-    count = lay_points(pile)[1]
-    best, card = None, None
-    for c in hand:
-        if count + VALUE[c] > 31:
-            continue
-        rk = RANK[c]
-        v = now.get(rk, 0) * 2
-        if count + VALUE[c] != 31 and nxt_hand:
-            replies = lay_points(pile + (rk,))[2]
-            if replies:
-                v -= max((replies.get(RANK[x], 0) for x in nxt_hand), default=0) * 2
-        v += VALUE[c] * 0.01
-        if best is None or v > best:
-            best, card = v, c
-    return card
-
-
-def rollout(hands, turn, pile, last, side_of, my_side):
-    """Play out the rest of a deal's pegging; return our side's points minus the others'.
-    ``hands`` are lists (consumed); ``pile`` is the tuple of ranks since the last reset."""
-    n = len(hands)
-    left = sum(len(h) for h in hands)
-    count = lay_points(pile)[1]
-    diff = 0
-    while left:
-        seat = turn
-        card = None
-        for _ in range(n):
-            h = hands[seat]
-            if h:
-                card = _choose(h, pile, hands[(seat + 1) % n])
-                if card is not None:
-                    break
-            seat = seat + 1 if seat + 1 < n else 0
-        if card is None:  # nobody can play: one for the go
-            diff += 1 if side_of[last] == my_side else -1
-            pile, count = (), 0
-            turn = (last + 1) % n
-            continue
-        pts = lay_points(pile)[2].get(RANK[card], 0)
-        hands[seat].remove(card)
-        left -= 1
-        count += VALUE[card]
-        pile = pile + (RANK[card],)
-        if pts:
-            diff += pts if side_of[seat] == my_side else -pts
-        last = seat
-        if count == 31:
-            pile, count = (), 0
-        turn = seat + 1 if seat + 1 < n else 0
-    if count:
-        diff += 1 if side_of[last] == my_side else -1
-    return diff
-
-
 class MCStrategy(EVStrategy):
     name = "mc"
 
-    def __init__(self, rng, rollouts=64, discard_rollouts=48, discard_top=3, discard_margin=1.0,
-                 rollout_policy="ev", **ev_params):
+    def __init__(self, rng, rollouts=64, discard_rollouts=48, discard_top=3, discard_margin=1.0, **ev_params):
         super().__init__(rng, **ev_params)
-        if rollout_policy not in ("peek", "ev"):
-            from cribsim.errors import CribsimError
-
-            raise CribsimError(f"cribsim: strategy 'mc': rollout_policy must be 'peek' or 'ev', got {rollout_policy!r}")
-        self.rollout_policy = rollout_policy
         self.rollouts = rollouts
         self.discard_rollouts = discard_rollouts
         self.discard_top = discard_top
@@ -227,13 +164,11 @@ class MCStrategy(EVStrategy):
         pile = tuple(RANK[c] for c in obs.pile)
         now = lay_points(pile)[2]
         totals = dict.fromkeys(legal, 0)
-        use_ev = self.rollout_policy == "ev"
-        if use_ev:  # ranks nobody has seen yet: not played, not the starter
-            pub = [4] * 14  # index 13: jokers played (V-JOKERS), never read
-            for _, c in obs.played:
-                pub[c >> 2] -= 1
-            pub[obs.starter >> 2] -= 1
-            pub_unseen = 51 - len(obs.played)
+        pub = [4] * 14  # ranks nobody has seen: not played, not the starter (13: jokers, never read)
+        for _, c in obs.played:
+            pub[c >> 2] -= 1
+        pub[obs.starter >> 2] -= 1
+        pub_unseen = 51 - len(obs.played)
         for _ in range(self.rollouts):
             dealt = sample()
             for c in legal:
@@ -241,13 +176,10 @@ class MCStrategy(EVStrategy):
                 hands[me] = [x for x in obs.hand if x != c]
                 cnt = obs.count + VALUE[c]
                 p = pile + (RANK[c],) if cnt != 31 else ()
-                if use_ev:
-                    pub[c >> 2] -= 1
-                    diff = rollout_ev(hands, (me + 1) % n, p, me, side_of, obs.side, pub, pub_unseen - 1,
-                                      obs.rules.objective)
-                    pub[c >> 2] += 1
-                else:
-                    diff = rollout(hands, (me + 1) % n, p, me, side_of, obs.side)
+                pub[c >> 2] -= 1
+                diff = rollout_ev(hands, (me + 1) % n, p, me, side_of, obs.side, pub, pub_unseen - 1,
+                                  obs.rules.objective)
+                pub[c >> 2] += 1
                 totals[c] += now.get(RANK[c], 0) + diff
         obj = obs.rules.objective  # lowball: the fewest points for our side
         return max(legal, key=lambda c: (obj * totals[c], VALUE[c]))
@@ -279,11 +211,9 @@ class MCStrategy(EVStrategy):
                 pos += sizes[s] if s != me else 0
             for i, (_, keep, _) in enumerate(top):
                 hands = [list(h) if h is not None else list(keep) for h in others]
-                if self.rollout_policy == "ev":  # the starter is not known yet: all 52 unseen
-                    pegs[i] += rollout_ev(hands, (obs.dealer + 1) % n, (), obs.dealer, side_of, obs.side,
-                                          [4] * 13, 52, obs.rules.objective)
-                else:
-                    pegs[i] += rollout(hands, (obs.dealer + 1) % n, (), obs.dealer, side_of, obs.side)
+                # the starter is not known yet: all 52 cards unseen by everyone
+                pegs[i] += rollout_ev(hands, (obs.dealer + 1) % n, (), obs.dealer, side_of, obs.side,
+                                      [4] * 13, 52, obs.rules.objective)
         obj = obs.rules.objective
         best = max(range(len(top)), key=lambda i: top[i][0] + obj * pegs[i] / self.discard_rollouts)
         return top[best][2]

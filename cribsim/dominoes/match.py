@@ -2,7 +2,7 @@
 number of games). There are no skunks; the lead keeps rotating clockwise from game to game
 (F-LEAD-1), the first game's leader drawn for."""
 
-from ..match import MatchResult, make_strategies
+from ..match import MatchResult, make_strategies, settled
 from .engine import play_game
 
 
@@ -20,13 +20,8 @@ def play_match(rules, factories, seed, match_key, first_dealer=None, log=False):
         result.skunks.append(0)
         points[game.winner] += win_points
         g += 1
-        if fmt.games:
-            if g >= fmt.games:
-                best = max(points)
-                leaders = [s for s, p in enumerate(points) if p == best]
-                result.winner = leaders[0] if len(leaders) == 1 else -1
-                return result
-        elif points[game.winner] >= fmt.first_to:
-            result.winner = game.winner
+        over = settled(fmt, points, g, game.winner)
+        if over is not None:
+            result.winner = over
             return result
         leader = (game.last_leader + 1) % rules.players

@@ -5,7 +5,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from ..cribbage import game_side_of
+from ..cribbage import _side_of, game_side_of
 from ..games import GAMES
 from ..variants import objective_of
 from . import stats
@@ -140,14 +140,6 @@ def _score_entry0(rec):
     if rec["winner"] < 0:
         return 0.5
     return 1.0 if rec["sides"][rec["winner"]] == first else 0.0
-
-
-def _side_of(rules):
-    out = [0] * rules["players"]
-    for i, side in enumerate(rules["sides"]):
-        for seat in side:
-            out[seat] = i
-    return out
 
 
 def used_records(manifest, records):
