@@ -11,24 +11,20 @@ from cribsim.scoring import peg_points
 from cribsim.strategy import EVERY_VARIANT, Strategy, allowed, best_split, play_options, raise_to
 
 
-def _sv(obs):
-    return show_value_fn(obs.rules)
-
-
 class GreedyStrategy(Strategy):
     name = "greedy"
     supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
 
     def inspect(self, obs):
         """V-TEAM3-2: the four of the eight worth most without the starter."""
-        sv, obj = _sv(obs), obs.rules.objective
+        sv, obj = show_value_fn(obs.rules), obs.rules.objective
         return max(combinations(obs.hand + obs.crib, len(obs.hand)), key=lambda k: obj * sv(k, None))
 
     def pass_cards(self, obs):
         """V-CANADIAN: the split whose own and partner's hands are worth most (both count for
         the side), without the starter."""
         obj = obs.rules.objective
-        return best_split(obs, lambda keep, passed, thrown: obj * (_sv(obs)(keep, None) + _sv(obs)(passed, None)))
+        return best_split(obs, lambda keep, passed, thrown: obj * (show_value_fn(obs.rules)(keep, None) + show_value_fn(obs.rules)(passed, None)))
 
     def bid(self, obs):
         """The crib as the points its best two cards would show (plus a flat 2 for the rest);
@@ -37,7 +33,7 @@ class GreedyStrategy(Strategy):
             from cribsim.variants.auction import lowball_worth
 
             return raise_to(obs, lowball_worth(obs, 4.7))
-        best = max(_sv(obs)(pair, None) for pair in combinations(obs.hand, 2))
+        best = max(show_value_fn(obs.rules)(pair, None) for pair in combinations(obs.hand, 2))
         return raise_to(obs, best + 2)
 
     def discard(self, obs):
@@ -47,7 +43,7 @@ class GreedyStrategy(Strategy):
         for keep in combinations(hand, keep_n):
             if obs.discard_rule is not None and not allowed(obs, [c for c in hand if c not in keep]):
                 continue
-            pts = _sv(obs)(keep, None) * obs.rules.objective  # lowball: the fewest
+            pts = show_value_fn(obs.rules)(keep, None) * obs.rules.objective  # lowball: the fewest
             if best is None or pts > best:
                 best, choices = pts, [keep]
             elif pts == best:

@@ -36,10 +36,6 @@ def crib_feel(thrown):
     return v
 
 
-def _sv(obs):
-    return show_value_fn(obs.rules)
-
-
 class HoyleStrategy(Strategy):
     name = "hoyle"
     supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
@@ -51,14 +47,14 @@ class HoyleStrategy(Strategy):
         mine = obs.side_of[obs.crib_owner] == obs.side
         obj = obs.rules.objective
         return max(combinations(eight, len(obs.hand)), key=lambda k: obj * (
-            _sv(obs)(k, None) + (0.5 if mine else -0.5) * crib_feel([c for c in eight if c not in k])))
+            show_value_fn(obs.rules)(k, None) + (0.5 if mine else -0.5) * crib_feel([c for c in eight if c not in k])))
 
     def pass_cards(self, obs):
         """V-CANADIAN: certain points in both hands of the side, and the crib by feel."""
         mine = obs.side_of[obs.crib_owner] == obs.side
         obj = obs.rules.objective
         return best_split(obs, lambda keep, passed, thrown: obj * (
-            _sv(obs)(keep, None) + _sv(obs)(passed, None) + (0.5 if mine else -0.5) * crib_feel(thrown)))
+            show_value_fn(obs.rules)(keep, None) + show_value_fn(obs.rules)(passed, None) + (0.5 if mine else -0.5) * crib_feel(thrown)))
 
     def bid(self, obs):
         """A club player's feel: a crib is worth about 4, more with 5s or a pair to throw;
@@ -80,7 +76,7 @@ class HoyleStrategy(Strategy):
                 continue
             feel = crib_feel(thrown)
             # certain points first; the crib breaks near-ties; low cards help the play
-            v = _sv(obs)(keep, None) + (0.5 if mine else -0.5) * feel + 0.01 * sum(VALUE[c] <= 4 for c in keep)
+            v = show_value_fn(obs.rules)(keep, None) + (0.5 if mine else -0.5) * feel + 0.01 * sum(VALUE[c] <= 4 for c in keep)
             v *= obs.rules.objective  # lowball: the same judgement, minimised
             if best is None or v > best:
                 best, best_throw = v, thrown
