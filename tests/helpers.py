@@ -32,6 +32,31 @@ class Scripted(Strategy):
         return c
 
 
+def with_deal(rules, deal):
+    """The rules' own phase list (variants included) with the deal replaced by ``deal``."""
+    from cribsim.engine.phases import deal_cards
+
+    return tuple(deal if p is deal_cards else p for p in rules.phases)
+
+
+def run_scripted(rules, dealer, hands, discards, plays, starter, crib_from_deck="", scores=None, deal_no=0):
+    """Play one scripted deal under ``rules``; returns (state, winning side or None)."""
+    import random
+
+    from cribsim.engine import GameOver, GameState, play_deal
+
+    strategies = [Scripted(random.Random(0), C(discards[s]), C(plays[s])) for s in range(rules.players)]
+    g = GameState(rules, strategies, 0, (0, 0), dealer, events=[])
+    g.deal_no = deal_no
+    if scores:
+        g.scores = list(scores)
+    try:
+        play_deal(g, with_deal(rules, scripted_deal([C(h) for h in hands], c1(starter), C(crib_from_deck))))
+        return g, None
+    except GameOver as e:
+        return g, e.side
+
+
 def scripted_deal(hands, starter, crib_from_deck=()):
     """A phase that deals the given hands (by seat) and starter instead of a shuffled deck."""
 

@@ -4,25 +4,11 @@ R-PEG-6 gives the seeds' example plays for two and three players; a four-player 
 checks R-TEAM-1. Each deal is injected through the engine's phase list (the same extension point
 variants use), so the real discard / play / show phases run unchanged."""
 
-import random
-
-from cribsim.engine import GameOver, GameState, STANDARD_PHASES, play_deal
 from cribsim.rules import load_rules
-from tests.helpers import C, Scripted, c1, scripted_deal
+from tests.helpers import run_scripted
 
 
-def run_deal(rules, dealer, hands, discards, plays, starter, crib_from_deck="", scores=None):
-    strategies = [Scripted(random.Random(0), C(discards[s]), C(plays[s])) for s in range(rules.players)]
-    g = GameState(rules, strategies, 0, (0, 0), dealer, events=[])
-    if scores:
-        g.scores = list(scores)
-    phases = (scripted_deal([C(h) for h in hands], c1(starter), C(crib_from_deck)),) + STANDARD_PHASES[1:]
-    try:
-        play_deal(g, phases)
-        over = None
-    except GameOver as e:
-        over = e.side
-    return g, over
+run_deal = run_scripted  # every deal here is scripted through the rules' own phases
 
 
 def play_by_card(g):

@@ -9,27 +9,14 @@ from cribsim.cards import card_str
 from cribsim.engine import GameOver, GameState, play_deal
 from cribsim.engine.assemble import back_ten, null_penalty
 from cribsim.engine.events import CRIB, HAND
-from cribsim.engine.phases import Deal, deal_cards
+from cribsim.engine.phases import Deal
 from cribsim.errors import ConfigError, IllegalMove
 from cribsim.rules import load_rules, rules_from_mapping
 from cribsim.strategy import factory
-from tests.helpers import C, Scripted, c1, scripted_deal
+from tests.helpers import C, Scripted, c1, run_scripted, scripted_deal, with_deal
 
 
-def run(rules, dealer, hands, discards, plays, starter, scores=None, deal_no=0):
-    strategies = [Scripted(random.Random(0), C(discards[s]), C(plays[s])) for s in range(rules.players)]
-    g = GameState(rules, strategies, 0, (0, 0), dealer, events=[])
-    g.deal_no = deal_no
-    if scores:
-        g.scores = list(scores)
-    deal = scripted_deal([C(h) for h in hands], c1(starter))
-    phases = tuple(deal if p is deal_cards else p for p in rules.phases)
-    try:
-        play_deal(g, phases)
-        over = None
-    except GameOver as e:
-        over = e.side
-    return g, over
+run = run_scripted
 
 
 def bare_state(rules):
@@ -357,7 +344,7 @@ def run_auction(rules, bids, scores=None):
     if scores:
         g.scores = list(scores)
     deal = scripted_deal([C(h) for h in d["hands"]], c1(d["starter"]))
-    play_deal(g, tuple(deal if p is deal_cards else p for p in rules.phases))
+    play_deal(g, with_deal(rules, deal))
     return g
 
 
@@ -523,7 +510,7 @@ def test_jokers_laid_as_a_fifth_and_sixth_five_peg_20_and_30():
          ScriptedWild(random.Random(0), C("7C 8C"), [c1("5H"), c1("5C"), (J2, c1("5S")), c1("9H")])]
     g = GameState(rules, s, 0, (0, 0), 0, events=[])
     deal = scripted_deal([alice, bob], c1("KD"))
-    play_deal(g, tuple(deal if p is deal_cards else p for p in rules.phases))
+    play_deal(g, with_deal(rules, deal))
     pegs = [(e.seat, e.points, e.reason) for e in g.events if e.source == "peg"]
     assert pegs[:7] == [(0, 2, "pair"), (1, 2, "fifteen"), (1, 6, "pair royal"), (0, 12, "double pair royal"),
                         (1, 20, "5 of a kind"), (0, 30, "6 of a kind"), (0, 1, "go")]
@@ -537,7 +524,7 @@ def test_a_joker_must_be_named_to_be_laid():
     g = GameState(rules, s, 0, (0, 0), 0, events=[])
     deal = scripted_deal([C("5S 5D 2C 3C 4C") + [J1], C("5H 5C 9H 7C 8C") + [J2]], c1("KD"))
     with pytest.raises(IllegalMove, match="joker"):
-        play_deal(g, tuple(deal if p is deal_cards else p for p in rules.phases))
+        play_deal(g, with_deal(rules, deal))
 
 
 def _show_game(rules_name):
@@ -547,7 +534,7 @@ def _show_game(rules_name):
          ScriptedWild(random.Random(0), C("9S AS"), C("5H 5C 5S TD"))]
     g = GameState(rules, s, 0, (0, 0), 0, events=[])
     deal = scripted_deal([C("JC QC KC 2C 7D 8D"), C("5H 5C 5S TD 9S AS")], J1)
-    play_deal(g, tuple(deal if p is deal_cards else p for p in rules.phases))
+    play_deal(g, with_deal(rules, deal))
     return g
 
 

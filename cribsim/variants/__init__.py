@@ -30,6 +30,16 @@ def plugin(name):
     return importlib.import_module(PLUGINS[name])
 
 
+def insert_after(phases, anchor, phase):
+    """The phase list with ``phase`` right after ``anchor`` (a plug-in's ``phases`` hook)."""
+    out = []
+    for p in phases:
+        out.append(p)
+        if p is anchor:
+            out.append(phase)
+    return out
+
+
 def objective_of(names):
     """+1, or -1 when the named variants make strategies minimise (lowball)."""
     out = 1

@@ -12,6 +12,7 @@ far: (seat, bid or None))."""
 from ..engine.events import OTHER
 from ..engine.phases import deal_cards
 from ..errors import ConfigError, IllegalMove
+from . import insert_after
 
 NEEDS = ("bid",)
 
@@ -76,10 +77,5 @@ def auction(g, d):
 
 def phases(rules, phases):
     """The auction right after the deal (before the discards)."""
-    out = []
-    for p in phases:
-        out.append(p)
-        if p is deal_cards:
-            out.append(auction)
-    return out
+    return insert_after(phases, deal_cards, auction)
 

@@ -7,6 +7,7 @@ four of them back into the crib, keeping the other four. Both sides need 121 by 
 from ..cards import cards_str
 from ..engine.phases import discard
 from ..errors import ConfigError, IllegalMove
+from . import insert_after
 
 NEEDS = ("inspect",)
 
@@ -39,9 +40,5 @@ def inspect(g, d):
 
 
 def phases(rules, phases):
-    out = []
-    for p in phases:
-        out.append(p)
-        if p is discard:
-            out.append(inspect)
-    return out
+    """The inspection right after the discards (before the starter)."""
+    return insert_after(phases, discard, inspect)
