@@ -1,8 +1,9 @@
 """Integer cards.
 
 A card is an int: ``rank * 4 + suit`` for the 52 standard cards (rank 0 = ace ... 12 = king,
-suit 0..3 = C, D, H, S), and 52, 53, ... for jokers.  Everything hot indexes the small tuples
-below instead of doing arithmetic or string work.
+suit 0..3 = C, D, H, S), and 52, 53, ... for wild cards (jokers, written ``JK``; a variant
+gives them their meaning).  Everything hot indexes the small tuples below instead of doing
+arithmetic or string work.
 """
 
 from .errors import CribsimError
@@ -10,13 +11,13 @@ from .errors import CribsimError
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "CDHS"
 JACK = 10  # rank index of the jack
-JOKER_BASE = 52
-MAX_JOKERS = 4
+WILD_BASE = 52  # the first wild card
+MAX_WILD = 4
 
 NUM_STANDARD = 52
-_ALL = NUM_STANDARD + MAX_JOKERS
+_ALL = NUM_STANDARD + MAX_WILD
 
-# rank index 0..12 (jokers: -1), suit 0..3 (jokers: -1), count value 1..10 (jokers: 0)
+# rank index 0..12 (wild cards: -1), suit 0..3 (wild: -1), count value 1..10 (wild: 0)
 RANK = tuple(c >> 2 if c < NUM_STANDARD else -1 for c in range(_ALL))
 SUIT = tuple(c & 3 if c < NUM_STANDARD else -1 for c in range(_ALL))
 VALUE = tuple(min(c // 4 + 1, 10) if c < NUM_STANDARD else 0 for c in range(_ALL))
@@ -28,19 +29,15 @@ def card(rank, suit):
     return rank * 4 + suit
 
 
-def is_joker(c):
-    return c >= JOKER_BASE
-
-
-def make_deck(jokers=0):
-    """The deck as a list of ints: 52 standard cards then ``jokers`` jokers."""
-    if not 0 <= jokers <= MAX_JOKERS:
-        raise CribsimError(f"cribsim: jokers must be 0..{MAX_JOKERS}, got {jokers}")
-    return list(range(NUM_STANDARD + jokers))
+def make_deck(wild=0):
+    """The deck as a list of ints: 52 standard cards then ``wild`` wild cards."""
+    if not 0 <= wild <= MAX_WILD:
+        raise CribsimError(f"cribsim: wild cards must be 0..{MAX_WILD}, got {wild}")
+    return list(range(NUM_STANDARD + wild))
 
 
 def card_str(c):
-    if c >= JOKER_BASE:
+    if c >= WILD_BASE:
         return "JK"
     return RANK_CHARS[c >> 2] + SUIT_CHARS[c & 3]
 
@@ -56,13 +53,13 @@ def _bad(text):
 
 
 def parse_card(text):
-    """Parse ``5H``, ``TD``, ``10D``, ``jd`` (any case) or ``JK`` (a joker, numbered by
+    """Parse ``5H``, ``TD``, ``10D``, ``jd`` (any case) or ``JK`` (a wild card, numbered by
     the caller).  Anything else raises a one-line CribsimError."""
     if not isinstance(text, str):
         raise _bad(text)
     s = text.strip().upper()
-    if s in ("JK", "JOKER"):
-        return JOKER_BASE
+    if s == "JK":
+        return WILD_BASE
     if s.startswith("10"):
         s = "T" + s[2:]
     if len(s) != 2 or s[0] not in RANK_CHARS or s[1] not in SUIT_CHARS:
@@ -71,15 +68,15 @@ def parse_card(text):
 
 
 def parse_cards(words):
-    """Parse several cards; jokers get distinct ids 52, 53, ...; duplicates are an error."""
-    out, jokers = [], 0
+    """Parse several cards; wild cards (JK) get distinct ids 52, 53, ...; duplicates are an error."""
+    out, wild = [], 0
     for w in words:
         c = parse_card(w)
-        if c == JOKER_BASE:
-            c += jokers
-            jokers += 1
-            if jokers > MAX_JOKERS:
-                raise CribsimError(f"cribsim: at most {MAX_JOKERS} jokers")
+        if c == WILD_BASE:
+            c += wild
+            wild += 1
+            if wild > MAX_WILD:
+                raise CribsimError(f"cribsim: at most {MAX_WILD} wild cards (JK)")
         elif c in out:
             raise CribsimError(f"cribsim: card '{w}' appears twice")
         out.append(c)

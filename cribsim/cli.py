@@ -8,7 +8,7 @@ import os
 import sys
 
 from . import __version__
-from .cards import VALUE, card_str, cards_str, parse_cards
+from .cards import VALUE, WILD_BASE, card_str, cards_str, parse_cards
 from .errors import CribsimError
 from .scoring import peg_breakdown, show_breakdown, show_words
 
@@ -22,10 +22,9 @@ class _Parser(argparse.ArgumentParser):
 
 def _score_cards(hand, starter, crib, rules=None):
     named = None
-    if rules is not None and rules.jokers and any(c >= 52 for c in hand + [starter]):
-        from .jokers import best_show_items  # V-JOKERS: every joker named to best advantage
-
-        items, nh, ns = best_show_items(hand, starter, crib, rules.objective)
+    show_items = rules.program.hooks.show_items if rules is not None else None
+    if show_items is not None and any(c >= WILD_BASE for c in hand + [starter]):
+        items, nh, ns = show_items(hand, starter, crib, rules.objective)  # wild cards named by the rules
         named = {"hand": [card_str(c) for c in nh], "starter": card_str(ns)}
     else:
         items = show_breakdown(hand, starter, crib)
@@ -53,6 +52,10 @@ def _rules_arg(args):
     return rules
 
 
+def _wild_in_deck(rules):
+    return rules.deck_size - 52 if rules is not None else 0
+
+
 def _check_show(hand, starter, rules=None, crib=False):
     if rules is not None:
         size = rules.crib_size if crib else rules.hand_size
@@ -63,9 +66,9 @@ def _check_show(hand, starter, rules=None, crib=False):
         raise CribsimError(f"cribsim: a hand has 1 to 6 cards, got {len(hand)}")
     if starter in hand:
         raise CribsimError(f"cribsim: the starter {card_str(starter)} is also in the hand")
-    jokers = sum(1 for c in hand + [starter] if c >= 52)
-    if jokers > (rules.jokers if rules is not None else 0):
-        raise CribsimError("cribsim: jokers need rules with enough jokers (e.g. --rules jokers)")
+    wild = sum(1 for c in hand + [starter] if c >= WILD_BASE)
+    if wild > _wild_in_deck(rules):
+        raise CribsimError("cribsim: JK needs rules whose deck has enough wild cards (see cribsim list)")
 
 
 def _batch_lines(path):
@@ -103,8 +106,8 @@ def cmd_score(args):
         raise CribsimError("cribsim score: give the hand's cards and --starter CARD, or --batch FILE")
     hand = parse_cards(args.cards)
     starter = parse_cards([args.starter])[0]
-    if starter >= 52:  # a joker starter: numbered after the hand's jokers
-        starter += sum(1 for c in hand if c >= 52)
+    if starter >= WILD_BASE:  # a wild starter: numbered after the hand's
+        starter += sum(1 for c in hand if c >= WILD_BASE)
     _check_show(hand, starter, rules, args.crib)
     crib = args.crib and crib_rule
     res = _score_cards(hand, starter, crib, rules)
@@ -114,7 +117,7 @@ def cmd_score(args):
     what = "crib" if args.crib else "hand"
     print(f"{what} {cards_str(hand)}, starter {card_str(starter)}")
     if "named" in res:
-        print(f"jokers named: {' '.join(res['named']['hand'])}, starter {res['named']['starter']}")
+        print(f"JK named: {' '.join(res['named']['hand'])}, starter {res['named']['starter']}")
     items = [(it["reason"], it["points"], tuple(parse_cards_loose(it["cards"]))) for it in res["items"]]
     for words, (_, pts, cs) in zip(show_words(items), items):
         print(f"  {words:<24} {cards_str(cs)}")
@@ -125,31 +128,31 @@ def cmd_score(args):
 # ---- peg ------------------------------------------------------------------------------------
 
 def parse_cards_loose(words):
-    """Cards that may repeat (a joker named as a card already there)."""
+    """Cards that may repeat (a wild card named as a card already there)."""
     return [parse_cards([w])[0] for w in words]
 
 
 def _peg_words(words, rules):
-    """Cards laid; a joker is written JK=5S (V-JOKERS: laid as the card it is named)."""
-    out, jokers = [], 0
+    """Cards laid; a wild card is written JK=5S (laid as the card it is named)."""
+    out, wild = [], 0
     for w in words:
         if "=" in w:
             j, _, name = w.partition("=")
-            if j.upper() not in ("JK", "JOKER"):
-                raise CribsimError(f"cribsim: {w!r}: only a joker is named, e.g. JK=5S")
-            jokers += 1
+            if j.upper() != "JK":
+                raise CribsimError(f"cribsim: {w!r}: only a wild card (JK) is named, e.g. JK=5S")
+            wild += 1
             named = parse_cards([name])[0]
-            if named >= 52:
-                raise CribsimError(f"cribsim: {w!r}: a joker is named as a standard card")
+            if named >= WILD_BASE:
+                raise CribsimError(f"cribsim: {w!r}: JK is named as a standard card")
             out.append(named)
         else:
             c = parse_cards([w])[0]
-            if c >= 52:
-                raise CribsimError("cribsim: a joker laid must be named, e.g. JK=5S")
+            if c >= WILD_BASE:
+                raise CribsimError("cribsim: a JK laid must be named, e.g. JK=5S")
             out.append(c)
-    if jokers > (rules.jokers if rules is not None else 0):
-        raise CribsimError("cribsim: jokers need rules with enough jokers (e.g. --rules jokers)")
-    if len(set(out)) + jokers < len(out):
+    if wild > _wild_in_deck(rules):
+        raise CribsimError("cribsim: JK needs rules whose deck has enough wild cards (see cribsim list)")
+    if len(set(out)) + wild < len(out):
         raise CribsimError("cribsim: a card is laid twice")
     return out
 
@@ -215,7 +218,7 @@ def cmd_play(args):
             raise CribsimError("cribsim play: --teams needs --players 4" if args.teams
                                else f"cribsim play: --players must be 2 to 5, got {args.players}")
         rules = load_rules(PLAYER_PRESETS[key])
-    makers = [factory(args.strategy, needs=rules.needs) for _ in range(rules.players)]
+    makers = [factory(args.strategy, rules=(rules,)) for _ in range(rules.players)]
     for name, v in (("--miss-rate", args.miss_rate), ("--vigilance", args.vigilance)):
         if not 0 <= v <= 1:
             raise CribsimError(f"cribsim play: {name} must be a probability between 0 and 1, got {v}")

@@ -1,50 +1,35 @@
 """Cribbage as a game of the tournament machinery (see ``cribsim.games``): its rules builder,
-match function, built-in strategies and per-variant summary columns."""
+match function, built-in strategies, and what the report needs to know of a rule set
+(``summary_info``: its sides, whether lower scores rank higher, its summary columns)."""
 
-from .engine.events import CRIB, HAND, HEELS, PEG
+from __future__ import annotations
+
+from typing import Any
+
 from .match import play_match
+from .records import Column
 from .rules import rules_from_mapping
 from .strategy import BUILTIN
-from .tournament import stats
 
-__all__ = ["BUILTIN", "play_match", "rules_from_mapping", "variant_headers", "variant_row"]
+__all__ = ["BUILTIN", "COLUMNS", "play_match", "rules_from_mapping", "summary_info"]
 
-variant_headers = ["games", "first dealer wins", "deals/game",
-                   "dealer peg/deal", "dealer hand/deal", "dealer crib/deal",
-                   "pone peg/deal", "pone hand/deal", "heels/deal",
-                   "skunk rate", "double skunk rate"]
-
-
-def variant_row(rules, games):
-    """Cells for ``variant_headers`` from a variant's game records
-    [winner, scores, deals, first_dealer, skunk level, points by role and source]."""
-    side_of = _side_of(rules)
-    ng = len(games)
-    fd = sum(1 for g in games if game_side_of(rules, g, side_of)[g[3]] == g[0])
-    deals = [g[2] for g in games]
-    row = [ng, (*stats.wilson(fd, ng), ng), stats.mean_ci(deals)]
-    for role in (0, 1):
-        for src in (PEG, HAND, CRIB):
-            if role == 1 and src == CRIB:
-                continue
-            row.append(stats.ratio_ci([g[5][role][src] for g in games], deals))
-    row.append(stats.ratio_ci([g[5][0][HEELS] for g in games], deals))
-    row.append((*stats.wilson(sum(1 for g in games if g[4] >= 1), ng), ng))
-    row.append((*stats.wilson(sum(1 for g in games if g[4] >= 2), ng), ng))
-    return row
+COLUMNS = (
+    Column("games", "count"),
+    Column("first dealer wins", "rate", "first_dealer_won", plot=True),
+    Column("deals/game", "mean", "deals", plot=True),
+    Column("dealer peg/deal", "ratio", "points.peg.0"),
+    Column("dealer hand/deal", "ratio", "points.hand.0"),
+    Column("dealer crib/deal", "ratio", "points.crib.0"),
+    Column("pone peg/deal", "ratio", "points.peg.1"),
+    Column("pone hand/deal", "ratio", "points.hand.1"),
+    Column("heels/deal", "ratio", "points.heels.0"),
+    Column("skunk rate", "rate", "skunk", at_least=1, plot=True),
+    Column("double skunk rate", "rate", "skunk", at_least=2),
+)
 
 
-def game_side_of(rules, g, default):
-    """The side of every seat in the game of record ``g``: its own sides (V-TEAM3), if any."""
-    extra = g[6] if len(g) > 6 else None
-    if extra and "sides" in extra:
-        return _side_of({"players": rules["players"], "sides": extra["sides"]})
-    return default
-
-
-def _side_of(rules):
-    out = [0] * rules["players"]
-    for i, side in enumerate(rules["sides"]):
-        for seat in side:
-            out[seat] = i
-    return out
+def summary_info(rules: Any) -> dict[str, Any]:
+    """For the manifest: the number of sides, the objective (-1: lower scores rank higher) and
+    the summary columns (the game's, then the active variants')."""
+    return {"sides": len(rules.sides), "objective": rules.objective,
+            "columns": [c.to_json() for c in COLUMNS + tuple(rules.program.columns)]}

@@ -5,6 +5,8 @@ changes the flow names a plug-in in ``variants`` (see ``cribsim/engine/phases.py
 extension points).  Loading is strict: an unknown key or an impossible value is a one-line
 :class:`ConfigError` naming the file and the key."""
 
+from __future__ import annotations
+
 import dataclasses
 import hashlib
 import json
@@ -12,10 +14,13 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any, Optional
 
 import yaml
 
 from .errors import ConfigError
+from .params import Param
+from .variants import PARAMS, VARIANTS
 
 # R-DEAL-2 defaults by player count: (deal, discard, dealer_deal, dealer_discard, crib_from_deck)
 DEAL_DEFAULTS = {
@@ -112,6 +117,11 @@ def _plain(v):
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
+    """One cribbage rule set: the core knobs as fields, each active variant's knobs in
+    ``params`` (read them as attributes: ``rules.min_bid``), and the flow assembled from the
+    standard game and the variants (``program``). Build it with :func:`rules_from_mapping` or
+    :func:`load_rules`, which validate every key."""
+
     name: str = "standard"
     game: str = "cribbage"
     players: int = 2
@@ -120,43 +130,87 @@ class Rules(RulesBase):
     dealer_deal: int = 6
     dealer_discard: int = 2
     crib_from_deck: int = 0
-    jokers: int = 0
     target: int = 121
     skunk_lines: tuple = (91, 61, 31)  # skunk, double skunk, triple skunk (R-MATCH-1)
     sides: tuple = ((0,), (1,))
     crib_flush_needs_starter: bool = True  # R-SHOW-6
+    score_floor: Optional[int] = None  # the lowest score a penalty or a price may leave (None: a variant's own)
     match: MatchFormat = field(default_factory=MatchFormat)
-    variants: tuple = ()  # names of flow plug-ins, in order
-    first_pone_points: int = 0  # V-FIVECARD: "three for last" to the first pone of each game
-    play_once: bool = False  # V-FIVECARD: the play stops after the first 31 or go
-    toss_fives: bool = False  # V-TOSSFIVES: every 5 held goes to the crib (as many as discarded)
-    null_penalty: bool = False  # V-NINETEEN: a hand or crib scoring 0 gives each opposing side 1
-    back_ten: str = ""  # V-BACKTEN: "" off, "each" zero hand or crib, "both" hand and crib zero
-    score_floor: int = None  # lowest score a penalty can leave (None: 0 for back ten)
-    starter_joker_named_by: str = "each_player"  # V-JOKERS: or "non_dealer"
-    lone_target: int = 61  # V-TEAM3-1: the lone player's target
-    team_target: int = 121  # V-TEAM3-1: the partnership's
-    min_bid: int = 1  # V-AUCTION
-    max_bid: int = 29  # V-AUCTION: a cap on bids (the rule book has none; lowball needs one)
+    variants: tuple = ()  # the variants named in the file (canonical order), besides those a knob enables
+    params: tuple = ()  # (name, value) of every variant knob, sorted
 
-    OPTIONAL_FIELDS = ("first_pone_points", "play_once", "toss_fives", "null_penalty", "back_ten",
-                       "score_floor", "min_bid", "max_bid", "starter_joker_named_by", "lone_target",
-                       "team_target")
+    def __getattr__(self, name: str) -> Any:
+        """A variant's knob: ``rules.min_bid``."""
+        if name.startswith("__"):
+            raise AttributeError(name)
+        values = self.__dict__.get("_params")
+        if values is None:
+            values = dict(object.__getattribute__(self, "params")) if "params" in self.__dict__ else {}
+            object.__setattr__(self, "_params", values)
+        try:
+            return values[name]
+        except KeyError:
+            raise AttributeError(f"Rules has no field or variant knob {name!r}") from None
 
     # ---- derived, cheap ----
     @property
-    def hand_size(self):
+    def hand_size(self) -> int:
         return self.deal - self.discard
 
     @property
-    def crib_size(self):
+    def crib_size(self) -> int:
         return (self.players - 1) * self.discard + self.dealer_discard + self.crib_from_deck
 
-    @property
-    def deck_size(self):
-        return 52 + self.jokers
+    @cached_property
+    def modules(self) -> tuple:
+        """The active variants (their classes), in the registry's canonical order."""
+        return active_variants(self.variants, dict(self.params))
 
-    def describe(self):
+    @cached_property
+    def deck_size(self) -> int:
+        return 52 + sum(v.extra_cards(self) for v in self.modules if getattr(v, "extra_cards", None))
+
+    @cached_property
+    def program(self) -> Any:
+        """The deal's phases, hooks, decisions and observation (``cribsim.engine.program``)."""
+        from .engine.program import Program
+
+        return Program(self)
+
+    @property
+    def objective(self) -> int:
+        """+1: score points; -1: avoid them (a variant may reverse the game). Strategies
+        multiply their values by it."""
+        return self.program.objective  # type: ignore[no-any-return]
+
+    @property
+    def needs(self) -> tuple:
+        """What a strategy must understand or answer to play these rules (checked when a
+        lineup loads): the variants' needs, and their decisions without a default answer."""
+        prog = self.program
+        refused = {n for n, d in prog.decisions.items() if d.default is None and n not in ("discard", "play")}
+        return tuple(sorted(set(prog.needs) | refused))
+
+    def to_dict(self) -> dict:
+        """The rules as plain JSON data: the core fields, the variants named, and the knobs of
+        the active variants (and the knobs always recorded) that differ from their defaults."""
+        d = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self) if f.name != "params"}
+        d["match"] = _plain(dataclasses.asdict(self.match))
+        d["match"]["game_points"] = dict(self.match.game_points)
+        if d["match"].get("scoring") == "table":  # added later: left out at its default
+            del d["match"]["scoring"]
+        if self.score_floor is None:
+            del d["score_floor"]
+        values = dict(self.params)
+        active = {v.name for v in self.modules}
+        for v in VARIANTS.values():
+            for p in v.params:
+                val = values.get(p.name, p.default)
+                if p.recorded or (v.name in active and val != p.default):
+                    d[p.name] = _plain(val)
+        return d
+
+    def describe(self) -> str:
         """A loggable one-liner: the player count, then what differs from that count's
         standard game (R-DEAL-2 defaults), e.g. ``cribbage(players=3, dealer_deal=6, ...)``."""
         base = rules_from_mapping({"players": self.players}).to_dict()
@@ -164,79 +218,28 @@ class Rules(RulesBase):
         diffs = [f"{k}={mine[k]}" for k in mine if k not in ("name", "players") and mine[k] != base.get(k)]
         return f"{self.game}(players={self.players}{', ' if diffs else ''}{', '.join(diffs)})"
 
-    @cached_property
-    def phases(self):
-        """The deal's phase functions for these rules (``cribsim.engine.assemble``)."""
-        from .engine.assemble import phases_for
+    def with_match(self, match: MatchFormat, source: str = "<inline>") -> "Rules":
+        """These rules with another match format (an experiment's ``match:``), checked again."""
+        from .engine.program import Program
 
-        return phases_for(self)
+        rules = dataclasses.replace(self, match=match)
+        check_match(source, "match", match, len(rules.sides))
+        rules.__dict__["program"] = Program(rules, source)  # variants check the combination again
+        return rules
 
-    @cached_property
-    def plugins(self):
-        from .variants import plugin
 
-        return tuple(plugin(v) for v in self.variants)
+def active_variants(listed, values) -> tuple:
+    """The variant classes active for a list of named variants and the knob values."""
+    out = []
+    for name, v in VARIANTS.items():
+        on = any(values.get(k, _param(k).default) != _param(k).default for k in v.enabled_by)
+        if name in listed or on:
+            out.append(v)
+    return tuple(out)
 
-    @cached_property
-    def objective(self):
-        """+1: score points; -1: avoid them (lowball). Strategies multiply their values by it."""
-        from .variants import objective_of
 
-        return objective_of(self.variants)
-
-    @cached_property
-    def needs(self):
-        """Decisions beyond discard and play that these rules ask strategies for."""
-        needs = {n for p in self.plugins for n in getattr(p, "NEEDS", ())}
-        if self.jokers:
-            needs.add("jokers")  # naming a joker when it is laid
-        if self.toss_fives:
-            needs.add("discard_rule")  # discards constrained by obs.discard_rule
-        return tuple(sorted(needs))
-
-    @cached_property
-    def muggins(self):
-        return any(getattr(p, "MUGGINS", False) for p in self.plugins)
-
-    def game_layout(self, g):
-        """(sides, targets) of game ``g`` of a match: the rules' own, unless a plug-in (two
-        against one) says otherwise."""
-        for p in self.plugins:
-            if hasattr(p, "layout"):
-                return p.layout(self, g)
-        return self.sides, self._targets
-
-    @cached_property
-    def _targets(self):
-        return (self.target,) * len(self.sides)
-
-    def shared_winners(self, side, scores):
-        """All the winning sides when more than one shares the win (lowball's tied low
-        scores), else None."""
-        for p in self.plugins:
-            if hasattr(p, "co_winners"):
-                w = p.co_winners(self, side, scores)
-                return w if len(w) > 1 else None
-        return None
-
-    def winner_of(self, side, scores):
-        """The winning side when ``side`` has just reached the target (R-WIN-1, or a plug-in's
-        rule such as V-LOWBALL)."""
-        for p in self.plugins:
-            if hasattr(p, "winner"):
-                return p.winner(self, side, scores)
-        return side
-
-    def discard_rule(self, hand, k):
-        """(must, pool): the ``k`` discards must include ``must`` and come from ``pool``.
-        V-TOSSFIVES: every 5 goes to the crib, or, holding more 5s than discards, only 5s do.
-        None when any ``k`` cards will do."""
-        if not self.toss_fives:
-            return None
-        fives = tuple(c for c in hand if c >> 2 == 4)
-        if not fives:
-            return None
-        return (fives, tuple(hand)) if len(fives) <= k else ((), fives)
+def _param(name):
+    return PARAMS[name][1]
 
 
 # ---- loading ------------------------------------------------------------------------------
@@ -245,13 +248,11 @@ RULES_DIRS = [Path.cwd() / "configs" / "rules", Path(__file__).resolve().parents
 
 _TOP_KEYS = {
     "name", "game", "extends", "players", "deal", "discard", "dealer_deal", "dealer_discard",
-    "crib_from_deck", "jokers", "target", "skunk_lines", "sides", "crib_flush_needs_starter",
-    "match", "variants", "description", "first_pone_points", "play_once", "toss_fives", "null_penalty",
-    "back_ten", "score_floor", "min_bid", "max_bid", "starter_joker_named_by", "lone_target", "team_target",
-}
+    "crib_from_deck", "target", "skunk_lines", "sides", "crib_flush_needs_starter",
+    "match", "variants", "description", "score_floor",
+} | set(PARAMS)
 _MATCH_KEYS = {"first_to", "games", "game_points", "triple_skunk_wins_match", "scoring"}
 _POINT_KEYS = {"win", "skunk", "double_skunk", "triple_skunk"}
-from .variants import KNOWN as KNOWN_VARIANTS  # flow plug-ins (cribsim/variants/)
 
 
 def find_rules_file(name, relative_to=None):
@@ -327,7 +328,11 @@ def _raw_with_extends(data, source, seen):
         raise ConfigError(source, "extends", f"'{parent}' extends itself (a cycle)")
     pdata = _raw_with_extends(read_yaml(ppath), str(ppath), seen + (key,))
     child = {k: v for k, v in data.items() if k != "extends"}
-    return _merge({k: v for k, v in pdata.items() if k != "name"}, child)
+    merged = _merge({k: v for k, v in pdata.items() if k != "name"}, child)
+    if isinstance(pdata.get("variants"), list) and isinstance(child.get("variants"), list):
+        # variant lists add up: a file extending lowball.yaml names only what it adds
+        merged["variants"] = pdata["variants"] + [v for v in child["variants"] if v not in pdata["variants"]]
+    return merged
 
 
 def int_key(source, key, v, lo, hi=None):
@@ -390,7 +395,16 @@ def match_format(source, m):
                        game_points=tuple(sorted(table.items())), triple_skunk_wins_match=tsw, scoring=scoring)
 
 
-def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage"):
+CORE_PARAMS = (
+    Param("target", int, 121, "points to win (R-WIN-1, V-TARGET)", lo=1, hi=10_000),
+    Param("crib_flush_needs_starter", bool, True, "a crib flush needs the starter's suit too (R-SHOW-6)"),
+    Param("score_floor", int, None, "the lowest score a penalty or a price may leave (default: the variant's own)",
+          lo=-10_000, hi=10_000, nullable=True),
+)
+
+
+def rules_from_mapping(data: dict, source: str = "<inline>", _seen: tuple = (),
+                       default_game: str = "cribbage") -> Any:
     """Build and validate rules from a mapping (as read from YAML). ``game:`` (after following
     ``extends:``) picks the game; Fives and Threes rules are built by ``cribsim.dominoes``."""
     data = _raw_with_extends(data, source, _seen)
@@ -404,14 +418,46 @@ def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage
     if not isinstance(name, str):
         raise ConfigError(source, "name", f"expected a string, got {name!r}")
     players = int_key(source, "players", data.get("players", 2), 2, MAX_PLAYERS)
+    deal = _deal_sizes(source, data, players)
+    core = {p.name: p.parse(source, data[p.name]) if p.name in data else p.default for p in CORE_PARAMS}
+    listed, values = _variant_knobs(source, data)
+    deck = 52 + sum(v.extra_cards(_Values(values)) for v in active_variants(listed, values)
+                    if getattr(v, "extra_cards", None))
+    needed = (players - 1) * deal["deal"] + deal["dealer_deal"] + deal["crib_from_deck"] + 1
+    if needed > deck:
+        raise ConfigError(source, "players",
+                          f"{players} players need {needed} cards (hands, crib and starter) but the deck has {deck}")
+    target = core["target"]
+    sides = sides_key(source, data.get("sides"), players)
+    match = match_format(source, data.get("match"))
+    check_match(source, "match.scoring", match, len(sides))
+    rules = Rules(name=name, players=players, **deal, target=target, skunk_lines=_skunk_lines(source, data, target),
+                  sides=sides, crib_flush_needs_starter=core["crib_flush_needs_starter"],
+                  score_floor=core["score_floor"], match=match, variants=tuple(listed),
+                  params=tuple(sorted(values.items())))
+    from .engine.program import Program
+
+    # assembled now, so that a combination the variants cannot play is an error naming the file
+    rules.__dict__["program"] = Program(rules, source)
+    return rules
+
+
+class _Values:
+    """Knob values read as attributes, for a variant's ``extra_cards`` before the rules exist."""
+
+    def __init__(self, values: dict) -> None:
+        self.__dict__.update(values)
+
+
+def _deal_sizes(source: str, data: dict, players: int) -> dict:
     d_deal, d_disc, d_ddeal, d_ddisc, d_crib = DEAL_DEFAULTS[players]
-    deal = int_key(source, "deal", data.get("deal", d_deal), 1)
-    discard = int_key(source, "discard", data.get("discard", d_disc if "deal" not in data else deal - 4), 0)
-    dealer_deal = int_key(source, "dealer_deal", data.get("dealer_deal", d_ddeal if "deal" not in data else deal), 1)
+    deal = int_key(source, "deal", data.get("deal", d_deal), 1, 20)
+    discard = int_key(source, "discard", data.get("discard", d_disc if "deal" not in data else deal - 4), 0, 20)
+    dealer_deal = int_key(source, "dealer_deal", data.get("dealer_deal", d_ddeal if "deal" not in data else deal), 1, 20)
     dealer_discard = int_key(source, "dealer_discard",
-                          data.get("dealer_discard", d_ddisc if "deal" not in data else dealer_deal - (deal - discard)), 0)
-    crib_from_deck = int_key(source, "crib_from_deck", data.get("crib_from_deck", d_crib), 0)
-    jokers = int_key(source, "jokers", data.get("jokers", 0), 0, 4)
+                             data.get("dealer_discard", d_ddisc if "deal" not in data else dealer_deal - (deal - discard)),
+                             0, 20)
+    crib_from_deck = int_key(source, "crib_from_deck", data.get("crib_from_deck", d_crib), 0, 20)
     if discard > deal:
         raise ConfigError(source, "discard", f"expected at most deal ({deal}), got {discard}")
     if dealer_deal - dealer_discard != deal - discard:
@@ -420,68 +466,61 @@ def rules_from_mapping(data, source="<inline>", _seen=(), default_game="cribbage
                           f"others keep {deal - discard}")
     if deal - discard < 1:
         raise ConfigError(source, "discard", "every hand must keep at least one card")
-    crib = (players - 1) * discard + dealer_discard + crib_from_deck
-    if crib < 1:
+    if (players - 1) * discard + dealer_discard + crib_from_deck < 1:
         raise ConfigError(source, "discard", "the crib would be empty: discard or crib_from_deck must give it cards")
-    needed = (players - 1) * deal + dealer_deal + crib_from_deck + 1
-    if needed > 52 + jokers:
-        raise ConfigError(source, "players",
-                          f"{players} players need {needed} cards (hands, crib and starter) but the deck has {52 + jokers}")
-    target = int_key(source, "target", data.get("target", 121), 1)
-    if "skunk_lines" in data:
-        sl = data["skunk_lines"]
-        if not (isinstance(sl, list) and len(sl) == 3):
-            raise ConfigError(source, "skunk_lines", "expected three numbers [skunk, double, triple]")
-        for i, v in enumerate(sl):
-            int_key(source, f"skunk_lines[{i}]", v, 0, target)
-        if not sl[0] >= sl[1] >= sl[2]:
-            raise ConfigError(source, "skunk_lines", f"expected decreasing lines, got {sl}")
-        skunk = tuple(sl)
-    else:  # R-MATCH-1: the lines scale with the target
-        skunk = (math.ceil(3 * target / 4), math.ceil(target / 2), math.ceil(target / 4))
-    sides = sides_key(source, data.get("sides"), players)
-    if "match" in data and isinstance(data["match"], dict) and data["match"].get("scoring") == "winner_takes_all" \
-            and len(sides) != 3:
-        raise ConfigError(source, "match.scoring", "winner_takes_all (R-MATCH-4) is for three players")
-    if "match" in data and isinstance(data["match"], dict) and data["match"].get("scoring") == "continued" \
-            and len(sides) not in (3, 5):
-        raise ConfigError(source, "match.scoring", "continued play (R-MATCH-5) is for three or five players")
-    flush = bool_key(source, "crib_flush_needs_starter", data.get("crib_flush_needs_starter", True))
-    variants = data.get("variants", [])
-    if not isinstance(variants, list):
+    return {"deal": deal, "discard": discard, "dealer_deal": dealer_deal, "dealer_discard": dealer_discard,
+            "crib_from_deck": crib_from_deck}
+
+
+def _skunk_lines(source: str, data: dict, target: int) -> tuple:
+    if "skunk_lines" not in data:  # R-MATCH-1: the lines scale with the target
+        return (math.ceil(3 * target / 4), math.ceil(target / 2), math.ceil(target / 4))
+    sl = data["skunk_lines"]
+    if not (isinstance(sl, list) and len(sl) == 3):
+        raise ConfigError(source, "skunk_lines", "expected three numbers [skunk, double, triple]")
+    for i, v in enumerate(sl):
+        int_key(source, f"skunk_lines[{i}]", v, 0, target)
+    if not sl[0] >= sl[1] >= sl[2]:
+        raise ConfigError(source, "skunk_lines", f"expected decreasing lines, got {sl}")
+    return tuple(sl)
+
+
+def _variant_knobs(source: str, data: dict) -> tuple[list, dict]:
+    """(variants named, every variant knob's value), validated: a named variant that a knob
+    enables sets that knob instead of staying in the list; a knob of a variant that is not
+    active is an error."""
+    listed = data.get("variants", [])
+    if not isinstance(listed, list):
         raise ConfigError(source, "variants", "expected a list of variant names")
-    for i, v in enumerate(variants):
-        if v not in KNOWN_VARIANTS:
+    for i, v in enumerate(listed):
+        if v not in VARIANTS:
             raise ConfigError(source, f"variants[{i}]",
-                              f"unknown variant {v!r} (known: {', '.join(KNOWN_VARIANTS) or 'none yet'})")
-    back_ten = data.get("back_ten", "")
-    if back_ten in (False, None):
-        back_ten = ""
-    if back_ten not in ("", "each", "both"):
-        raise ConfigError(source, "back_ten", f"expected each or both (or false), got {back_ten!r}")
-    floor = data.get("score_floor")
-    if floor is not None and (not isinstance(floor, int) or isinstance(floor, bool)):
-        raise ConfigError(source, "score_floor", f"expected a whole number (may be negative), got {floor!r}")
-    rules = Rules(name=name, players=players, deal=deal, discard=discard, dealer_deal=dealer_deal,
-                 dealer_discard=dealer_discard, crib_from_deck=crib_from_deck, jokers=jokers,
-                 target=target, skunk_lines=skunk, sides=sides, crib_flush_needs_starter=flush,
-                 match=match_format(source, data.get("match")), variants=tuple(variants),
-                 first_pone_points=int_key(source, "first_pone_points", data.get("first_pone_points", 0), 0, target - 1),
-                 play_once=bool_key(source, "play_once", data.get("play_once", False)),
-                 toss_fives=bool_key(source, "toss_fives", data.get("toss_fives", False)),
-                 null_penalty=bool_key(source, "null_penalty", data.get("null_penalty", False)),
-                 back_ten=back_ten, score_floor=floor,
-                 starter_joker_named_by=_choice(source, "starter_joker_named_by",
-                                                data.get("starter_joker_named_by", "each_player"),
-                                                ("each_player", "non_dealer")),
-                 lone_target=int_key(source, "lone_target", data.get("lone_target", 61), 1),
-                 team_target=int_key(source, "team_target", data.get("team_target", 121), 1),
-                 min_bid=int_key(source, "min_bid", data.get("min_bid", 1), 1),
-                 max_bid=int_key(source, "max_bid", data.get("max_bid", 29), 1))
-    for p in rules.plugins:
-        if hasattr(p, "check"):
-            p.check(rules, source)
-    return rules
+                              f"unknown variant {v!r} (known: {', '.join(sorted(VARIANTS))})")
+    values = {name: p.parse(source, data[name]) if name in data else p.default for name, (_, p) in PARAMS.items()}
+    named = []
+    for name in sorted(set(listed)):
+        v = VARIANTS[name]
+        if not v.enabled_by:
+            named.append(name)
+        elif all(values[k] == _param(k).default for k in v.enabled_by):
+            for k in v.enabled_by:
+                values[k] = _param(k).enabled_value
+    active = {v.name for v in active_variants(named, values)}
+    for key in data:
+        if key in PARAMS and PARAMS[key][0].name not in active and data[key] != PARAMS[key][1].default \
+                and not PARAMS[key][1].recorded:
+            owner = PARAMS[key][0]
+            raise ConfigError(source, key, f"a knob of {owner.name} ({owner.rule}), which these rules do not "
+                                           f"play: add {owner.name} to variants")
+    return [n for n in VARIANTS if n in named], values
+
+
+def check_match(source: str, key: str, match: "MatchFormat", sides: int) -> None:
+    """A match format the number of sides can play (R-MATCH-4: three; R-MATCH-5: three or five)."""
+    if match.scoring == "winner_takes_all" and sides != 3:
+        raise ConfigError(source, key, "winner_takes_all (R-MATCH-4) is for three players")
+    if match.scoring == "continued" and sides not in (3, 5):
+        raise ConfigError(source, key, "continued play (R-MATCH-5) is for three or five players")
 
 
 def sides_key(source, sides, players):

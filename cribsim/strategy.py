@@ -1,12 +1,29 @@
-"""The Strategy protocol, the Observation a seat may see, and the strategy loader.
+"""The Strategy protocol and the strategy loader.
 
-A strategy sees only an :class:`Observation`: its own cards, the public table, the scores and the
-rules; never the deck, another seat's hidden cards or the engine's random generator.  Each
-strategy gets its own ``random.Random`` (addressed per deal, see ``cribsim.rng``)."""
+A strategy sees only an :class:`~cribsim.observation.Observation`: its own cards, the public
+table, the scores, the match state and the rules; never the deck, another seat's hidden cards or
+the engine's random generators. Each strategy gets its own ``random.Random`` (``self.rng``,
+seeded per game from the game's address).
+
+The two decisions of every rule set are ``discard(obs)`` and ``play(obs)``. A variant may add
+decisions (a method of that name answers them; without it the variant's default answer is used,
+or the lineup is refused when the variant has none) and may need a strategy to understand more
+of the rules (``understands``: ``"objective"`` reads ``rules.objective`` and minimises when it
+is -1; ``"discard_rule"`` obeys ``obs.discard_rule``). What a strategy can do is derived from
+what it implements and declares: :func:`capabilities`."""
+
+from __future__ import annotations
 
 import importlib
+from itertools import combinations
+from typing import Any, ClassVar, Iterator
 
-from .errors import CribsimError
+from .errors import ConfigError, CribsimError
+from .observation import Observation
+from .params import Param
+
+__all__ = ["BUILTIN", "Observation", "Strategy", "allowed", "allowed_keeps", "builtins", "capabilities",
+           "factory", "resolve"]
 
 BUILTIN = {
     "random": "strategies.random_play:RandomStrategy",
@@ -16,126 +33,92 @@ BUILTIN = {
     "mc": "strategies.mc:MCStrategy",
 }
 
-
-class Observation:
-    """What one seat may see. The engine keeps one per seat and updates it before each decision.
-
-    Always: ``seat``, ``side``, ``side_of`` (every seat's side in this game: use it, not
-    ``rules.side_of``, since two against one changes sides game by game), ``players``,
-    ``rules``, ``dealer``, ``crib_owner``, ``scores`` (tuple, one per side), ``hand`` (tuple
-    of own cards).
-    Discard: ``discards`` (how many to give the crib), ``discard_rule`` (None, or (must, pool):
-    the discards must include ``must`` and come from ``pool``, V-TOSSFIVES; see
-    :func:`allowed_throws`).
-    Auction (V-AUCTION): ``hand`` as dealt, ``bid_standing``, ``bid_by`` (-1: no bid yet),
-    ``bids`` ((seat, bid or None for a pass), in order).
-    Inspection (V-TEAM3-2): ``hand`` (own four), ``crib`` (the crib's four).
-    Canadian doubles (V-CANADIAN): ``hand`` (10 cards), ``passes`` (4 to the partner) and
-    ``discards`` (2 to the crib).
-    Play: ``starter``, ``count``, ``pile`` (cards since the last reset), ``played`` (tuple of
-    (seat, card) laid this deal, in order), ``legal`` (cards that fit under 31), ``gos`` (tuple
-    of (seat, count) for each go said this deal: that seat then held no card of value
-    <= 31 - count)."""
-
-    __slots__ = ("seat", "side", "players", "rules", "dealer", "crib_owner", "scores", "hand",
-                 "discards", "discard_rule", "starter", "count", "pile", "played", "legal", "gos",
-                 "bid_standing", "bid_by", "bids", "passes", "side_of", "crib")
-
-    def __init__(self, seat, side, rules):
-        self.seat, self.side, self.rules = seat, side, rules
-        self.players = rules.players
-        self.dealer = self.crib_owner = 0
-        self.scores = ()
-        self.hand = self.pile = self.played = self.legal = self.gos = ()
-        self.discards = 0
-        self.discard_rule = None
-        self.bid_standing, self.bid_by, self.bids = 0, -1, ()
-        self.passes = 0
-        self.side_of = rules.side_of  # this game's side of every seat (V-TEAM3 changes it by game)
-        self.crib = ()
-        self.starter = None
-        self.count = 0
-
-
-# what a strategy may declare in ``supports``: the decisions, and the variants it understands
-EVERY_VARIANT = frozenset({"discard", "play", "bid", "pass_cards", "inspect", "lowball", "jokers", "discard_rule"})
+# decisions every rule set asks: a strategy must implement them
+CORE_DECISIONS = ("discard", "play")
 
 
 class Strategy:
-    """Base class with the protocol. Subclasses implement ``discard`` and ``play``.
+    """Base class. Subclasses implement ``discard`` and ``play``, may implement a variant's
+    decisions (``bid``, ``pass_cards``, ... by name), declare in ``understands`` what they read
+    beyond the cards, and declare their parameters in ``params`` (each a
+    :class:`~cribsim.params.Param`: typed and bounded, checked when a lineup loads).
 
     ``discard(obs)`` returns ``obs.discards`` cards of ``obs.hand``; ``play(obs)`` returns one of
-    ``obs.legal``.  ``supports`` names the decisions a strategy can make, so that a lineup that
-    needs one it lacks (an auction bid, say) fails before any game is played."""
+    ``obs.legal``."""
 
-    name = "strategy"
-    game = "cribbage"  # the game it plays (cribsim.games)
-    supports = frozenset({"discard", "play"})
+    name: ClassVar[str] = "strategy"
+    game: ClassVar[str] = "cribbage"  # the game it plays (cribsim.games)
+    understands: ClassVar[frozenset[str]] = frozenset()
+    params: ClassVar[tuple[Param, ...]] = ()
 
-    def __init__(self, rng, **params):
+    def __init__(self, rng: Any, **params: Any) -> None:
         if params:
             raise CribsimError(f"cribsim: strategy '{self.name}' takes no parameter "
                                f"'{next(iter(params))}'")
         self.rng = rng
 
-    def discard(self, obs):
+    def discard(self, obs: Any) -> Any:
         raise NotImplementedError
 
-    def play(self, obs):
+    def play(self, obs: Any) -> Any:
         raise NotImplementedError
 
 
-def play_options(obs):
-    """(answer, card it counts as) for every distinct way to play: a standard card as itself, a
-    joker (V-JOKERS) once per rank that fits, as (joker, named card)."""
+def capabilities(cls: Any) -> frozenset[str]:
+    """What a strategy class can do: the decisions it implements (methods other than the base
+    class's placeholders) and what it declares it understands."""
+    own = {name for name in dir(cls) if not name.startswith("_") and callable(getattr(cls, name, None))}
+    for core in CORE_DECISIONS:
+        if getattr(cls, core, None) is getattr(Strategy, core):
+            own.discard(core)
+    return frozenset(own) | frozenset(getattr(cls, "understands", ()))
+
+
+def missing_for(cls: Any, rules: Any) -> list[str]:
+    """What ``rules`` need that strategy class ``cls`` lacks, as phrases naming the variant."""
+    caps = capabilities(cls)
+    prog = getattr(rules, "program", None)
+    if prog is None:  # another game's rules
+        return []
     out = []
-    joker_done = False
-    for c in obs.legal:
-        if c < 52:
-            out.append((c, c))
-        elif not joker_done:
-            joker_done = True
-            from .jokers import play_names
-
-            out += [((c, name), name) for name in play_names(31 - obs.count)]
+    for core in CORE_DECISIONS:
+        if core not in caps:
+            out.append(f"the {core} decision")
+    for name, d in prog.decisions.items():
+        if d.default is None and name not in caps:
+            out.append(f"the {name} decision of {prog.decision_owner[name]}")
+    for need in prog.needs:
+        if need not in caps:
+            owners = [v.name for v in rules.modules if need in v.needs]
+            out.append(f"'{need}' (declare it in understands), which {' and '.join(owners)} needs")
     return out
 
 
-def raise_to(obs, worth):
-    """An auction answer (V-AUCTION): the lowest legal bid if it is worth no more than ``worth``
-    points to us, else a pass (None)."""
-    r = obs.rules
-    b = max(r.min_bid, obs.bid_standing + 1)
-    return b if b <= worth and b <= r.max_bid else None
+def check_params(cls: Any, params: dict[str, Any], where: str = "params") -> dict[str, Any]:
+    """Validate ``params`` against the class's declared ``params`` (when it declares them)."""
+    declared = {p.name: p for p in getattr(cls, "params", ())}
+    if not declared:
+        return params
+    who = getattr(cls, "name", cls.__name__)
+    out = {}
+    for k, v in params.items():
+        if k not in declared:
+            raise CribsimError(f"cribsim: strategy '{who}' has no parameter {k!r} (parameters: {', '.join(declared)})")
+        try:
+            out[k] = declared[k].parse("", v, k)
+        except ConfigError as e:
+            raise CribsimError(f"cribsim: strategy '{who}': parameter {k!r}: {e.expected}") from None
+    return out
 
 
-def best_split(obs, value):
-    """V-CANADIAN: (to_partner, to_crib) maximising ``value(keep, to_partner, to_crib)`` over
-    every way to split the 10 dealt cards 4 / 4 / 2 (3,150 ways), first best kept."""
-    from itertools import combinations
-
-    hand = obs.hand
-    best, choice = None, None
-    for keep in combinations(hand, len(hand) - obs.passes - obs.discards):
-        rest = [c for c in hand if c not in keep]
-        for passed in combinations(rest, obs.passes):
-            thrown = [c for c in rest if c not in passed]
-            v = value(keep, passed, thrown)
-            if best is None or v > best:
-                best, choice = v, (list(passed), thrown)
-    return choice
-
-
-def allowed(obs, thrown):
+def allowed(obs: Any, thrown: Any) -> bool:
     """Whether a set of discards obeys ``obs.discard_rule`` (always, without one)."""
     rule = obs.discard_rule
     return rule is None or (set(rule[0]) <= set(thrown) <= set(rule[1]))
 
 
-def allowed_keeps(obs):
+def allowed_keeps(obs: Any) -> Iterator[tuple[tuple[int, ...], list[int]]]:
     """(keep, thrown) for every legal discard, in ``combinations(hand, kept)`` order."""
-    from itertools import combinations
-
     hand = obs.hand
     for keep in combinations(hand, len(hand) - obs.discards):
         thrown = [c for c in hand if c not in keep]
@@ -174,14 +157,15 @@ def resolve(spec, game="cribbage"):
     return cls
 
 
-def factory(spec, params=None, needs=(), game="cribbage"):
-    """A callable ``make(rng) -> Strategy`` (fresh instance per match)."""
+def factory(spec, params=None, rules=(), game="cribbage"):
+    """A callable ``make(rng) -> Strategy`` (fresh instance per match), checked against every
+    rule set in ``rules`` (what their variants need) and its declared parameters."""
     cls = resolve(spec, game)
-    missing = set(needs) - set(getattr(cls, "supports", ()))
-    if missing:
-        raise CribsimError(f"cribsim: strategy {spec!r} cannot make the decisions "
-                           f"{', '.join(sorted(missing))} these rules need")
-    params = dict(params or {})
+    for r in rules:
+        missing = missing_for(cls, r)
+        if missing:
+            raise CribsimError(f"cribsim: strategy {spec!r} cannot play {r.name}: it lacks {'; '.join(missing)}")
+    params = check_params(cls, dict(params or {}))
     cls(_probe_rng(), **params)  # fail early on bad parameters
 
     def make(rng):

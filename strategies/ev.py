@@ -18,7 +18,10 @@ from cribsim.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
 from cribsim.cribtables import cell_key, load
 from cribsim.expect import _rank_ev
 from cribsim.scoring import RBIT, peg_points
-from cribsim.strategy import EVERY_VARIANT, Strategy, allowed, allowed_keeps, best_split, play_options, raise_to
+from cribsim.strategy import Strategy, allowed, allowed_keeps
+from cribsim.variants.auction import floor_worth, raise_to
+from cribsim.variants.canadian import best_split
+from cribsim.variants.jokers import play_options
 
 # P(a hand of h cards from U unseen holds at least one of the u cards of a rank)
 HOLD = [[[0.0 if u == 0 or h == 0 or U == 0 else 1.0 - comb(U - u, h) / comb(U, h) if U - u >= h else 1.0
@@ -95,7 +98,7 @@ def _crib_arrays(weight):
 
 class EVStrategy(Strategy):
     name = "ev"
-    supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
+    understands = frozenset({"objective", "discard_rule"})  # minimises when rules.objective is -1; obeys obs.discard_rule
 
     def inspect(self, obs):
         """V-TEAM3-2: the keep of four from the eight with the best exact expected show, plus
@@ -104,7 +107,7 @@ class EVStrategy(Strategy):
         from itertools import combinations
 
         from cribsim.expect import expected_show
-        from cribsim.jokers import show_value
+        from cribsim.variants.jokers import show_value
 
         eight = obs.hand + obs.crib
         mine = 1 if obs.side_of[obs.crib_owner] == obs.side else -1
@@ -138,9 +141,7 @@ class EVStrategy(Strategy):
         crib that we deny them; bid while the price is below that swing. In lowball a bid
         pegs our score back, so any bid is welcome."""
         if obs.rules.objective < 0:
-            from cribsim.variants.auction import lowball_worth
-
-            return raise_to(obs, lowball_worth(obs, sum(self.single) / 13))
+            return raise_to(obs, floor_worth(obs, sum(self.single) / 13))
         from cribsim.expect import expected_show
 
         hand = obs.hand

@@ -6,14 +6,17 @@ opponents may do next: a baseline one step above random."""
 from itertools import combinations
 
 from cribsim.cards import RANK, VALUE
-from cribsim.jokers import show_value_fn
+from cribsim.variants.jokers import show_value_fn
 from cribsim.scoring import peg_points
-from cribsim.strategy import EVERY_VARIANT, Strategy, allowed, best_split, play_options, raise_to
+from cribsim.strategy import Strategy, allowed
+from cribsim.variants.auction import floor_worth, raise_to
+from cribsim.variants.canadian import best_split
+from cribsim.variants.jokers import play_options
 
 
 class GreedyStrategy(Strategy):
     name = "greedy"
-    supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
+    understands = frozenset({"objective", "discard_rule"})  # minimises when rules.objective is -1; obeys obs.discard_rule
 
     def inspect(self, obs):
         """V-TEAM3-2: the four of the eight worth most without the starter."""
@@ -30,9 +33,7 @@ class GreedyStrategy(Strategy):
         """The crib as the points its best two cards would show (plus a flat 2 for the rest);
         in lowball any bid is welcome (it pegs our score back)."""
         if obs.rules.objective < 0:
-            from cribsim.variants.auction import lowball_worth
-
-            return raise_to(obs, lowball_worth(obs, 4.7))
+            return raise_to(obs, floor_worth(obs, 4.7))
         best = max(show_value_fn(obs.rules)(pair, None) for pair in combinations(obs.hand, 2))
         return raise_to(obs, best + 2)
 

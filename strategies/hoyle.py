@@ -9,9 +9,12 @@ that leaves the least to answer."""
 from itertools import combinations
 
 from cribsim.cards import RANK, VALUE
-from cribsim.jokers import show_value_fn
+from cribsim.variants.jokers import show_value_fn
 from cribsim.scoring import peg_points
-from cribsim.strategy import EVERY_VARIANT, Strategy, allowed, best_split, play_options, raise_to
+from cribsim.strategy import Strategy, allowed
+from cribsim.variants.auction import floor_worth, raise_to
+from cribsim.variants.canadian import best_split
+from cribsim.variants.jokers import play_options
 
 FIVE = 4  # rank index of the 5
 
@@ -38,7 +41,7 @@ def crib_feel(thrown):
 
 class HoyleStrategy(Strategy):
     name = "hoyle"
-    supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
+    understands = frozenset({"objective", "discard_rule"})  # minimises when rules.objective is -1; obeys obs.discard_rule
 
     def inspect(self, obs):
         """V-TEAM3-2: certain points kept, and the crib by feel (good cards into our own crib,
@@ -60,9 +63,7 @@ class HoyleStrategy(Strategy):
         """A club player's feel: a crib is worth about 4, more with 5s or a pair to throw;
         in lowball any bid is welcome."""
         if obs.rules.objective < 0:
-            from cribsim.variants.auction import lowball_worth
-
-            return raise_to(obs, lowball_worth(obs, 4.7))
+            return raise_to(obs, floor_worth(obs, 4.7))
         feel = max(crib_feel(pair) for pair in combinations(obs.hand, 2))
         return raise_to(obs, 3 + feel)
 

@@ -1,12 +1,13 @@
 """``random``: uniformly random legal choices."""
 
 from cribsim.rng import draw
-from cribsim.strategy import EVERY_VARIANT, Strategy, raise_to
+from cribsim.strategy import Strategy
+from cribsim.variants.auction import floor_worth, raise_to
 
 
 class RandomStrategy(Strategy):
     name = "random"
-    supports = EVERY_VARIANT  # discard, play, bid, pass_cards; lowball, jokers, toss fives
+    understands = frozenset({"objective", "discard_rule"})  # minimises when rules.objective is -1; obeys obs.discard_rule
 
     def inspect(self, obs):
         """V-TEAM3-2: a random four of the eight."""
@@ -22,9 +23,7 @@ class RandomStrategy(Strategy):
         if self.rng.random() >= 0.5:
             return None
         if obs.rules.objective < 0:  # lowball: not past what the floor allows
-            from cribsim.variants.auction import lowball_worth
-
-            return raise_to(obs, lowball_worth(obs, 0))
+            return raise_to(obs, floor_worth(obs, 0))
         return raise_to(obs, obs.rules.max_bid)
 
     def discard(self, obs):
@@ -39,7 +38,7 @@ class RandomStrategy(Strategy):
         legal = obs.legal
         c = legal[int(self.rng.random() * len(legal))]
         if c >= 52:  # V-JOKERS: a random name that fits
-            from cribsim.jokers import play_names
+            from cribsim.variants.jokers import play_names
 
             names = play_names(31 - obs.count)
             return c, names[int(self.rng.random() * len(names))]

@@ -1,6 +1,8 @@
-"""Shared test helpers: card parsing shorthand and scripted deals."""
+"""Shared test helpers: card parsing shorthand and scripted deals through the public state
+machine (a scripted deal is an explicit deck: the engine's own deal phase deals it)."""
 
 from cribsim.cards import parse_cards
+from cribsim.engine import GameState, answerers, drive
 from cribsim.strategy import Strategy
 
 
@@ -32,38 +34,47 @@ class Scripted(Strategy):
         return c
 
 
-def with_deal(rules, deal):
-    """The rules' own phase list (variants included) with the deal replaced by ``deal``."""
-    from cribsim.engine.phases import deal_cards
+def scripted_deck(rules, dealer, hands, starter, crib_from_deck=()):
+    """The deck that deals ``hands`` (by seat) in the standard order (clockwise from the
+    dealer's left), then the cards straight to the crib, then ``starter`` (the cut card)."""
+    n = rules.players
+    deck = []
+    for i in range(1, n + 1):
+        deck += list(hands[(dealer + i) % n])
+    return deck + list(crib_from_deck) + [starter]
 
-    return tuple(deal if p is deal_cards else p for p in rules.phases)
 
-
-def run_scripted(rules, dealer, hands, discards, plays, starter, crib_from_deck="", scores=None, deal_no=0):
-    """Play one scripted deal under ``rules``; returns (state, winning side or None)."""
+def run_scripted(rules, dealer, hands, discards, plays, starter, crib_from_deck="", scores=None, deal_no=0,
+                 strategies=None, deck=None):
+    """Play one scripted deal under ``rules`` through the public state machine; returns (state,
+    winning side or None). ``deck`` replaces the standard dealing order (a variant's own deal)."""
     import random
 
-    from cribsim.engine import GameOver, GameState, play_deal
-
-    strategies = [Scripted(random.Random(0), C(discards[s]), C(plays[s])) for s in range(rules.players)]
-    g = GameState(rules, strategies, 0, (0, 0), dealer, events=[])
-    g.deal_no = deal_no
-    if scores:
-        g.scores = list(scores)
-    try:
-        play_deal(g, with_deal(rules, scripted_deal([C(h) for h in hands], c1(starter), C(crib_from_deck))))
-        return g, None
-    except GameOver as e:
-        return g, e.side
+    if strategies is None:
+        strategies = [Scripted(random.Random(0), C(discards[s]), C(plays[s])) for s in range(rules.players)]
+    if deck is None:
+        deck = scripted_deck(rules, dealer, [C(h) if isinstance(h, str) else h for h in hands],
+                             c1(starter) if isinstance(starter, str) else starter, C(crib_from_deck))
+    g = GameState(rules, 0, (0, 0), dealer, log=True, decks={deal_no: deck}, deal_no=deal_no, scores=scores,
+                  until_deal=deal_no)
+    over = drive(g, answerers(g.program, strategies))
+    return g, (over.side if over is not None else None)
 
 
-def scripted_deal(hands, starter, crib_from_deck=()):
-    """A phase that deals the given hands (by seat) and starter instead of a shuffled deck."""
+def game_result(rules, winner, scores, first_dealer=0, deals=9, placings=None, first_scores=None, shared=None):
+    """A GameResult as the engine makes it: the rules' sides, the sides ranked (the places
+    taken, or the winner and then the rest by score; a reversed objective ranks the lowest)."""
+    from cribsim.engine import GameResult
 
-    def deal(g, d):
-        for seat, h in enumerate(hands):
-            d.hands[seat] = list(h)
-        d.crib = list(crib_from_deck)
-        d.stock = [starter]
-
-    return deal
+    k = len(scores)
+    if placings:
+        order = tuple(placings) + tuple(sorted((s for s in range(k) if s not in placings), key=lambda s: -scores[s]))
+    elif rules.objective < 0:
+        reached = max(range(k), key=lambda s: scores[s])
+        order = rules.program.rank_sides(reached, list(scores))[0]
+    else:
+        order = (winner,) + tuple(sorted((s for s in range(k) if s != winner), key=lambda s: -scores[s]))
+    return GameResult(winner, tuple(scores), first_dealer, deals, [[0] * 5 for _ in range(rules.players)],
+                      rules.sides, (rules.target,) * k, order, shared=shared,
+                      placings=tuple(placings) if placings else None,
+                      first_scores=tuple(first_scores) if first_scores else None)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from cribsim.cards import VALUE
-from cribsim.engine import play_game, replay_deal
+from cribsim.engine import GameState, answerers, play_game
 from cribsim.match import make_strategies
 from cribsim.rules import load_rules
 from cribsim.strategy import factory
@@ -47,9 +47,9 @@ class Checked(RandomStrategy):
 def check_game(rules, res):
     n = rules.players
     ev = res.events
-    sides = res.sides or rules.sides  # V-TEAM3: the game's own sides and targets
+    sides = res.sides  # the game's own sides and targets (V-TEAM3 changes them game by game)
     side_of = [next(i for i, side in enumerate(sides) if s in side) for s in range(n)]
-    targets = res.targets or (rules.target,) * len(sides)
+    targets = res.targets
     # scores equal the events
     side_pts = [0] * len(sides)
     for e in ev:
@@ -66,11 +66,14 @@ def check_game(rules, res):
                         order.append(s)
         assert order == list(res.placings) and res.winner == order[0]
         assert len(order) == rules.match.places(len(sides))
+        assert tuple(res.order[:len(order)]) == tuple(order)
     else:
         # exactly one side at or over its target, and it is the winner; the last event crossed it
         assert [s >= t for s, t in zip(res.scores, targets)].count(True) == 1
         reached = next(s for s, x in enumerate(res.scores) if x >= targets[s])
-        assert res.winner == rules.winner_of(reached, res.scores)  # R-WIN-1 (V-LOWBALL: the other side)
+        order, shared = rules.program.rank_sides(reached, list(res.scores))
+        assert res.winner == order[0] and tuple(res.order) == order  # R-WIN-1 (V-LOWBALL: the other side)
+        assert res.shared == shared
         # R-SHOW-2: the game stops the instant the target is reached: whatever follows the first
         # event that reaches it belongs to the same scoring act (same seat, same source, no action)
         running = [0] * len(sides)
@@ -158,7 +161,7 @@ def test_combined_variants_keep_every_invariant(combo):
     from cribsim.rules import rules_from_mapping
 
     rules = rules_from_mapping(dict(COMBOS[combo], name=combo))
-    counters = [(0.05, 0.7)] * rules.players if rules.muggins else None
+    counters = [(0.05, 0.7)] * rules.players if "muggins" in rules.variants else None
     for i in range(25):
         for name in ("random", "ev"):
             res = play_game(rules, make_strategies([factory(name)] * rules.players), 5, (i, 0), log=True,
@@ -194,7 +197,9 @@ def test_a_deal_replays_alone_from_its_address():
     scores = [0, 0, 0]
     for k in range(full.deals):
         dealer = (full.first_dealer + k) % 3
-        g, _ = replay_deal(rules, make_strategies([factory("random")] * 3), 5, (9, 2), k, dealer, scores)
+        g = GameState(rules, 5, (9, 2), dealer, log=True, deal_no=k, scores=scores, until_deal=k)
+        from cribsim.engine import drive
+        drive(g, answerers(g.program, make_strategies([factory("random")] * 3)))
         orig = [(e.seat, e.cards) for e in full.events if e.deal == k and e.source in ("deal", "starter")]
         again = [(e.seat, e.cards) for e in g.events if e.source in ("deal", "starter")]
         assert orig == again

@@ -3,14 +3,17 @@
 
 import pytest
 
-from cribsim.engine import GameResult
 from cribsim.match import game_skunk, next_first_dealer, play_match, skunk_level
 from cribsim.rules import load_rules, rules_from_mapping
 from cribsim.strategy import factory
+from tests.helpers import game_result
+
+RULES = {}
 
 
 def gr(winner, scores, first_dealer=0):
-    return GameResult(winner, tuple(scores), first_dealer, 9, [])
+    players = {2: "standard", 3: "three_player"}[len(scores)]
+    return game_result(RULES.setdefault(players, load_rules(players)), winner, scores, first_dealer)
 
 
 @pytest.mark.parametrize("loser,level", [(91, 0), (90, 1), (61, 1), (60, 2), (31, 2), (30, 3), (0, 3)])
@@ -35,7 +38,7 @@ def test_loser_deals_first_next_game():
     assert next_first_dealer(r, gr(1, [100, 121], first_dealer=0), 0) == 0
     rt = load_rules("four_player_partners")
     # side 1 (seats 1, 3) lost; the seat nearest clockwise after the previous first dealer (2)
-    assert next_first_dealer(rt, gr(0, [121, 90], first_dealer=2), 2) == 3
+    assert next_first_dealer(rt, game_result(rt, 0, [121, 90], first_dealer=2), 2) == 3
 
 
 def test_match_first_to_n_with_game_points_and_loser_deals():

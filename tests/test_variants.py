@@ -6,23 +6,31 @@ import random
 import pytest
 
 from cribsim.cards import card_str
-from cribsim.engine import GameOver, GameState, play_deal
-from cribsim.engine.assemble import back_ten, null_penalty
+from cribsim.engine import GameOver, GameState
 from cribsim.engine.events import CRIB, HAND
-from cribsim.engine.phases import Deal
 from cribsim.errors import ConfigError, IllegalMove
 from cribsim.rules import load_rules, rules_from_mapping
 from cribsim.strategy import factory
-from tests.helpers import C, Scripted, c1, run_scripted, scripted_deal, with_deal
+from tests.helpers import C, Scripted, c1, game_result, run_scripted
 
 
 run = run_scripted
 
 
-def bare_state(rules):
-    """A game state to call a variant's hook on directly (no strategies needed)."""
-    return GameState(rules, [factory("random")(random.Random(0)) for _ in range(rules.players)], 0, (0, 0), 0,
-                     events=[])
+def bare_state(rules, scores=None):
+    """A game state at its first deal, to call a variant's hook on directly."""
+    return GameState(rules, 0, (0, 0), 0, log=True, scores=scores)
+
+
+def after_count(g, seat, points, source):
+    """Every after-count hook of the rules (the show's penalties), as the show calls them."""
+    for f in g.hooks.after_count:
+        f(g, seat, points, source)
+
+
+def observe(rules, seat=1, side=None):
+    """A blank observation of these rules (with the fields their variants add)."""
+    return rules.program.observation(seat, rules.side_of[seat] if side is None else side, rules)
 
 
 def events(g, *sources):
@@ -68,7 +76,7 @@ def test_five_card_hand_flush_of_three():
 def test_toss_fives_a_five_kept_is_an_illegal_discard():
     rules = load_rules("toss_fives")
     hands = ["5S 6D 2C 4H KC KD", "TH 7C 6C 4S QS QH"]
-    with pytest.raises(IllegalMove, match="V-TOSSFIVES"):
+    with pytest.raises(IllegalMove, match="the discards must include 5S"):
         run(rules, 0, hands, ["KC KD", "QS QH"], ["5S 6D 2C 4H", "TH 7C 6C 4S"], starter="AS")
 
 
@@ -76,14 +84,12 @@ def test_toss_fives_a_five_kept_is_an_illegal_discard():
 def test_toss_fives_every_strategy_throws_its_fives(name):
     # V-TOSSFIVES: one 5 held: it must be among the two discards (even into the opponents'
     # crib); three 5s held: the two discards are both 5s
-    from cribsim.strategy import Observation
-
     rules = load_rules("toss_fives")
     s = factory(name, {"rollouts": 4, "discard_rollouts": 4} if name == "mc" else None)(random.Random(1))
     for hand, want in (("5S 5D 6H 4C JD KC", None), ("5S JD 6H 4C 9D KC", {"5S"}), ("5S 5D 5H 4C JD KC", "fives")):
-        o = Observation(1, 1, rules)
+        o = observe(rules)
         o.hand, o.discards, o.dealer, o.crib_owner, o.scores = tuple(C(hand)), 2, 0, 0, (0, 0)
-        o.discard_rule = rules.discard_rule(o.hand, 2)
+        o.discard_rule = rules.program.hooks.discard_rule(rules, o.hand, 2)
         thrown = {card_str(c) for c in s.discard(o)}
         fives = {w for w in hand.split() if w[0] == "5"}
         if want == "fives":
@@ -110,43 +116,46 @@ def test_nineteen_each_zero_hand_or_crib_gives_the_opponent_one():
 def test_nineteen_partnership_gets_one_point_once():
     rules = rules_from_mapping({"extends": "four_player_partners", "null_penalty": True})
     g = bare_state(rules)
-    null_penalty(g, Deal(0, 4), 0, 0, HAND)  # seat 0 (side 0) counted nothing
+    after_count(g, 0, 0, HAND)  # seat 0 (side 0) counted nothing
     assert g.scores == [0, 1] and [e.seat for e in g.events] == [1]
 
 
-def test_back_ten_sends_a_zero_hand_back_not_below_the_floor():
-    # V-BACKTEN (each): from 50 each, the three zero counts send Bob back 10 and Alice back 20
-    rules = load_rules("back_ten")
+def test_back_ten_each_sends_every_zero_hand_or_crib_back_not_below_the_floor():
+    # V-BACKTEN (when: each): from 50 each, the three zero counts send Bob back 10 and Alice back 20
+    rules = load_rules("back_ten_each")
+    assert rules.back_ten == "each"
     g, _ = run(rules, 0, scores=[50, 50], **ZERO)
     backs = [e[:2] for e in events(g, "other")]
     assert backs == [(1, -10), (0, -10), (0, -10)]
-    g = bare_state(rules)
-    g.scores = [4, 30]
-    back_ten(g, Deal(0, 2), 0, 0, HAND)
-    assert g.scores == [0, 30]  # not below the floor (0)
-    back_ten(g, Deal(0, 2), 1, 5, HAND)
-    assert g.scores == [0, 30]  # a hand that scores is not penalised
+    g = bare_state(rules, scores=[4, 30])
+    after_count(g, 1, 0, HAND)
+    assert g.scores == [4, 20]
+    after_count(g, 0, 0, HAND)
+    assert g.scores == [0, 20]  # not below the floor (0)
+    after_count(g, 1, 5, HAND)
+    assert g.scores == [0, 20]  # a hand that scores is not penalised
 
 
 def test_back_ten_floor_is_a_knob():
-    rules = rules_from_mapping({"extends": "back_ten", "score_floor": -20})
-    g = bare_state(rules)
-    g.scores = [4, 0]
-    back_ten(g, Deal(0, 2), 0, 0, HAND)
-    back_ten(g, Deal(0, 2), 0, 0, HAND)
-    back_ten(g, Deal(0, 2), 0, 0, HAND)
+    rules = rules_from_mapping({"extends": "back_ten_each", "score_floor": -20})
+    g = bare_state(rules, scores=[4, 0])
+    for _ in range(3):
+        after_count(g, 0, 0, HAND)
     assert g.scores == [-20, 0]
 
 
-def test_back_ten_both_needs_hand_and_crib_both_zero():
-    rules = load_rules("back_ten_both")
+def test_back_ten_default_is_both_hand_and_own_crib_must_score():
+    # V-BACKTEN's default (when: both, seed 000 "if neither hand scores"): a player goes back 10
+    # when their hand scores 0 and, if they own the crib this deal, their crib scores 0 too.
+    # From 50 each: Bob (no crib) goes back for his zero hand; Alice's hand and crib both score 0.
+    rules = load_rules("back_ten")
+    assert rules.back_ten == "both" and load_rules("back_ten_each").back_ten == "each"
+    assert rules_from_mapping({"variants": ["back_ten"]}).back_ten == "both"
     g, _ = run(rules, 0, scores=[50, 50], **ZERO)
-    assert [e[:2] for e in events(g, "other")] == [(0, -10)]  # only Alice: hand and crib both 0
-    g = bare_state(rules)
-    g.scores = [50, 50]
-    d = Deal(0, 2)
-    back_ten(g, d, 0, 0, HAND)
-    back_ten(g, d, 0, 4, CRIB)  # the crib scored: no penalty
+    assert [e[:2] for e in events(g, "other")] == [(1, -10), (0, -10)]
+    g = bare_state(rules, scores=[50, 50])  # Alice (seat 0) deals and owns the crib
+    after_count(g, 0, 0, HAND)
+    after_count(g, 0, 4, CRIB)  # her crib scored: no penalty
     assert g.scores == [50, 50]
 
 
@@ -186,12 +195,27 @@ def test_bad_variant_values_are_one_line_errors(data, key):
     assert err.value.key == key and "\n" not in str(err.value)
 
 
-def test_new_knobs_keep_old_config_hashes():
-    # the knobs above are left out of the rules' JSON while at their defaults, so results
-    # folders of configs that do not use them stay valid
+def test_a_knob_of_a_variant_not_played_is_an_error_naming_it():
+    with pytest.raises(ConfigError, match="a knob of auction .V-AUCTION.") as err:
+        rules_from_mapping({"min_bid": 3}, "x.yaml")
+    assert err.value.key == "min_bid"
+    assert rules_from_mapping({"variants": ["auction"], "min_bid": 3}).min_bid == 3
+
+
+def test_variant_knobs_keep_old_config_hashes():
+    # a variant's knobs are left out of the rules' JSON unless it is played (and at a value
+    # other than its default), so results folders of configs that do not use them stay valid
     d = load_rules("standard").to_dict()
-    assert "toss_fives" not in d and "back_ten" not in d
+    assert "toss_fives" not in d and "back_ten" not in d and d["jokers"] == 0
     assert "toss_fives" in load_rules("toss_fives").to_dict()
+    assert load_rules("standard").fingerprint() == "4fca66dfe3b7"  # as before the core's second edition
+
+
+def test_naming_a_data_variant_turns_its_knobs_on():
+    # naming a variant in variants: or setting its knob is the same rule set
+    a = rules_from_mapping({"variants": ["jokers"]})
+    b = rules_from_mapping({"jokers": 2})
+    assert a.fingerprint() == b.fingerprint() and a.jokers == 2 and a.deck_size == 54
 
 
 def test_score_follows_the_rules_file(capsys):
@@ -227,22 +251,21 @@ def test_lowball_reaching_the_target_loses():
     rules = load_rules("lowball")
     g, over = run(rules, 0, scores=[119, 50], **ZERO)
     assert over == 0 and g.scores[0] == 121
-    assert rules.winner_of(over, g.scores) == 1
-    assert load_rules("standard").winner_of(over, g.scores) == 0
+    assert rules.program.rank_sides(over, g.scores) == ((1, 0), None)
+    assert load_rules("standard").program.rank_sides(over, g.scores) == ((0, 1), None)
 
 
 def test_lowball_with_three_players_lowest_wins_ties_share():
     # V-LOWBALL: with more than two sides the lowest score when someone reaches the target wins;
     # tied low scores share the win, each credited with the game in match play
-    from cribsim.engine.game import GameResult
     from cribsim.match import winners
 
     rules = rules_from_mapping({"extends": "three_player", "variants": ["lowball"]}, "x.yaml")
-    assert rules.winner_of(0, [121, 80, 60]) == 2 and rules.shared_winners(0, [121, 80, 60]) is None
-    assert rules.shared_winners(0, [121, 70, 70]) == (1, 2)
-    shared = GameResult(1, (121, 70, 70), 0, 9, None, shared=(1, 2))
+    assert rules.program.rank_sides(0, [121, 80, 60]) == ((2, 1, 0), None)
+    assert rules.program.rank_sides(0, [121, 70, 70]) == ((1, 2, 0), (1, 2))
+    shared = game_result(rules, 1, (121, 70, 70), shared=(1, 2))
     assert winners(rules, shared) == (1, 2)
-    assert shared.record(0)[6] == {"shared": [1, 2]}
+    assert shared.record(0).shared == [1, 2]
     with pytest.raises(ConfigError, match="unknown variant"):
         rules_from_mapping({"extends": "standard", "variants": ["nosuch"]}, "x.yaml")
 
@@ -253,17 +276,16 @@ def test_lowball_strategies_minimise():
     from itertools import combinations
 
     from cribsim.scoring import show_points
-    from cribsim.strategy import Observation
 
     rules = load_rules("lowball")
     hand = C("5S 5D 5H JC 2D 9C")
     for name in ("greedy", "ev", "hoyle"):
-        o = Observation(1, 1, rules)
+        o = observe(rules)
         o.hand, o.discards, o.dealer, o.crib_owner, o.scores = tuple(hand), 2, 0, 0, (0, 0)
         thrown = factory(name)(random.Random(1)).discard(o)
         kept = [c for c in hand if c not in thrown]
         assert show_points(kept, None) == min(show_points(k, None) for k in combinations(hand, 4)), name
-    o = Observation(1, 1, rules)
+    o = observe(rules)
     o.hand, o.discards, o.dealer, o.crib_owner, o.scores = tuple(hand), 2, 0, 0, (0, 0)
     thrown = {card_str(c) for c in factory("ev")(random.Random(1)).discard(o)}
     assert len(thrown & {"5S", "5D", "5H"}) == 2  # two 5s into the opponents' crib
@@ -327,8 +349,6 @@ def test_counting_model_in_the_lineup(tmp_path):
 # ---- V-AUCTION --------------------------------------------------------------------------------------
 
 class Bidder(Scripted):
-    supports = frozenset({"discard", "play", "bid"})
-
     def __init__(self, rng, discards=(), plays=(), bids=()):
         super().__init__(rng, discards, plays)
         self.bids = list(bids)
@@ -340,12 +360,7 @@ class Bidder(Scripted):
 def run_auction(rules, bids, scores=None):
     d = ZERO
     strategies = [Bidder(random.Random(0), C(d["discards"][s]), C(d["plays"][s]), bids[s]) for s in range(2)]
-    g = GameState(rules, strategies, 0, (0, 0), 0, events=[])
-    if scores:
-        g.scores = list(scores)
-    deal = scripted_deal([C(h) for h in d["hands"]], c1(d["starter"]))
-    play_deal(g, with_deal(rules, deal))
-    return g
+    return run(rules, 0, scores=scores, strategies=strategies, **d)[0]
 
 
 def test_auction_winner_pegs_back_the_bid_and_owns_the_crib():
@@ -386,20 +401,26 @@ def test_auction_floor_and_illegal_bids():
         run_auction(load_rules("auction"), [[2], [2]])  # not above the standing bid
 
 
-def test_a_strategy_that_cannot_bid_is_refused_when_the_lineup_loads(tmp_path):
+def test_variant_decisions_have_defaults_and_needs_are_refused_naming_the_variant(tmp_path):
+    # a strategy with only discard and play: the auction's bid defaults to a pass, Canadian
+    # doubles' pass to the hands worth most, the inspection to keeping one's own four, a joker
+    # laid bare is named for the player; lowball (minimising) and toss fives (a discard rule)
+    # need a strategy that says it reads them, and a lineup without one is refused
+    from cribsim.engine import play_game
+    from cribsim.match import make_strategies
     from cribsim.tournament.config import load_experiment
 
     cfg = tmp_path / "x.yaml"
-    cfg.write_text("name: x\nvariants: [auction]\nlineup: [ev, {name: p, strategy: 'tests.bad_strategies:Plain'}]\n")
-    with pytest.raises(ConfigError, match="bid"):
-        load_experiment(cfg)
-    cfg.write_text("name: x\nvariants: [standard]\nlineup: [ev, {name: p, strategy: 'tests.bad_strategies:Plain'}]\n")
-    load_experiment(cfg)  # fine without the auction
-    for variant, need in (("lowball", "lowball"), ("jokers", "jokers"), ("toss_fives", "discard_rule"),
-                          ("canadian_doubles", "pass_cards")):
+    for variant in ("auction", "canadian_doubles", "jokers", "three_player_team_inspect", "standard"):
+        lineup = "[ev, random, {name: p, strategy: 'tests.bad_strategies:Plain'}]"
+        cfg.write_text(f"name: x\nvariants: [{variant}]\nlineup: {lineup}\n")
+        exp = load_experiment(cfg)
+        rules = exp.variants[0]
+        play_game(rules, make_strategies([factory("tests.bad_strategies:Plain")] * rules.players), 3, (0, 0))
+    for variant, need, owner in (("lowball", "objective", "lowball"), ("toss_fives", "discard_rule", "toss_fives")):
         cfg.write_text(f"name: x\nvariants: [{variant}]\nlineup: [ev, {{name: p, strategy: "
                        f"'tests.bad_strategies:Plain'}}]\nformat: pairings\npairings: [[ev, p]]\n")
-        with pytest.raises(ConfigError, match=need):
+        with pytest.raises(ConfigError, match=f"'{need}'.*which {owner} needs"):
             load_experiment(cfg)
 
 
@@ -435,10 +456,9 @@ def test_canadian_ev_split_is_the_best_of_all_3150():
     from itertools import combinations
 
     from cribsim.expect import expected_show
-    from cribsim.strategy import Observation
 
     rules = load_rules("canadian_doubles")
-    o = Observation(0, 0, rules)
+    o = observe(rules, 0)
     o.hand = tuple(C("5S 5D 5H JC 4S 4D 6H 6C KS 9D"))
     o.discards, o.passes, o.dealer, o.crib_owner, o.scores = 2, 4, 1, 1, (0, 0)
     ev = factory("ev")(random.Random(0))
@@ -470,11 +490,10 @@ def test_canadian_needs_four_players_in_partnerships():
     ((121, 85, 80), {0: 3}),             # both skunked: winner 3, second 0
 ])
 def test_winner_takes_all_match_points(scores, want):
-    from cribsim.engine.game import GameResult
     from cribsim.match import game_points, game_skunk
 
     rules = load_rules("three_player_winner_takes_all")
-    g = GameResult(0, scores, 0, 9, None)
+    g = game_result(rules, 0, scores)
     assert game_points(rules, g, game_skunk(rules, g), rules.match.points_table()) == want
 
 
@@ -508,9 +527,7 @@ def test_jokers_laid_as_a_fifth_and_sixth_five_peg_20_and_30():
     bob = C("5H 5C 9H 7C 8C") + [J2]
     s = [ScriptedWild(random.Random(0), C("3C 4C"), [c1("5S"), c1("5D"), (J1, c1("5H")), c1("2C")]),
          ScriptedWild(random.Random(0), C("7C 8C"), [c1("5H"), c1("5C"), (J2, c1("5S")), c1("9H")])]
-    g = GameState(rules, s, 0, (0, 0), 0, events=[])
-    deal = scripted_deal([alice, bob], c1("KD"))
-    play_deal(g, with_deal(rules, deal))
+    g, _ = run(rules, 0, None, None, None, None, strategies=s, deck=bob + alice + [c1("KD")])
     pegs = [(e.seat, e.points, e.reason) for e in g.events if e.source == "peg"]
     assert pegs[:7] == [(0, 2, "pair"), (1, 2, "fifteen"), (1, 6, "pair royal"), (0, 12, "double pair royal"),
                         (1, 20, "5 of a kind"), (0, 30, "6 of a kind"), (0, 1, "go")]
@@ -518,13 +535,21 @@ def test_jokers_laid_as_a_fifth_and_sixth_five_peg_20_and_30():
     assert [(e.cards, e.count) for e in lays] == [((J2, c1("5S")), 25), ((J1, c1("5H")), 30)]
 
 
-def test_a_joker_must_be_named_to_be_laid():
+def test_a_joker_is_named_when_laid():
+    # V-JOKERS: a joker's name must be a standard card that fits under 31; a joker laid bare is
+    # named for its player, to the most points now (here on Bob's 5H lead: a 5, a pair)
     rules = load_rules("jokers")
-    s = [ScriptedWild(random.Random(0), C("3C 4C"), [J1]), ScriptedWild(random.Random(0), C("7C 8C"), [c1("5H")])]
-    g = GameState(rules, s, 0, (0, 0), 0, events=[])
-    deal = scripted_deal([C("5S 5D 2C 3C 4C") + [J1], C("5H 5C 9H 7C 8C") + [J2]], c1("KD"))
-    with pytest.raises(IllegalMove, match="joker"):
-        play_deal(g, with_deal(rules, deal))
+    deck = C("5H 5C 9H 7C 8C") + [J2] + C("5S 5D 2C 3C 4C") + [J1] + [c1("KD")]
+    for bad in ((J1, 60), (J1, "5S"), (J1, J2), (J1, c1("5S"), 1)):
+        s = [ScriptedWild(random.Random(0), C("3C 4C"), [bad]), ScriptedWild(random.Random(0), C("7C 8C"), [c1("5H")])]
+        with pytest.raises(IllegalMove, match="joker"):
+            run(rules, 0, None, None, None, None, strategies=s, deck=deck)
+    s = [ScriptedWild(random.Random(0), C("3C 4C"), [J1, c1("5S"), c1("2C"), c1("5D")]),
+         ScriptedWild(random.Random(0), C("7C 8C"), [c1("5H"), c1("5C"), c1("9H"), J2])]
+    g, _ = run(rules, 0, None, None, None, None, strategies=s, deck=deck)
+    first = [e for e in g.events if e.source == "lay"][1]
+    assert first.cards[0] == J1 and card_str(first.cards[1])[0] == "5"
+    assert events(g, "peg")[0] == (0, 2, "pair")
 
 
 def _show_game(rules_name):
@@ -532,10 +557,8 @@ def _show_game(rules_name):
     rules = load_rules(rules_name)
     s = [ScriptedWild(random.Random(0), C("7D 8D"), C("JC QC KC 2C")),
          ScriptedWild(random.Random(0), C("9S AS"), C("5H 5C 5S TD"))]
-    g = GameState(rules, s, 0, (0, 0), 0, events=[])
-    deal = scripted_deal([C("JC QC KC 2C 7D 8D"), C("5H 5C 5S TD 9S AS")], J1)
-    play_deal(g, with_deal(rules, deal))
-    return g
+    return run(rules, 0, None, None, None, None, strategies=s,
+               deck=C("5H 5C 5S TD 9S AS") + C("JC QC KC 2C 7D 8D") + [J1])[0]
 
 
 def test_joker_starter_is_heels_and_each_player_names_it_for_themself():
@@ -562,7 +585,7 @@ def test_joker_starter_named_by_the_non_dealer_holds_for_everyone():
 
 def test_joker_show_matches_a_brute_force_over_every_name():
     # V-JOKERS: best_show (fast path) against the enumerating scorer over all 52 names
-    from cribsim.jokers import best_show
+    from cribsim.variants.jokers import best_show
     from cribsim.scoring import show_breakdown
 
     rng = random.Random(5)
@@ -586,24 +609,22 @@ def test_two_against_one_layout_rotates_the_lone_seat():
     # V-TEAM3-1: the lone seat is fixed for a game and rotates game by game; the lone player
     # needs 61 and the partnership 121 by default (both knobs)
     rules = load_rules("three_player_team")
-    assert [rules.game_layout(g) for g in range(4)] == [
+    assert [rules.program.layout(g) for g in range(4)] == [
         (((0,), (1, 2)), (61, 121)), (((0, 2), (1,)), (121, 61)), (((0, 1), (2,)), (121, 61)),
         (((0,), (1, 2)), (61, 121))]
     knobs = rules_from_mapping({"extends": "three_player_team", "lone_target": 91, "team_target": 151})
-    assert knobs.game_layout(0)[1] == (91, 151)
+    assert knobs.program.layout(0)[1] == (91, 151)
 
 
 def test_two_against_one_each_side_wins_on_its_own_target():
     # V-TEAM3-1: in game 0 Alice is alone (61) against Bob and Claire (121, one shared score)
     rules = load_rules("three_player_team")
-    g = bare_state(rules)
-    g.scores = [59, 119]
+    g = bare_state(rules, scores=[59, 119])
     g.award(0, 1, HAND)  # Alice 60: not yet
     with pytest.raises(GameOver) as over:
         g.award(2, 2, HAND)  # Claire scores for the partnership: 121, they win
     assert over.value.side == 1 and g.scores == [60, 121]
-    g = bare_state(rules)
-    g.scores = [59, 119]
+    g = bare_state(rules, scores=[59, 119])
     with pytest.raises(GameOver) as over:
         g.award(0, 2, HAND)  # Alice reaches 61 alone and wins
     assert over.value.side == 0
@@ -614,7 +635,7 @@ def test_captains_cribbage_credits_both_partners_and_gives_everyone_the_lone_sea
 
     rules = load_rules("three_player_team")
     m = play_match(rules, [factory("ev"), factory("random"), factory("random")], 3, 7)
-    assert len(m.games) == 3 and [g.sides for g in m.games] == [rules.game_layout(k)[0] for k in range(3)]
+    assert len(m.games) == 3 and [g.sides for g in m.games] == [rules.program.layout(k)[0] for k in range(3)]
     from cribsim.match import SKUNK_NAMES, game_skunk
 
     table = rules.match.points_table()
@@ -629,16 +650,14 @@ def test_inspecting_lone_player_keeps_four_of_eight():
     # V-TEAM3-2: Alice (lone) holds 5S 5D 2C 9H; the crib (Claire deals: the partnership's crib)
     # holds 5H JC KD 3S. ev keeps 5-5-5-J (14 before the starter) and puts the junk back into
     # the partnership's crib.
-    from cribsim.strategy import Observation
-
     rules = load_rules("three_player_team_inspect")
-    o = Observation(0, 0, rules)
+    o = observe(rules, 0, 0)
     o.side_of = (0, 1, 1)
     o.hand, o.crib, o.dealer, o.crib_owner, o.scores = tuple(C("5S 5D 2C 9H")), tuple(C("5H JC KD 3S")), 2, 2, (0, 0)
     for name in ("ev", "greedy", "hoyle"):
         kept = {card_str(c) for c in factory(name)(random.Random(0)).inspect(o)}
         assert kept == {"5S", "5D", "5H", "JC"}, name
-    with pytest.raises(ConfigError, match="team3"):
+    with pytest.raises(ConfigError, match="inspect .V-TEAM3-2. needs team3"):
         rules_from_mapping({"extends": "three_player", "variants": ["inspect"]}, "x.yaml")
     with pytest.raises(ConfigError, match="three players"):
         rules_from_mapping({"extends": "standard", "variants": ["team3"]}, "x.yaml")
@@ -658,7 +677,7 @@ def test_two_against_one_through_the_tournament(tmp_path):
     assert "Win rate, row against column (three_player_team_inspect)" in summary
     import json
     recs = [json.loads(x) for x in (tmp_path / "out" / "matches.jsonl").read_text().splitlines()]
-    assert all(len(r["games"]) == 3 and all("sides" in g[6] for g in r["games"]) for r in recs)
+    assert all(len(r["games"]) == 3 and all(len(g["sides"]) == 2 for g in r["games"]) for r in recs)
 
 
 # ---- R-MATCH-5 ----------------------------------------------------------------------------------
@@ -666,17 +685,16 @@ def test_two_against_one_through_the_tournament(tmp_path):
 def test_continued_play_places_and_match_points():
     # R-MATCH-5: three players: the first winner 2 plus skunk bonuses (default table: a skunk is
     # worth 2, so +1), the second 1; five players: 4, 2 and 1 for the third
-    from cribsim.engine.game import GameResult
     from cribsim.match import game_points, game_skunk
 
     r3 = load_rules("three_player_continued")
     assert r3.match.places(3) == 2
-    g = GameResult(0, (125, 121, 70), 0, 12, None, placings=(0, 1), first_scores=(121, 95, 60))
+    g = game_result(r3, 0, (125, 121, 70), placings=(0, 1), first_scores=(121, 95, 60))
     assert game_skunk(r3, g) == 0 and game_points(r3, g, 0, r3.match.points_table()) == {0: 2, 1: 1}
-    g = GameResult(0, (125, 121, 70), 0, 12, None, placings=(0, 1), first_scores=(121, 85, 60))
+    g = game_result(r3, 0, (125, 121, 70), placings=(0, 1), first_scores=(121, 85, 60))
     assert game_skunk(r3, g) == 1 and game_points(r3, g, 1, r3.match.points_table()) == {0: 3, 1: 1}
     r5 = load_rules("five_player_continued")
-    g = GameResult(2, (100, 121, 130, 121, 50), 0, 12, None, placings=(2, 1, 3), first_scores=(90, 100, 121, 95, 40))
+    g = game_result(r5, 2, (100, 121, 130, 121, 50), placings=(2, 1, 3), first_scores=(90, 100, 121, 95, 40))
     assert game_points(r5, g, 0, r5.match.points_table()) == {2: 4, 1: 2, 3: 1}
     with pytest.raises(ConfigError, match="three or five"):
         rules_from_mapping({"extends": "four_player", "match": {"scoring": "continued"}}, "x.yaml")
@@ -711,8 +729,10 @@ def test_narrated_muggins_calls(capsys):
 
 def test_lowball_ranks_lower_scores_higher_in_pairwise_results():
     # V-LOWBALL with three sides: after the winner, a lower score is the better place
+    from cribsim.records import GameRecord, MatchRecord
     from cribsim.tournament.summary import side_ranking
 
-    rec = {"forfeit": None, "winner": 2, "gp": [0, 0, 1], "games": [[2, [121, 80, 60], 9, 0, 0, []]]}
+    game = GameRecord(2, [121, 80, 60], 9, 0, False, 0, [[0], [1], [2]], [2, 1, 0])
+    rec = MatchRecord("0.0.0.0", 0, 0, 0, 0, [0, 1, 2], 2, [0, 0, 1], None, [game])
     assert side_ranking(rec, 3, objective=-1) == [2, 1, 0]
     assert side_ranking(rec, 3) == [1, 2, 0]

@@ -83,9 +83,22 @@ class GameResult:
     last_leader: int = 0
     events: list = field(default=None, repr=False)
 
-    def record(self, level=0):
-        """The compact JSON row the tournament keeps per game (same first four fields as cribbage)."""
-        return [self.winner, list(self.scores), self.hands, self.first_leader, level, self.stats]
+    def record(self, level=0, rules=None):
+        """The :class:`cribsim.records.GameRecord` the tournament keeps for this game: hands
+        as deals, the first leader as the first dealer, the tallies as named metrics."""
+        from ..records import GameRecord
+
+        sides = rules.sides
+        side_of = rules.side_of
+        order = (self.winner,) + tuple(sorted((s for s in range(len(sides)) if s != self.winner),
+                                              key=lambda s: -self.scores[s]))
+        metrics = dict(zip(STATS, self.stats))
+        del metrics["hands"]
+        metrics["all_points"] = metrics["leader_points"] + metrics["other_points"]
+        metrics["other_points_per_side"] = metrics["other_points"] / (len(sides) - 1)
+        return GameRecord(winner=self.winner, scores=list(self.scores), deals=self.hands,
+                          first_dealer=self.first_leader, first_dealer_won=side_of[self.first_leader] == self.winner,
+                          skunk=level, sides=[list(s) for s in sides], order=list(order), metrics=metrics)
 
 
 class GameOver(Exception):

@@ -1,40 +1,27 @@
-"""Per-variant summary columns for Fives and Threes, from the game records
-[winner, scores, hands, first leader, 0, tallies in ``engine.STATS`` order]."""
+"""Per-variant summary columns for Fives and Threes, over the game records (hands as deals, the
+first leader as the first dealer, the engine's tallies as named metrics)."""
 
-from ..tournament import stats
-from .engine import STATS
+from __future__ import annotations
 
-H, BLOCKED, EVENTS, CANCELLED, PLACE, DOMINO, LEADER, OTHER, LAID = range(len(STATS))
+from typing import Any
 
-variant_headers = ["games", "first leader wins", "hands/game", "blocked hands",
-                   "points/hand (all sides)", "lay points/hand", "domino points/hand",
-                   "leader's side points/hand", "other side points/hand",
-                   "cancelled events (exact finish)"]
+from ..records import Column
+
+COLUMNS = (
+    Column("games", "count"),
+    Column("first leader wins", "rate", "first_dealer_won", plot=True),
+    Column("hands/game", "mean", "deals", plot=True),
+    Column("blocked hands", "ratio", "metrics.blocked"),
+    Column("points/hand (all sides)", "ratio", "metrics.all_points"),
+    Column("lay points/hand", "ratio", "metrics.placement_points"),
+    Column("domino points/hand", "ratio", "metrics.domino_points"),
+    Column("leader's side points/hand", "ratio", "metrics.leader_points"),
+    Column("other side points/hand", "ratio", "metrics.other_points_per_side"),
+    Column("cancelled events (exact finish)", "ratio", "metrics.cancelled", denominator="metrics.scoring_events",
+           plot=True),
+)
 
 
-def variant_row(rules, games):
-    side_of = [0] * rules["players"]
-    for i, side in enumerate(rules["sides"]):
-        for seat in side:
-            side_of[seat] = i
-    others = len(rules["sides"]) - 1
-    ng = len(games)
-    tallies = [g[5] for g in games]
-    hands = [t[H] for t in tallies]
-    first = sum(1 for g in games if side_of[g[3]] == g[0])
-
-    def per_hand(i, scale=1.0):
-        return stats.ratio_ci([t[i] / scale for t in tallies], hands)
-
-    return [
-        ng,
-        (*stats.wilson(first, ng), ng),
-        stats.mean_ci(hands),
-        per_hand(BLOCKED),
-        stats.ratio_ci([t[LEADER] + t[OTHER] for t in tallies], hands),
-        per_hand(PLACE),
-        per_hand(DOMINO),
-        per_hand(LEADER),
-        per_hand(OTHER, others),
-        stats.ratio_ci([t[CANCELLED] for t in tallies], [t[EVENTS] for t in tallies]),
-    ]
+def summary_info(rules: Any) -> dict[str, Any]:
+    """For the manifest: sides, objective (higher scores win) and the summary columns."""
+    return {"sides": len(rules.sides), "objective": 1, "columns": [c.to_json() for c in COLUMNS]}

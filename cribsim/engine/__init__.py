@@ -1,9 +1,9 @@
-"""The cribbage engine: deal phases, game loop, events. Knows nothing of Ray or tournaments."""
+"""The cribbage engine: the state machine of a game, its phases, events and drivers. Knows
+nothing of Ray or tournaments, and names no variant (they fill its slots and hooks)."""
 
 from .events import CRIB, HAND, HEELS, OTHER, PEG, SOURCES, Event
-from .game import GameResult, cut_for_deal, play_deal, play_game, replay_deal
-from .phases import STANDARD_PHASES, Deal
+from .game import GameResult, answerers, cut_for_deal, drive, play_game, result_of, seed_strategies
 from .state import GameOver, GameState
 
-__all__ = ["CRIB", "HAND", "HEELS", "OTHER", "PEG", "SOURCES", "Event", "GameResult", "cut_for_deal",
-           "play_deal", "play_game", "replay_deal", "STANDARD_PHASES", "Deal", "GameOver", "GameState"]
+__all__ = ["CRIB", "HAND", "HEELS", "OTHER", "PEG", "SOURCES", "Event", "GameResult", "GameOver", "GameState",
+           "answerers", "cut_for_deal", "drive", "play_game", "result_of", "seed_strategies"]

@@ -1,111 +1,158 @@
-"""The deal as phases: deal -> discard -> starter -> play -> show.
+"""The standard deal, phase by phase: deal -> discard -> starter -> play -> show.
 
-Each phase is a function ``phase(game, deal)``.  The standard order is ``STANDARD_PHASES``; a
-flow-changing variant (auction, inspection, Canadian passes, ...) supplies its own phase list by
-inserting or replacing entries, so the engine loop itself never changes."""
+Each phase is a function of the :class:`~cribsim.engine.state.GameState`; a phase that asks
+for decisions is a generator that fills the seat's observation, yields the seat and receives its
+answer. Variants put phases into the other named slots (``cribsim.engine.variant.SLOTS``) or
+fill the hooks these phases call (``g.hooks``); the rules live here once, whichever driver runs
+them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Generator, Sequence
 
 from ..cards import JACK, RANK, VALUE, card_str, cards_str
 from ..errors import IllegalMove
-from ..rng import DECK, addressed_draw
 from ..scoring import peg_breakdown, peg_points, show_breakdown, show_points
 from .events import CRIB, HAND, HEELS, PEG
+from .variant import Decision, Phase
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+Answers = Generator[int, Any, None]
 
 
-class Deal:
-    """What one deal holds: hands by seat, the crib, the starter, the stock."""
-
-    __slots__ = ("dealer", "hands", "kept", "crib", "crib_owner", "starter", "stock", "notes")
-
-    def __init__(self, dealer, n):
-        self.dealer = dealer
-        self.crib_owner = dealer  # R-DEAL-3
-        self.hands = [None] * n
-        self.kept = [None] * n
-        self.crib = []
-        self.starter = None
-        self.stock = []
-        self.notes = {}  # per-deal state of variant plug-ins
-
-
-def deal_cards(g, d):
-    """R-DEAL-2: hands dealt from a deck addressed by (seed, match, game, deal)."""
+def deal_cards(g: GameState) -> None:
+    """R-DEAL-2: hands dealt clockwise from the dealer's left, then any cards straight to the
+    crib; the rest is the stock the starter is cut from."""
     r = g.rules
-    n, dealer = g.n, d.dealer
+    n, dealer = g.n, g.dealer
     needed = (n - 1) * r.deal + r.dealer_deal + r.crib_from_deck + 1
-    cards = addressed_draw(r.deck_size, needed, g.seed, *g.address, g.deal_no, DECK)
+    cards = g.deck(needed)
     pos = 0
     for i in range(1, n + 1):
         seat = (dealer + i) % n
         k = r.dealer_deal if seat == dealer else r.deal
-        d.hands[seat] = cards[pos:pos + k]
+        g.hands[seat] = cards[pos:pos + k]
         pos += k
-    d.crib = cards[pos:pos + r.crib_from_deck]
-    d.stock = cards[pos + r.crib_from_deck:]
+    g.crib = cards[pos:pos + r.crib_from_deck]
+    g.stock = cards[pos + r.crib_from_deck:]
     if g.events is not None:
         for seat in range(n):
-            g.log(seat, "deal", cards=d.hands[seat])
-        if d.crib:
-            g.log(dealer, "deal", "crib", cards=d.crib)
+            g.log(seat, "deal", cards=g.hands[seat])
+        if g.crib:
+            g.log(dealer, "deal", "crib", cards=g.crib)
 
 
-def discard(g, d):
+def without(hand: Sequence[int], cards: Any) -> list[int] | None:
+    """``hand`` less ``cards`` (each held once), or None if a card is not held or not a card."""
+    rest = list(hand)
+    try:
+        for c in cards:
+            rest.remove(c)
+    except (ValueError, TypeError):
+        return None
+    return rest
+
+
+def discard_error(obs: Any, choice: Any) -> str | None:
+    """Why ``choice`` is not a legal discard for ``obs`` (R-DEAL-2, and a variant's discard
+    rule), or None."""
+    k, hand = obs.discards, obs.hand
+    try:
+        choice = list(choice)
+    except TypeError:
+        choice = None
+    if choice is None or without(hand, choice) is None or len(choice) != k:
+        return f"discarded {choice!r} from {cards_str(hand)}, expected {k} of its cards"
+    rule = obs.discard_rule
+    if rule is not None and not (set(rule[0]) <= set(choice) <= set(rule[1])):
+        return (f"discarded {cards_str(choice)} from {cards_str(hand)}: the discards must include "
+                f"{cards_str(rule[0]) or 'nothing'} and come from {cards_str(rule[1])}")
+    return None
+
+
+def discard_choices(obs: Any) -> list[tuple[int, ...]]:
+    """Every legal discard (the thrown cards), in ``combinations(hand)`` order."""
+    from itertools import combinations
+
+    return [c for c in combinations(obs.hand, obs.discards) if discard_error(obs, c) is None]
+
+
+def discard(g: GameState) -> Answers:
     """R-DEAL-2/3: each seat lays away its discards face down, before the starter is seen."""
     r = g.rules
     scores = tuple(g.scores)
+    rule_of = g.hooks.discard_rule
     for seat in range(g.n):
-        k = r.dealer_discard if seat == d.dealer else r.discard
-        hand = d.hands[seat]
+        k = r.dealer_discard if seat == g.dealer else r.discard
+        hand = g.hands[seat]
+        obs = g.obs[seat]
+        obs.discarded = ()
         if k:
-            obs = g.obs[seat]
             obs.hand = tuple(hand)
             obs.discards = k
-            obs.dealer, obs.crib_owner, obs.scores = d.dealer, d.crib_owner, scores
+            obs.dealer, obs.crib_owner, obs.scores = g.dealer, g.crib_owner, scores
             obs.starter, obs.count, obs.pile, obs.played, obs.legal = None, 0, (), (), ()
-            obs.discard_rule = rule = r.discard_rule(hand, k)
-            choice = g.strategies[seat].discard(obs)
-            kept = list(hand)
-            try:
-                for c in choice:
-                    kept.remove(c)  # fails on a card not held, or named twice
-            except (ValueError, TypeError):
-                kept = None
-            if kept is None or len(choice) != k:
-                raise IllegalMove(f"seat {seat} discarded {choice!r} from {cards_str(hand)}, "
-                                  f"expected {k} of its cards", seat)
-            if rule is not None and not (set(rule[0]) <= set(choice) <= set(rule[1])):
-                raise IllegalMove(f"seat {seat} discarded {cards_str(choice)} from {cards_str(hand)}: "
-                                  f"the discards must include {cards_str(rule[0]) or 'nothing'} and come "
-                                  f"from {cards_str(rule[1])} (V-TOSSFIVES)", seat)
-            hand = d.hands[seat] = kept
-            d.crib.extend(choice)
+            obs.discard_rule = rule_of(r, hand, k) if rule_of is not None else None
+            choice = yield seat
+            msg = discard_error(obs, choice)
+            if msg:
+                raise IllegalMove(f"seat {seat} {msg}", seat)
+            choice = list(choice)
+            hand = g.hands[seat] = without(hand, choice)  # type: ignore[assignment]
+            g.crib.extend(choice)
+            obs.discarded = tuple(choice)
             g.log(seat, "discard", cards=choice)
-        d.kept[seat] = tuple(hand)
+        g.kept[seat] = tuple(hand)
 
 
-def cut_starter(g, d):
-    """R-START-1/2: the starter; a jack gives the dealer 2 for his heels."""
-    d.starter = d.stock.pop()
-    g.log(d.dealer, "starter", cards=(d.starter,))
-    if RANK[d.starter] == JACK:
-        g.award(d.dealer, 2, HEELS, "his heels", (d.starter,))
+def cut_starter(g: GameState) -> None:
+    """R-START-1/2: the starter; a jack (or a card a variant names) gives the dealer 2."""
+    s = g.starter = g.stock.pop()
+    g.log(g.dealer, "starter", cards=(s,))
+    heels = g.hooks.heels
+    if RANK[s] == JACK or (heels is not None and heels(s)):
+        g.award(g.dealer, 2, HEELS, "his heels", (s,))
 
 
-def play(g, d, once=False, wild=False):
-    """R-PEG-1..5: the play, with go, 31 and last card. With ``once`` (V-FIVECARD) the play
-    stops at the first reset: after a 31 or a go no more cards are laid. With ``wild``
-    (V-JOKERS) a joker is laid as (joker, name): it counts and pegs as the card named."""
+class Resume:
+    """Where a play starts when it does not start at its beginning (a search rollout): the
+    cards held by every seat, the seat to look at first, the count, the pile since the last
+    reset, the cards laid this deal, the gos said and the seat that laid the last card."""
+
+    __slots__ = ("hands", "turn", "count", "pile", "played", "gos", "last")
+
+    def __init__(self, hands: list[list[int]], turn: int, count: int, pile: tuple[int, ...],
+                 played: tuple[tuple[int, int], ...], gos: tuple[tuple[int, int], ...], last: int) -> None:
+        self.hands, self.turn, self.count, self.pile = hands, turn, count, pile
+        self.played, self.gos, self.last = played, gos, last
+
+
+def play(g: GameState) -> Answers:
+    """R-PEG-1..5: the play, with go, 31 and last card. A variant may stop the play at its first
+    reset (``stops_at_reset``) or let a card be laid as another (``name_card``): it then counts
+    and pegs as the card named."""
     n = g.n
-    hands = [list(d.kept[s]) for s in range(n)]
+    hooks = g.hooks
+    once, name_card = hooks.stops_at_reset, hooks.name_card
+    start = g.resume
+    if start is None:
+        hands = [list(k) for k in g.kept]
+        count, pile, played, gos, last = 0, (), (), (), -1
+        turn = (g.dealer + 1) % n  # R-PEG-1
+        ranks: list[int] = []
+    else:
+        hands, turn, count, pile, played, gos, last = (start.hands, start.turn, start.count, start.pile,
+                                                       start.played, start.gos, start.last)
+        ranks = [RANK[c] for c in pile]
     left = sum(len(h) for h in hands)
-    plays, observations = g.play_fns, g.obs
+    observations = g.obs
     logging = g.events is not None
-    count, pile, ranks, played, gos = 0, (), [], (), ()
     said_go = 0
-    last = -1
     scores = tuple(g.scores)
     for obs in observations:
-        obs.dealer, obs.crib_owner, obs.starter = d.dealer, d.crib_owner, d.starter
-    turn = (d.dealer + 1) % n  # R-PEG-1
+        obs.dealer, obs.crib_owner, obs.starter = g.dealer, g.crib_owner, g.starter
     while left:
         seat = turn
         room = 31 - count
@@ -141,10 +188,10 @@ def play(g, d, once=False, wild=False):
         if legal is not hand:
             obs.legal = tuple(legal)
         obs.count, obs.pile, obs.played, obs.scores, obs.gos = count, pile, played, scores, gos
-        c = plays[seat](obs)
+        c = yield seat
         shown = c
-        if wild:
-            c, shown = _named(c, legal, count, seat)
+        if name_card is not None:
+            c, shown = name_card(c, obs)
         elif c not in legal:
             raise IllegalMove(f"seat {seat} played {c!r}, legal were {cards_str(legal)} at count {count}", seat)
         hand.remove(c)
@@ -157,8 +204,8 @@ def play(g, d, once=False, wild=False):
         if logging:
             if shown == c:
                 g.log(seat, "lay", cards=(c,), count=count)
-            else:  # V-JOKERS: the joker and the card it is named
-                g.log(seat, "lay", f"joker named {card_str(shown)}", cards=(c, shown), count=count)
+            else:  # a card laid as another: the card and the card it is named
+                g.log(seat, "lay", f"named {card_str(shown)}", cards=(c, shown), count=count)
             items = peg_breakdown(list(pile))
             if items:
                 g.award_items(seat, items, PEG)
@@ -179,56 +226,73 @@ def play(g, d, once=False, wild=False):
         g.award(last, 1, PEG, "last card", ())
 
 
-def _named(move, legal, count, seat):
-    """V-JOKERS: (card, the card it counts as) for a play answer; a joker needs a name that
-    is a standard card fitting under 31."""
-    if isinstance(move, tuple) and len(move) == 2 and move[0] in legal and move[0] >= 52:
-        c, name = move
-        if isinstance(name, int) and 0 <= name < 52 and count + VALUE[name] <= 31:
-            return c, name
-    elif move in legal and move < 52:
-        return move, move
-    raise IllegalMove(f"seat {seat} played {move!r}: expected a legal card, or (joker, a card 0..51 it names "
-                      f"that fits under 31); legal were {cards_str(legal)} at count {count}", seat)
+def play_error(obs: Any, answer: Any) -> str | None:
+    """Why ``answer`` cannot be laid now, or None (for drivers that check before they send)."""
+    name_card = obs.rules.program.hooks.name_card
+    if name_card is not None:
+        try:
+            name_card(answer, obs)
+        except IllegalMove as e:
+            return str(e)
+        return None
+    if answer not in obs.legal:
+        return f"played {answer!r}, legal were {cards_str(obs.legal)} at count {obs.count}"
+    return None
 
 
-def show(g, d, after=()):
-    """R-SHOW-1: left of the dealer first, the dealer's hand last, then the crib. Each function
-    in ``after`` is called as ``f(g, d, seat, points, source)`` once each hand or crib is
-    counted (the V-NINETEEN and V-BACKTEN penalties)."""
-    n, dealer, starter, kept = g.n, d.dealer, d.starter, d.kept
-    crib_rule = g.rules.crib_flush_needs_starter
+def play_choices(obs: Any) -> list[Any]:
+    """Every distinct legal play answer (a variant may expand a card into several)."""
+    expand = obs.rules.program.hooks.play_answers
+    return [a for a, _ in expand(obs)] if expand is not None else list(obs.legal)
+
+
+def count_hand(g: GameState, seat: int, cards: Sequence[int], crib: bool, source: int) -> int:
+    """R-SHOW-3..7: count one hand (or the crib, ``crib`` being the crib flush rule) for
+    ``seat`` and award it; returns its points."""
+    starter = g.starter
     if g.events is not None:
-        for i in range(1, n + 1):
-            seat = (dealer + i) % n
-            pts = _show_logged(g, seat, kept[seat], starter, False, HAND)
-            for f in after:
-                f(g, d, seat, pts, HAND)
-        pts = _show_logged(g, d.crib_owner, d.crib, starter, crib_rule, CRIB)
-        for f in after:
-            f(g, d, d.crib_owner, pts, CRIB)
-        return
-    award = g.award
+        g.log(seat, "show", "crib" if source == CRIB else "hand", cards=cards)
+        items = show_breakdown(cards, starter, crib)
+        if items:
+            g.award_items(seat, items, source)
+        return sum(i.points for i in items)
+    pts = show_points(cards, starter, crib)
+    if pts:
+        g.award(seat, pts, source)
+    return pts
+
+
+def show(g: GameState) -> None:
+    """R-SHOW-1: left of the dealer first, the dealer's hand last, then the crib. Variants may
+    count a hand their own way (``count_hand``) and act after each count (``after_count``:
+    penalties for hands that score nothing)."""
+    n, dealer, kept = g.n, g.dealer, g.kept
+    hooks = g.hooks
+    count = hooks.count_hand or count_hand
+    after = hooks.after_count
     for i in range(1, n + 1):
         seat = (dealer + i) % n
-        pts = show_points(kept[seat], starter)
-        if pts:
-            award(seat, pts, HAND)
+        pts = count(g, seat, kept[seat], False, HAND)
         for f in after:
-            f(g, d, seat, pts, HAND)
-    pts = show_points(d.crib, starter, crib_rule)
-    if pts:
-        award(d.crib_owner, pts, CRIB)
+            f(g, seat, pts, HAND)
+    owner = g.crib_owner
+    pts = count(g, owner, g.crib, g.rules.crib_flush_needs_starter, CRIB)
     for f in after:
-        f(g, d, d.crib_owner, pts, CRIB)
+        f(g, owner, pts, CRIB)
+    shown = tuple((s, kept[s]) for s in ((dealer + i) % n for i in range(1, n + 1))) + ((owner, tuple(g.crib)),)
+    for o in g.obs:
+        o.shown, o.shown_starter = shown, g.starter
 
 
-def _show_logged(g, seat, cards, starter, crib, source):
-    g.log(seat, "show", "crib" if source == CRIB else "hand", cards=cards)
-    items = show_breakdown(cards, starter, crib)
-    if items:
-        g.award_items(seat, items, source)
-    return sum(i.points for i in items)
+STANDARD = (
+    Phase("deal", deal_cards),
+    Phase("discard", discard, "discard"),
+    Phase("starter", cut_starter),
+    Phase("play", play, "play"),
+    Phase("show", show),
+)
 
-
-STANDARD_PHASES = (deal_cards, discard, cut_starter, play, show)
+DISCARD = Decision("discard", "lay away obs.discards of obs.hand to the crib: a list of cards",
+                   legal=discard_choices, check=discard_error)
+PLAY = Decision("play", "lay one of obs.legal (a variant may let a card be named as another)",
+                legal=play_choices, check=play_error)

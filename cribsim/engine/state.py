@@ -1,14 +1,44 @@
-"""The state of one game: scores by side, the dealer, tallies, and the award of points."""
+"""One game of cribbage as a state machine.
 
+A :class:`GameState` holds the scores, the deal in progress and whose decision it is. Its flow
+(:meth:`GameState.flow`) runs the deals: each phase of the rules' program in turn, the
+automatic steps (dealing, the starter, gos, the show) inline, and at each decision it yields the
+seat to act, whose observation is ready, and receives that seat's answer. Every driver uses this
+one flow:
 
-from ..rng import STRATEGY, derive
+- the tournament loop (``play_game``) answers with the seats' strategies;
+- the generic interface (:meth:`start`, :attr:`actor`, :attr:`decision`, :meth:`legal_actions`,
+  :meth:`apply`, :meth:`observation`, :meth:`clone`) serves narration, tests, replays and any
+  environment or human player;
+- search strategies build a state from one seat's view with the unseen cards sampled
+  (:func:`cribsim.engine.rollout.play_state_from_view`) and play it out under the same rules.
+
+Chance comes from the addressed random streams (``rng.addressed_draw`` keyed by the game's
+address and the deal number), or from explicit decks (``decks``), so a state, its address and
+its list of actions are a full record of a game."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Generator, Iterator, Sequence
+
+from ..errors import IllegalMove
+from ..rng import DECK, addressed_draw
 from .events import SOURCES, Event
-from ..strategy import Observation
 
 MAX_DEALS = 10_000  # a safety net for variants with penalties; standard games last ~9 deals
+INF = float("inf")
 
 
-def _side_of(sides, n):
+class GameOver(Exception):
+    """Raised the instant the game is decided (R-SHOW-2): nothing after it is scored."""
+
+    def __init__(self, side: int) -> None:
+        super().__init__(side)
+        self.side = side
+
+
+def side_of_seats(sides: Sequence[Sequence[int]], n: int) -> tuple[int, ...]:
+    """The side index of every seat."""
     out = [0] * n
     for i, side in enumerate(sides):
         for seat in side:
@@ -16,49 +46,118 @@ def _side_of(sides, n):
     return tuple(out)
 
 
-class GameOver(Exception):
-    """Raised the instant a side reaches the target (R-SHOW-2): nothing after it is scored."""
-
-    def __init__(self, side):
-        self.side = side
-
-
 class GameState:
-    """Mutable state of one game in progress. ``events`` is a list when a log is kept."""
+    """The mutable state of one game (see the module doc).
 
-    def __init__(self, rules, strategies, seed, address, dealer, events=None):
+    ``address`` is (match key, game number): it addresses every deck of the game. ``decks``
+    (deal number -> the deck's cards in dealing order) replaces the addressed draw for those
+    deals. ``log`` keeps every action and scoring item as :class:`Event` objects in ``events``.
+    ``counters`` (per seat: miss rate, vigilance) models players who overlook points.
+    A game may start at a later position: deal number ``deal_no`` with ``scores`` by side, and
+    may stop after deal ``until_deal`` (the flow then returns without a winner)."""
+
+    def __init__(self, rules: Any, seed: int, address: tuple[int, int], dealer: int, *, log: bool = False,
+                 decks: dict[int, list[int]] | None = None, match_score: tuple[int, ...] = (),
+                 counters: Sequence[tuple[float, float]] | None = None, deal_no: int = 0,
+                 scores: Sequence[int] | None = None, until_deal: int | None = None) -> None:
         self.rules = rules
-        self.n = rules.players
-        # the sides and targets of this game: the rules' own, or a plug-in's for game g
-        # (V-TEAM3: the lone seat changes game by game)
-        self.sides, self.targets = rules.game_layout(address[1] if len(address) > 1 else 0)
-        self.side_of = rules.side_of if self.sides is rules.sides else _side_of(self.sides, self.n)
-        self.target = self.targets[0]
+        program = self.program = rules.program
+        self.hooks = program.hooks
+        self.n = n = rules.players
+        self.seed, self.address = seed, tuple(address)
+        self.game_no = self.address[1] if len(self.address) > 1 else 0
+        # this game's sides and targets: the rules' own, or a variant's for this game
+        self.sides, self.targets = program.layout(self.game_no)
+        self.own_layout = self.sides is not rules.sides
+        self.side_of = rules.side_of if not self.own_layout else side_of_seats(self.sides, n)
         self.game_targets = self.targets
-        self.places = rules.match.places(len(self.sides))  # sides to place before the game ends
-        self.placed, self.first_scores = [], None
-        self.strategies = strategies
-        self.play_fns = [s.play for s in strategies]
-        self.seed = seed
-        self.address = tuple(address)  # (match_key, game)
-        self.dealer = dealer
-        self.deal_no = 0
-        self.scores = [0] * len(self.sides)
-        self.events = events
-        # points by role (0 = dealer, 1 = left of dealer, ...) and source, over the game
-        self.by_role = [[0] * len(SOURCES) for _ in range(self.n)]
-        self.obs = [Observation(s, self.side_of[s], rules) for s in range(self.n)]
+        # sides to place before the game ends: one, or more with continued play (R-MATCH-5); a
+        # reversed objective decides the game the moment a side reaches the target
+        self.places = rules.match.places(len(self.sides)) if program.objective > 0 else 1
+        self.placed: list[int] = []
+        self.first_scores: tuple[int, ...] | None = None
+        self.dealer = self.first_dealer = dealer
+        self.deal_no = deal_no
+        self.until_deal = until_deal
+        self.scores = list(scores) if scores is not None else [0] * len(self.sides)
+        counting = counters is not None and any(miss > 0 for miss, _ in counters)
+        # the items of every score are logged when a player may overlook some of them
+        self.events: list[Event] | None = [] if log or counting else None
+        self.by_role = [[0] * len(SOURCES) for _ in range(n)]  # points by role (0 dealer) and source
+        self.metrics: dict[str, float] = {}
+        self.decks = decks
+        obs_cls = program.observation
+        self.obs = [obs_cls(s, self.side_of[s], rules, self.side_of) for s in range(n)]
         for o in self.obs:
-            o.side_of = self.side_of
+            o.game_no, o.match_score = self.game_no, tuple(match_score)
+        self.counting = None
+        if counting:
+            from .counting import Counting
 
-    def seed_strategies(self):
-        """Each seat's strategy generator is addressed per game (seeding per deal would cost a
-        fifth of the engine's time); decks are addressed per deal."""
-        for seat, strat in enumerate(self.strategies):
-            strat.rng.seed(derive(self.seed, *self.address, STRATEGY, seat))
+            self.counting = Counting(self, counters)  # type: ignore[arg-type]
+        self.decision: str | None = None
+        self.actor = -1
+        self.over: GameOver | None = None
+        self.history: list[Any] = []
+        self.start_deal, self.start_scores = deal_no, tuple(self.scores)
+        self._flow: Generator[int, Any, None] | None = None
+        self.new_deal()
 
-    def award(self, seat, points, source, reason="", cards=()):
-        """Give ``points`` to ``seat``'s side; end the game if it reaches the target."""
+    # ---- the deal -----------------------------------------------------------------------
+    def new_deal(self) -> None:
+        """Empty the table for the next deal (the dealer and deal number are already set)."""
+        n = self.n
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.kept: list[tuple[int, ...]] = [() for _ in range(n)]
+        self.crib: list[int] = []
+        self.crib_owner = self.dealer  # R-DEAL-3
+        self.starter: int | None = None
+        self.stock: list[int] = []
+        self.notes: dict[str, Any] = {}  # per-deal state of variants
+        # the play's public state (kept up to date at each play decision)
+        self.count = 0
+        self.pile: tuple[int, ...] = ()
+        self.played: tuple[tuple[int, int], ...] = ()
+        self.gos: tuple[tuple[int, int], ...] = ()
+        self.resume: Any = None  # a play to resume mid-way (a rollout), see rollout.py
+        for o in self.obs:
+            o.deal_no = self.deal_no
+
+    def deck(self, needed: int) -> list[int]:
+        """The first ``needed`` cards of this deal's deck: addressed by (seed, match, game,
+        deal), or the explicit deck given for this deal."""
+        if self.decks is not None and self.deal_no in self.decks:
+            cards = list(self.decks[self.deal_no])
+            if len(cards) < needed:
+                raise ValueError(f"deal {self.deal_no}: the deck given has {len(cards)} cards, {needed} needed")
+            return cards[:needed]
+        return addressed_draw(self.rules.deck_size, needed, self.seed, *self.address, self.deal_no, DECK)
+
+    def flow(self) -> Generator[int, Any, None]:
+        """The game: deal after deal until it is decided; yields the seat to act at each
+        decision (``self.decision`` says which) and receives its answer."""
+        phases = self.program.phases
+        n = self.n
+        while self.deal_no < MAX_DEALS:
+            for phase in phases:
+                if phase.decision is None:
+                    phase.run(self)
+                else:
+                    self.decision = phase.decision
+                    yield from phase.run(self)
+            if self.deal_no == self.until_deal:
+                return
+            self.dealer = self.dealer + 1 if self.dealer + 1 < n else 0  # the deal passes left
+            self.deal_no += 1
+            self.new_deal()
+        raise RuntimeError(f"game {self.address} did not end within {MAX_DEALS} deals")
+
+    # ---- points ---------------------------------------------------------------------------
+    def award(self, seat: int, points: int, source: int, reason: str = "", cards: Sequence[int] = ()) -> None:
+        """Give ``points`` to ``seat``'s side; the game ends the instant a side reaches its
+        target (R-WIN-1, R-SHOW-2). The one place points are given."""
+        if self.counting is not None and self.counting.overlooks(seat, points, source, reason, cards):
+            return
         side = self.side_of[seat]
         self.scores[side] += points
         self.by_role[(seat - self.dealer) % self.n][source] += points
@@ -67,20 +166,27 @@ class GameState:
         if self.scores[side] >= self.targets[side]:
             self.reached(side)
 
-    def award_items(self, seat, items, source):
-        """Award a breakdown (from scoring.*_breakdown) as one scoring act, checked once."""
-        total = 0
-        side = self.side_of[seat]
-        role = self.by_role[(seat - self.dealer) % self.n]
-        for reason, pts, cards in items:
-            total += pts
-            self.events.append(Event(self.deal_no, seat, pts, SOURCES[source], reason, cards))
-        self.scores[side] += total
-        role[source] += total
-        if self.scores[side] >= self.targets[side]:
-            self.reached(side)
+    def award_items(self, seat: int, items: Sequence[Any], source: int) -> None:
+        """Award a breakdown (``scoring.*_breakdown`` items) as one scoring act, checked once.
+        A player who overlooks items (``counters``) loses them, or an opponent takes them."""
+        missed = 0
+        if self.counting is not None:
+            items, missed = self.counting.split(seat, items)
+        if items:
+            total = 0
+            for reason, pts, cards in items:
+                total += pts
+                if self.events is not None:
+                    self.events.append(Event(self.deal_no, seat, pts, SOURCES[source], reason, cards))
+            side = self.side_of[seat]
+            self.scores[side] += total
+            self.by_role[(seat - self.dealer) % self.n][source] += total
+            if self.scores[side] >= self.targets[side]:
+                self.reached(side)
+        if missed:
+            self.counting.missed(seat, missed)  # type: ignore[union-attr]
 
-    def reached(self, side):
+    def reached(self, side: int) -> None:
         """``side`` has just reached its target: the game ends (R-WIN-1), unless the match plays
         on for more places (R-MATCH-5 continued play): then the side is placed, its later
         points no longer matter, and the game ends when the last place is taken."""
@@ -89,12 +195,74 @@ class GameState:
         if not self.placed:
             self.first_scores = tuple(self.scores)
         self.placed.append(side)
-        self.targets = tuple(float("inf") if s in self.placed else t for s, t in enumerate(self.targets))
+        self.targets = tuple(INF if s in self.placed else t for s, t in enumerate(self.targets))
         if self.events is not None:
             self.events.append(Event(self.deal_no, -1, 0, "place", f"{len(self.placed)}", (side,)))
         if len(self.placed) >= self.places:
             raise GameOver(self.placed[0])
 
-    def log(self, seat, action, reason="", cards=(), count=None):
+    def log(self, seat: int, action: str, reason: str = "", cards: Sequence[int] = (), count: int | None = None) -> None:
         if self.events is not None:
             self.events.append(Event(self.deal_no, seat, 0, action, reason, tuple(cards), count))
+
+    def metric(self, name: str, amount: float = 1) -> None:
+        """Add to one of this game's named figures (a variant's summary columns)."""
+        self.metrics[name] = self.metrics.get(name, 0) + amount
+
+    # ---- the generic interface --------------------------------------------------------------
+    def start(self) -> GameState:
+        """Run to the first decision (``actor``, ``decision``); returns self."""
+        self._flow = self.flow()
+        self._step(lambda: next(self._flow))  # type: ignore[arg-type]
+        return self
+
+    def _step(self, go: Callable[[], int]) -> None:
+        try:
+            self.actor = go()
+        except GameOver as over:
+            self.over, self.actor, self.decision = over, -1, None
+        except StopIteration:  # stopped after ``until_deal``: no winner
+            self.over, self.actor, self.decision = GameOver(-1), -1, None
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.over is not None
+
+    def observation(self, seat: int | None = None) -> Any:
+        """The observation of ``seat`` (default: the seat to act), as of its last decision;
+        the actor's is complete for the decision asked."""
+        return self.obs[self.actor if seat is None else seat]
+
+    def legal_actions(self) -> list[Any]:
+        """Every legal answer to the decision asked of ``actor``."""
+        if self.over is not None:
+            return []
+        return self.program.decisions[self.decision].legal(self.obs[self.actor])  # type: ignore[index]
+
+    def apply(self, action: Any) -> None:
+        """Answer the decision asked of ``actor``; runs to the next decision or the end. An
+        illegal answer raises IllegalMove and leaves the state unchanged."""
+        if self.over is not None or self._flow is None:
+            raise IllegalMove("the game is over" if self.over is not None else "call start() first", self.actor)
+        msg = self.program.decisions[self.decision].check(self.obs[self.actor], action)  # type: ignore[index]
+        if msg:
+            raise IllegalMove(f"seat {self.actor}: {msg}", self.actor)
+        self.history.append(action)
+        flow = self._flow
+        self._step(lambda: flow.send(action))
+
+    def clone(self) -> GameState:
+        """An independent copy at the same point: the game replayed from its start (same
+        address or decks) with the same answers."""
+        twin = GameState(self.rules, self.seed, self.address, self.first_dealer, log=self.events is not None,
+                         decks=self.decks, match_score=self.obs[0].match_score,
+                         counters=self.counting.counters if self.counting is not None else None,
+                         deal_no=self.start_deal, scores=self.start_scores, until_deal=self.until_deal)
+        twin.start()
+        for a in self.history:
+            twin.apply(a)
+        return twin
+
+    def answers(self) -> Iterator[Any]:
+        """The answers given so far through :meth:`apply` (a replayable record)."""
+        return iter(self.history)

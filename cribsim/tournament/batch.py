@@ -7,6 +7,7 @@ import os
 import time
 
 from ..errors import IllegalMove
+from ..records import Forfeit, MatchRecord
 from ..games import GAMES
 from ..strategy import factory
 from .guard import DecisionTimeout, Watchdog
@@ -36,11 +37,12 @@ def _tracked(make, seat, dog):
 
 
 def play_one(ctx, spec, dog):
-    rules = ctx["variants"][spec.v]
+    """The record of one match; a strategy's fault is a forfeit charged to its side."""
+    rules = ctx["variants"][spec.variant]
     makers = _factories(ctx)
     side_of = rules.side_of
     seat_makers = [_tracked(makers[spec.sides[side_of[seat]]], seat, dog) for seat in range(rules.players)]
-    rec = {"id": spec.id, "v": spec.v, "t": spec.t, "g": spec.g, "s": spec.s, "sides": list(spec.sides)}
+    rec = MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides), -1, None, None)
     try:
         counters = None
         if any(e.miss_rate for e in ctx["lineup"]):  # V-MUGGINS counting models, per seat
@@ -58,14 +60,14 @@ def play_one(ctx, spec, dog):
             raise  # not a strategy's fault: a bug to report, not to hide
         kind, msg = "error", f"{type(e).__name__}: {e}"
     else:
-        rec.update(winner=m.winner, gp=m.game_points, forfeit=None,
-                   games=[g.record(lvl) for g, lvl in zip(m.games, m.skunks)])
+        rec.winner, rec.game_points = m.winner, list(m.game_points)
+        rec.games = [g.record(lvl, rules) for g, lvl in zip(m.games, m.skunks)]
         return rec
     finally:
         dog.reset()
     side = side_of[seat]
-    rec.update(winner=(1 - side) if len(rules.sides) == 2 else -1, gp=None, games=[],
-               forfeit={"side": side, "entry": spec.sides[side], "kind": kind, "error": msg[:300]})
+    rec.winner = (1 - side) if len(rules.sides) == 2 else -1
+    rec.forfeit = Forfeit(side, spec.sides[side], kind, msg[:300])
     return rec
 
 

@@ -113,8 +113,7 @@ def load_experiment(path, seed=None):
         match = match_format(source, data["match"])
     variants = _variants(source, data.get("variants", [DEFAULT_RULES[game]]), match, game)
 
-    needs = sorted({n for r in variants for n in getattr(r, "needs", ())})
-    lineup = _lineup(source, data.get("lineup"), game, needs)
+    lineup = _lineup(source, data.get("lineup"), game, variants)
     fmt = data.get("format", "round_robin")
     if fmt not in FORMATS:
         raise ConfigError(source, "format", f"expected one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -170,13 +169,13 @@ def _variants(source, spec, match, game):
         if r.game != game:
             raise ConfigError(source, key, f"'{r.name}' is {r.game} rules but the experiment's game is {game}")
         if match is not None:
-            r = dataclasses.replace(r, match=match)
+            r = r.with_match(match, source) if hasattr(r, "with_match") else dataclasses.replace(r, match=match)
         out.append(r)
     _unique(source, "variants[{}]", [r.name for r in out], "variant")
     return out
 
 
-def _lineup(source, spec, game, needs=()):
+def _lineup(source, spec, game, variants=()):
     if not isinstance(spec, list) or not spec:
         raise ConfigError(source, "lineup", "expected a list of entries such as {name: ev, strategy: ev}")
     out = []
@@ -197,7 +196,7 @@ def _lineup(source, spec, game, needs=()):
         if not isinstance(name, str) or not name:
             raise ConfigError(source, f"{key}.name", f"expected a name, got {name!r}")
         try:
-            factory(strat, params, needs=needs, game=game)
+            factory(strat, params, rules=variants, game=game)
         except CribsimError as err:
             raise ConfigError(source, f"{key}.strategy", str(err).removeprefix("cribsim: ")) from None
         rates = []

@@ -10,7 +10,8 @@ from pathlib import Path
 from tabulate import tabulate
 
 from ..errors import CribsimError
-from .summary import crashed, csv_cells, csv_widths, fmt_cell, summarize, used_records
+from ..records import RecordError, match_from_json
+from .summary import csv_cells, csv_widths, fmt_cell, summarize, used_records
 
 
 def read_results(out_dir):
@@ -25,14 +26,18 @@ def read_results(out_dir):
     records = []
     path = out / "matches.jsonl"
     if path.exists():
-        for line in path.read_text().splitlines():
+        for no, line in enumerate(path.read_text().splitlines(), 1):
             try:
-                records.append(json.loads(line))
+                data = json.loads(line)
             except json.JSONDecodeError:
-                pass
+                continue
+            try:
+                records.append(match_from_json(data))
+            except RecordError as e:
+                raise CribsimError(f"cribsim: {path}: line {no}: {e}") from None
     seen = {}
     for r in records:
-        seen[r["id"]] = r
+        seen[r.id] = r
     return manifest, list(seen.values())
 
 
@@ -56,7 +61,7 @@ def write_report(out_dir, quiet=False, plots=True):
     manifest, records = read_results(out)
     tables = summarize(manifest, records)
     used = used_records(manifest, records)  # a run stopped by the SPRT: up to each decision
-    failed = sum(1 for r in used if crashed(r))
+    failed = sum(1 for r in used if r.failed)
     head = (f"# {manifest['name']}\n\n"
             f"{len(used) - failed} matches{f' ({failed} failed)' if failed else ''}; seed {manifest['seed']}; config {manifest['config_hash']}; "
             f"variants: {', '.join(v['name'] for v in manifest['variants'])}; "
@@ -123,12 +128,14 @@ def _plots(out, tables):
         fig.savefig(out / "winrates.png", dpi=100)
         plt.close(fig)
     variants = next(t for t in tables if t.name == "variants")
-    if variants.rows:
-        cols = [("first dealer wins", 2), ("deals/game", 3), ("skunk rate", 10)]
-        fig, axes = plt.subplots(1, 3, figsize=(12, 0.4 * len(variants.rows) + 2), sharey=True)
+    if variants.rows and variants.plot:
+        cols = [(h, variants.headers.index(h)) for h in variants.plot]
+        fig, axes = plt.subplots(1, len(cols), figsize=(4 * len(cols), 0.4 * len(variants.rows) + 2), sharey=True,
+                                 squeeze=False)
+        axes = axes[0]
         names = [r[0] for r in variants.rows]
         for ax, (title, i) in zip(axes, cols):
-            vals = [r[i] for r in variants.rows]
+            vals = [r[i] if isinstance(r[i], tuple) else (math.nan, math.nan, math.nan) for r in variants.rows]
             ok = [v for v in vals if not math.isnan(v[1])]
             if ok:
                 ax.errorbar([v[0] for v in vals], range(len(vals)),

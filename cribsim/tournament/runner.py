@@ -15,6 +15,8 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import CribsimError
+from ..games import GAMES
+from ..records import Forfeit, MatchRecord, RecordError, match_from_json
 from .batch import make_context, play_batch
 from .schedule import build_schedule, groups_for
 from .summary import sprt_streams
@@ -53,6 +55,8 @@ def manifest_for(exp, workers, mode):
         "matches": exp.matches, "paired": exp.paired,
         "per_group": [groups_for(exp, v)[1] for v in range(len(exp.variants))],
         "time_limit": exp.time_limit,
+        "record_schema": 2,
+        "variant_info": [GAMES[r.game].summary_info(r) for r in exp.variants],
         "stop": None if exp.sprt is None else {
             "test": exp.sprt.test, "mu0": exp.sprt.mu0, "mu1": exp.sprt.mu1, "alpha": exp.sprt.alpha,
             "beta": exp.sprt.beta, "baseline": exp.sprt.baseline, "settings": dict(exp.sprt.settings)},
@@ -68,15 +72,18 @@ def load_done(path):
         return []
     data = path.read_bytes()
     good, records = [], []
-    for line in data.split(b"\n"):
+    for no, line in enumerate(data.split(b"\n"), 1):
         if not line.strip():
             continue
         try:
             rec = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError):
             continue
+        try:
+            records.append(match_from_json(rec))
+        except RecordError as e:
+            raise CribsimError(f"cribsim: {path}: line {no}: {e}") from None
         good.append(line)
-        records.append(rec)
     clean = b"".join(x + b"\n" for x in good)
     if clean != data:
         tmp = path.with_suffix(".tmp")
@@ -117,7 +124,7 @@ class _Sink:
         self.manifest = manifest
         self.keep = bool(manifest.get("stop"))  # records stay in memory only for the SPRT
         self.records = list(done) if self.keep else []
-        self.played = {r["id"] for r in done}
+        self.played = {r.id for r in done}
         self.closed = set()
         self.bar = None
         if progress:
@@ -128,10 +135,10 @@ class _Sink:
         self.update_sprt()
 
     def add(self, records):
-        self.f.write("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
+        self.f.write("".join(json.dumps(r.to_json(), separators=(",", ":")) + "\n" for r in records))
         self.f.flush()
         os.fsync(self.f.fileno())
-        self.played.update(r["id"] for r in records)
+        self.played.update(r.id for r in records)
         if self.keep:
             self.records.extend(records)
         if self.bar is not None:
@@ -150,7 +157,7 @@ class _Sink:
     def wanted(self, spec):
         if not self.closed:
             return True
-        key = (spec.v, spec.t) if self.manifest["stop"]["test"] == "elo" else (spec.v, None)
+        key = (spec.variant, spec.table) if self.manifest["stop"]["test"] == "elo" else (spec.variant, None)
         return key not in self.closed
 
     def close(self):
@@ -279,10 +286,9 @@ def _salvage(ray, single, ctx_ref, batch, error):
             records += recs
             info["seconds"] += inf["seconds"]
         except ray.exceptions.RayError as e:
-            records.append({"id": spec.id, "v": spec.v, "t": spec.t, "g": spec.g, "s": spec.s,
-                            "sides": list(spec.sides), "winner": -1, "gp": None, "games": [],
-                            "forfeit": {"side": None, "entry": None, "kind": "crash",
-                                        "error": f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"}})
+            records.append(MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides),
+                                       -1, None, Forfeit(None, None, "crash",
+                                                         f"{type(e).__name__}: {str(e).splitlines()[0][:200]}")))
     return records, info
 
 
@@ -304,7 +310,7 @@ def run_experiment(exp, out_dir=None, workers=None, address=None, serial=False, 
         manifest["resumed"] = old.get("resumed", 0) + 1
     _write_json(out / "manifest.json", manifest)
     specs = build_schedule(exp)
-    have = {r["id"] for r in done}
+    have = {r.id for r in done}
     pending = deque(s for s in specs if s.id not in have)
     sink = _Sink(out / "matches.jsonl", manifest, done, len(specs), progress and not quiet)
     ctx = make_context(exp)

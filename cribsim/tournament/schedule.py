@@ -9,29 +9,45 @@ otherwise every match has its own deals and the seatings rotate.
 Deal keys depend on (seed, table, group) but not on the variant, so variants are compared on the
 same deals where their rules allow (common random numbers)."""
 
+from __future__ import annotations
+
 import math
-from collections import namedtuple
+from dataclasses import dataclass
 from itertools import permutations
+from typing import Any
 
 from ..rng import derive
 
-MatchSpec = namedtuple("MatchSpec", "id v t g s sides key")
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One match to play: its id (``variant.table.group.seating``), the variant index, the
+    table index, the group (deal sequence) and seating indexes, the lineup entry at each side,
+    and the key addressing every deck of the match."""
+
+    id: str
+    variant: int
+    table: int
+    group: int
+    seating: int
+    sides: tuple[int, ...]
+    key: int
 
 
-def seatings(k):
+def seatings(k: int) -> list[tuple[int, ...]]:
     """Permutations of k table entries over k sides."""
     if k <= 4:
         return list(permutations(range(k)))
     return [tuple((i + r) % k for i in range(k)) for r in range(k)]
 
 
-def groups_for(exp, v):
+def groups_for(exp: Any, v: int) -> tuple[int, int]:
     """Groups per table of variant v, and matches per group."""
     per = len(seatings(len(exp.variants[v].sides))) if exp.paired else 1
     return math.ceil(exp.matches / per), per
 
 
-def build_schedule(exp):
+def build_schedule(exp: Any) -> list[MatchSpec]:
     """Every MatchSpec of the experiment, in the canonical order: by group, then variant, table
     and seating, so that all tables progress together and a prefix of groups is complete early."""
     plans = []

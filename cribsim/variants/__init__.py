@@ -1,48 +1,43 @@
-"""Flow-changing rule variants as small plug-ins, named in a rules file's ``variants:`` list.
+"""The rule variants: one module each, found here by name.
 
-A plug-in is a module that may define any of:
+A module of this package is a variant when it defines ``VARIANT``, a subclass of
+:class:`cribsim.engine.variant.Variant` (its knobs, phases, hooks, decisions, observation
+fields, narration and summary columns; see that class). Adding a variant is adding its module
+here, its YAML under ``configs/rules/`` and its tests: nothing else names it.
 
-- ``check(rules, source)``: raise ``ConfigError`` for a combination that makes no sense;
-- ``phases(rules, phases)``: return the deal's phase list with its phases inserted or replaced;
-- ``winner(rules, side, scores)``: who wins when ``side`` reaches the target (lowball);
-- ``layout(rules, g)``: the sides and targets of game ``g`` (two against one);
-- ``OBJECTIVE = -1``: strategies minimise their points instead of maximising them;
-- ``MUGGINS = True``: overlooked points may be claimed by an opponent;
-- ``NEEDS = ("bid",)``: decisions a strategy must support (checked when a lineup is loaded).
+``VARIANTS`` maps each variant's name to its class, in the canonical order (by name) in which
+variants are assembled, so the order of a rules file's ``variants:`` list never matters.
+``PARAMS`` maps every variant knob to (its variant, its :class:`cribsim.params.Param`)."""
 
-The engine consults only ``Rules.phases``, ``Rules.winner_of`` and ``Rules.objective``; adding a
-variant is one module here and one line in ``PLUGINS``."""
+from __future__ import annotations
 
 import importlib
+import pkgutil
 
-PLUGINS = {
-    "lowball": "cribsim.variants.lowball",  # V-LOWBALL
-    "muggins": "cribsim.variants.muggins",  # V-MUGGINS
-    "auction": "cribsim.variants.auction",  # V-AUCTION
-    "canadian": "cribsim.variants.canadian",  # V-CANADIAN
-    "team3": "cribsim.variants.team3",  # V-TEAM3-1 (two against one)
-    "inspect": "cribsim.variants.inspect",  # V-TEAM3-2 (the lone player inspects the crib)
-}
-KNOWN = tuple(PLUGINS)
+from ..engine.variant import Variant
+from ..params import Param
 
 
-def plugin(name):
-    return importlib.import_module(PLUGINS[name])
+def _discover() -> dict[str, type[Variant]]:
+    found: dict[str, type[Variant]] = {}
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"{__name__}.{info.name}")
+        v = getattr(mod, "VARIANT", None)
+        if v is None:
+            continue
+        if not v.name or v.name in found:
+            raise ImportError(f"variant module {info.name}: missing or duplicate name {v.name!r}")
+        found[v.name] = v
+    return dict(sorted(found.items()))
 
 
-def insert_after(phases, anchor, phase):
-    """The phase list with ``phase`` right after ``anchor`` (a plug-in's ``phases`` hook)."""
-    out = []
-    for p in phases:
-        out.append(p)
-        if p is anchor:
-            out.append(phase)
-    return out
+VARIANTS: dict[str, type[Variant]] = _discover()
 
-
-def objective_of(names):
-    """+1, or -1 when the named variants make strategies minimise (lowball)."""
-    out = 1
-    for n in names:
-        out *= getattr(plugin(n), "OBJECTIVE", 1) if n in PLUGINS else 1
-    return out
+PARAMS: dict[str, tuple[type[Variant], Param]] = {}
+for _v in VARIANTS.values():
+    for _p in _v.params:
+        if _p.name in PARAMS:
+            raise ImportError(f"variant knob {_p.name!r} is declared by {PARAMS[_p.name][0].name} and {_v.name}")
+        PARAMS[_p.name] = (_v, _p)

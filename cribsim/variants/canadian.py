@@ -1,82 +1,151 @@
 """V-CANADIAN (Canadian doubles): four players in two partnerships; only the dealer and the
 player to the dealer's left are dealt, 10 cards each. Each keeps 4, passes 4 face down to their
-partner and discards 2 to the crib. Play and show are as usual.
+partner and discards 2 to the crib. Play and show are as usual. A discard rule (toss fives)
+binds the 2 thrown to the crib.
 
-The plug-in replaces the deal and the discard phases with one phase. Strategies answer
-``pass_cards(obs)`` with (the 4 cards for the partner, the 2 for the crib); ``obs.hand`` holds
-the 10 dealt cards, ``obs.discards`` is 2 and ``obs.passes`` 4."""
+The variant fills the deal and discard slots. Strategies answer ``pass_cards(obs)`` with (the 4
+cards for the partner, the 2 for the crib); ``obs.hand`` holds the 10 dealt cards,
+``obs.discards`` is 2 and ``obs.passes`` 4. A strategy without ``pass_cards`` keeps and passes
+the cards worth most in hand (no starter) and throws the rest."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, Any, Callable, Generator
 
 from ..cards import cards_str
+from ..engine.phases import without
+from ..engine.variant import Decision, Phase, Variant
 from ..errors import ConfigError, IllegalMove
-from ..rng import DECK, addressed_draw
-from ..engine.phases import deal_cards, discard
+from ..scoring import show_points
 
-NEEDS = ("pass_cards",)
+if TYPE_CHECKING:
+    from ..engine.events import Event
+    from ..engine.state import GameState
+
 DEALT, PASS, THROW = 10, 4, 2
 
 
-def check(rules, source):
-    partners = rules.players == 4 and sorted(sorted(s) for s in rules.sides) == [[0, 2], [1, 3]]
-    if not partners:
-        raise ConfigError(source, "variants", "Canadian doubles needs four players in partnerships "
-                                              "(players: 4, sides: [[0, 2], [1, 3]])")
-    if rules.jokers:
-        raise ConfigError(source, "jokers", "Canadian doubles with jokers is not supported yet")
-    if rules.hand_size != DEALT - PASS - THROW or rules.crib_size != 2 * THROW or rules.crib_from_deck:
-        raise ConfigError(source, "variants", "Canadian doubles keeps hands of 4 and a crib of 4 "
-                                              "(deal: 5, discard: 1, no crib_from_deck)")
+def pass_error(obs: Any, choice: Any) -> str | None:
+    try:
+        to_partner, to_crib = (list(x) for x in choice)
+    except (ValueError, TypeError):
+        to_partner = to_crib = None  # type: ignore[assignment]
+    if to_partner is None or without(obs.hand, to_partner + to_crib) is None or \
+            len(to_partner) != PASS or len(to_crib) != THROW:
+        return (f"answered {choice!r} for {cards_str(obs.hand)}: expected ({PASS} cards for the partner, "
+                f"{THROW} for the crib), all its own")
+    rule = obs.discard_rule
+    if rule is not None and not (set(rule[0]) <= set(to_crib) <= set(rule[1])):
+        return (f"threw {cards_str(to_crib)}: the cards for the crib must include {cards_str(rule[0]) or 'nothing'} "
+                f"and come from {cards_str(rule[1])}")
+    return None
 
 
-def canadian_deal(g, d):
-    n, dealer = g.n, d.dealer
-    dealt = (dealer, (dealer + 1) % n)
-    cards = addressed_draw(g.rules.deck_size, 2 * DEALT + 1, g.seed, *g.address, g.deal_no, DECK)
-    hands = {dealt[0]: cards[DEALT:2 * DEALT], dealt[1]: cards[:DEALT]}  # the left is dealt first
-    d.stock = cards[2 * DEALT:]
-    for s in range(n):
-        d.hands[s] = []
+def splits(obs: Any) -> list[tuple[list[int], list[int], list[int]]]:
+    """(keep, to partner, to crib) for every legal split of the 10 cards (3,150 without a rule)."""
+    hand, rule = obs.hand, obs.discard_rule
+    out = []
+    for keep in combinations(hand, len(hand) - obs.passes - obs.discards):
+        rest = [c for c in hand if c not in keep]
+        for passed in combinations(rest, obs.passes):
+            thrown = [c for c in rest if c not in passed]
+            if rule is None or set(rule[0]) <= set(thrown) <= set(rule[1]):
+                out.append((list(keep), list(passed), thrown))
+    return out
+
+
+def best_split(obs: Any, value: Callable[[Any, Any, Any], float]) -> tuple[list[int], list[int]]:
+    """(to_partner, to_crib) maximising ``value(keep, to_partner, to_crib)`` over every legal
+    split, the first best kept."""
+    best, choice = None, None
+    for keep, passed, thrown in splits(obs):
+        v = value(keep, passed, thrown)
+        if best is None or v > best:
+            best, choice = v, (passed, thrown)
+    assert choice is not None
+    return choice
+
+
+def pass_worth_most(strategy: Any, obs: Any) -> tuple[list[int], list[int]]:
+    """The default answer: the split whose two hands (both the side's) show most without the
+    starter (least with a reversed objective)."""
+    obj = obs.rules.objective
+    return best_split(obs, lambda keep, passed, thrown: obj * (show_points(keep, None) + show_points(passed, None)))
+
+
+def canadian_deal(g: GameState) -> None:
+    n, dealer = g.n, g.dealer
+    cards = g.deck(2 * DEALT + 1)
+    left = (dealer + 1) % n
+    g.hands[left], g.hands[dealer] = cards[:DEALT], cards[DEALT:2 * DEALT]  # the left is dealt first
+    g.stock = cards[2 * DEALT:]
     if g.events is not None:
-        for s in dealt:
-            g.log(s, "deal", cards=hands[s])
+        for s in (dealer, left):
+            g.log(s, "deal", cards=g.hands[s])
+
+
+def pass_cards(g: GameState) -> Generator[int, Any, None]:
+    n, dealer = g.n, g.dealer
+    r = g.rules
+    rule_of = g.hooks.discard_rule
     scores = tuple(g.scores)
-    kept = {}
+    dealt = (dealer, (dealer + 1) % n)
+    kept: dict[int, list[int]] = {}
     for seat in dealt:
-        hand = hands[seat]
+        hand = g.hands[seat]
         obs = g.obs[seat]
         obs.hand, obs.discards, obs.passes = tuple(hand), THROW, PASS
-        obs.dealer, obs.crib_owner, obs.scores = dealer, d.crib_owner, scores
+        obs.dealer, obs.crib_owner, obs.scores = dealer, g.crib_owner, scores
         obs.starter, obs.count, obs.pile, obs.played, obs.legal = None, 0, (), (), ()
-        obs.discard_rule = None
-        choice = g.strategies[seat].pass_cards(obs)
-        try:
-            to_partner, to_crib = (list(x) for x in choice)
-            rest = list(hand)
-            for c in to_partner + to_crib:
-                rest.remove(c)
-        except (ValueError, TypeError):
-            rest = None
-        if rest is None or len(to_partner) != PASS or len(to_crib) != THROW:
-            raise IllegalMove(f"seat {seat} answered {choice!r} for {cards_str(hand)}: expected "
-                              f"({PASS} cards for the partner, {THROW} for the crib), all its own", seat)
-        kept[seat] = rest
+        obs.discard_rule = rule_of(r, hand, THROW) if rule_of is not None else None
+        choice = yield seat
+        msg = pass_error(obs, choice)
+        if msg:
+            raise IllegalMove(f"seat {seat} {msg}", seat)
+        to_partner, to_crib = (list(x) for x in choice)
+        kept[seat] = without(hand, to_partner + to_crib)  # type: ignore[assignment]
         kept[(seat + 2) % n] = to_partner
-        d.crib.extend(to_crib)
+        g.crib.extend(to_crib)
+        obs.discarded = tuple(to_crib)
         g.log(seat, "pass", "to partner", cards=to_partner)
         g.log(seat, "discard", cards=to_crib)
     for s in range(n):
-        d.hands[s] = kept[s]
-        d.kept[s] = tuple(kept[s])
-        if g.events is not None and s not in dealt:
+        g.hands[s] = kept[s]
+        g.kept[s] = tuple(kept[s])
+        if s not in dealt:
+            g.obs[s].discarded = ()
             g.log(s, "deal", "from partner", cards=kept[s])
 
 
-def phases(rules, phases):
-    out = []
-    for p in phases:
-        if p is deal_cards:
-            out.append(canadian_deal)
-        elif p is discard:
-            continue
-        else:
-            out.append(p)
-    return out
+class Canadian(Variant):
+    name = "canadian"
+    rule = "V-CANADIAN"
+    summary = "Canadian doubles: two players dealt 10, each passes 4 to the partner"
+    conflicts = ("auction", "jokers")
+    phases = (Phase("deal", canadian_deal), Phase("discard", pass_cards, "pass_cards"))
+    decisions = (Decision("pass_cards", "(4 cards for the partner, 2 for the crib) of the 10 dealt",
+                          legal=lambda obs: [(p, t) for _, p, t in splits(obs)], check=pass_error,
+                          default=pass_worth_most),)
+    observation = {"passes": 0}
+
+    @staticmethod
+    def check(rules: Any, source: str) -> None:
+        partners = rules.players == 4 and sorted(sorted(s) for s in rules.sides) == [[0, 2], [1, 3]]
+        if not partners:
+            raise ConfigError(source, "variants", "Canadian doubles needs four players in partnerships "
+                                                  "(players: 4, sides: [[0, 2], [1, 3]])")
+        if rules.hand_size != DEALT - PASS - THROW or rules.crib_size != 2 * THROW or rules.crib_from_deck:
+            raise ConfigError(source, "variants", "Canadian doubles keeps hands of 4 and a crib of 4 "
+                                                  "(deal: 5, discard: 1, no crib_from_deck)")
+
+    @classmethod
+    def narrate(cls, e: Event, names: list[str]) -> str | None:
+        if e.source == "deal" and e.reason == "from partner":
+            return f"  {names[e.seat]} receives {cards_str(e.cards)} from their partner"
+        if e.source == "pass":
+            return f"  {names[e.seat]} passes 4 cards face down to their partner"
+        return None
+
+
+VARIANT = Canadian

@@ -1,24 +1,39 @@
 """V-LOWBALL (misere, "loser's crib"): all rules apply and scoring is compulsory, but the first
-side to reach the target loses; with two sides the other wins. Strategies see
-``rules.objective == -1`` and minimise their own side's points (and maximise the others').
+side to reach the target loses; with two sides the other wins. Strategies must say they read
+``rules.objective`` (it is -1 here: they minimise their own side's points).
 
-With more sides the lowest score at that moment wins; tied lowest sides share the win (each
-is credited with the game in match play; the game's record names the first of them, clockwise
-from the side that reached the target, and lists them all). A lowball game has no skunks (the
-losing side is the one at the target); in match play the side that reached the target deals
-first in the next game (it lost, R-MATCH-3)."""
+With more sides the lowest score at that moment wins; tied lowest sides share the win (each is
+credited in match play). Every match format orders the sides by lowest score (RULES.md Part 2):
+the game is decided the moment a side reaches the target (no playing on for places), the match
+points of winner-takes-all and continued play follow that order, and there are no skunks (the
+side at the target is a loser, never below a skunk line). In match play the side that reached
+the target deals first in the next game (it lost, R-MATCH-3)."""
 
-OBJECTIVE = -1
-NEEDS = ("lowball",)  # a strategy must say it minimises
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.variant import Variant
 
 
-def co_winners(rules, side, scores):
-    """Every side with the lowest score, clockwise from the side that reached the target."""
+def rank_sides(rules: Any, side: int, scores: list[int]) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """Every side ranked best first: the lowest scores first (ties clockwise from the side that
+    reached the target), that side last; the sides tied lowest share the win."""
     k = len(scores)
     others = [(side + i) % k for i in range(1, k)]
-    low = min(scores[s] for s in others)
-    return tuple(s for s in others if scores[s] == low)
+    order = tuple(sorted(others, key=lambda s: scores[s])) + (side,)
+    low = scores[order[0]]
+    tied = tuple(s for s in others if scores[s] == low)
+    return order, tied if len(tied) > 1 else None
 
 
-def winner(rules, side, scores):
-    return co_winners(rules, side, scores)[0]
+class Lowball(Variant):
+    name = "lowball"
+    rule = "V-LOWBALL"
+    summary = "the first side to reach the target loses"
+    objective = -1
+    needs = ("objective",)
+    rank_sides = staticmethod(rank_sides)
+
+
+VARIANT = Lowball

@@ -5,21 +5,47 @@ player the lone seat once; the match then goes to the most games won (``match: {
 each partner of a winning partnership being credited with the game. Targets are knobs:
 ``lone_target`` (61) and ``team_target`` (121), since sources disagree.
 
-The rules' ``sides`` stay three individual players (the lineup entries); the game's own sides
-and targets come from ``layout``. Strategies see them in ``obs.side_of`` and ``obs.scores``."""
+The rules' ``sides`` stay three individual players (the lineup entries); each game's own sides
+and targets come from ``layout``, strategies see them in ``obs.side_of`` and ``obs.scores``, and
+each game's record carries them. The three-player match formats (winner takes all, continued
+play) are for three sides and are refused here (RULES.md Part 2)."""
 
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.variant import Variant
 from ..errors import ConfigError
+from ..params import Param
 
 
-def check(rules, source):
-    if rules.players != 3 or len(rules.sides) != 3:
-        raise ConfigError(source, "variants", "two against one (team3) is for three players, each a side of "
-                                              "their own (the partnership changes game by game)")
-
-
-def layout(rules, g):
+def layout(rules: Any, g: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     lone = g % 3
     team = tuple(s for s in range(3) if s != lone)
     sides = ((lone,), team) if lone < team[0] else (team, (lone,))
     targets = tuple(rules.lone_target if side == (lone,) else rules.team_target for side in sides)
     return sides, targets
+
+
+class Team3(Variant):
+    name = "team3"
+    rule = "V-TEAM3-1"
+    summary = "two against one: a lone player against a partnership, rotating game by game"
+    params = (
+        Param("lone_target", int, 61, "the lone player's target", lo=1, hi=10_000),
+        Param("team_target", int, 121, "the partnership's target", lo=1, hi=10_000),
+    )
+    layout = staticmethod(layout)
+
+    @staticmethod
+    def check(rules: Any, source: str) -> None:
+        if rules.players != 3 or len(rules.sides) != 3:
+            raise ConfigError(source, "variants", "two against one (team3) is for three players, each a side of "
+                                                  "their own (the partnership changes game by game)")
+        if rules.match.scoring != "table":
+            raise ConfigError(source, "match.scoring", f"team3 (two against one) and {rules.match.scoring} "
+                                                       "cannot be combined: a game has two sides, and that "
+                                                       "format (R-MATCH-4, R-MATCH-5) is for three")
+
+
+VARIANT = Team3

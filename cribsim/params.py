@@ -1,0 +1,101 @@
+"""Declared, typed, bounded parameters: one declaration per knob, used to load, validate,
+document and record it. The rules' core knobs, every variant module's knobs and strategies'
+parameters are declared with :class:`Param`, so a knob is written down once."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from .errors import ConfigError
+
+_MISSING: Any = object()
+
+
+@dataclass(frozen=True)
+class Param:
+    """One knob: its name, type, default, range and a line of documentation.
+
+    ``kind`` is ``int``, ``float``, ``bool`` or ``str``. Numbers are checked against ``lo`` and
+    ``hi`` (inclusive) and must be finite; strings against ``choices``. ``nullable`` admits
+    ``None`` (YAML ``null``). ``on`` is the value a variant's enabling knob takes when the
+    variant is named in ``variants:`` without it. ``recorded`` keeps the knob in the rules'
+    JSON even at its default (knobs that results folders have always recorded)."""
+
+    name: str
+    kind: type
+    default: Any
+    doc: str
+    lo: float | None = None
+    hi: float | None = None
+    choices: tuple[Any, ...] | None = None
+    nullable: bool = False
+    on: Any = _MISSING
+    recorded: bool = False
+    check: Callable[[Any], str | None] | None = None  # extra check: an error message or None
+
+    def parse(self, source: str, value: Any, key: str | None = None) -> Any:
+        """The validated value, or a one-line :class:`ConfigError` naming ``source`` and the key."""
+        key = key or self.name
+        if value is None and self.nullable:
+            return None
+        if self.choices is not None:
+            if value not in self.choices:
+                raise ConfigError(source, key, f"expected one of {', '.join(map(str, self.choices))}, got {value!r}")
+            return value
+        value = check_type(source, key, value, self.kind, self.lo, self.hi)
+        if self.check is not None:
+            msg = self.check(value)
+            if msg:
+                raise ConfigError(source, key, msg)
+        return value
+
+    def describe(self) -> str:
+        """A line for the README and ``cribsim list``: name, type, default, range, doc."""
+        if self.choices is not None:
+            rng = " | ".join(map(str, self.choices))
+        elif self.lo is not None or self.hi is not None:
+            rng = f"{_fmt(self.lo)}..{_fmt(self.hi)}"
+        else:
+            rng = self.kind.__name__
+        return f"{self.name} ({rng}, default {self.default!r}): {self.doc}"
+
+    @property
+    def enabled_value(self) -> Any:
+        return self.default if self.on is _MISSING else self.on
+
+
+def _fmt(x: float | None) -> str:
+    return "" if x is None else str(int(x)) if float(x).is_integer() else str(x)
+
+
+def check_type(source: str, key: str, value: Any, kind: type, lo: float | None = None,
+               hi: float | None = None) -> Any:
+    """``value`` checked to be of ``kind`` (bool, int, float or str) and within [lo, hi]."""
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(source, key, f"expected true or false, got {value!r}")
+        return value
+    if kind is str:
+        if not isinstance(value, str):
+            raise ConfigError(source, key, f"expected a string, got {value!r}")
+        return value
+    whole = kind is int
+    ok = isinstance(value, int) if whole else isinstance(value, (int, float))
+    if not ok or isinstance(value, bool) or (not whole and not math.isfinite(value)) or \
+            (lo is not None and value < lo) or (hi is not None and value > hi):
+        what = "a whole number" if whole else "a finite number"
+        if lo is not None and hi is not None:
+            what += f" {_fmt(lo)}..{_fmt(hi)}"
+        elif lo is not None:
+            what += f" >= {_fmt(lo)}"
+        elif hi is not None:
+            what += f" <= {_fmt(hi)}"
+        raise ConfigError(source, key, f"expected {what}, got {value!r}")
+    return value if whole else float(value)
+
+
+def parse_params(source: str, params: Sequence[Param], data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Values of ``params`` from ``data`` (defaults for those absent), each validated."""
+    return {p.name: p.parse(source, data[p.name], prefix + p.name) if p.name in data else p.default for p in params}

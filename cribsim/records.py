@@ -1,0 +1,223 @@
+"""Typed, named records: what a game and a match leave behind, and how the report reads them.
+
+``matches.jsonl`` holds one :class:`MatchRecord` per line as a self-describing JSON object with
+``"schema": 2``; every game inside is a :class:`GameRecord`. The statistics and the report read
+these records and the manifest only, never rules code: whatever they need (a game's own sides,
+whether the first dealer's side won, the sides ranked, per-game figures for summary columns) the
+game writes into the record. :class:`Column` declares a summary column over those fields.
+
+A line that is valid JSON of the wrong shape is refused by :func:`match_from_json` with a
+one-line :class:`RecordError` naming the field."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SCHEMA = 2
+SOURCES = ("peg", "hand", "crib", "heels", "other")  # cribbage's sources of points
+
+
+class RecordError(ValueError):
+    """A record of the wrong shape: the message names the field."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """A per-variant summary column over the game records.
+
+    ``kind``: ``count`` (games), ``rate`` (share of games whose ``field`` is true, or at least
+    ``at_least``; Wilson interval), ``mean`` (mean of ``field`` per game), ``ratio`` (sum of
+    ``field`` over the sum of ``denominator``, by default per deal). ``field`` is a path into the
+    game record: ``deals``, ``first_dealer_won``, ``points.peg.0`` (the dealer's pegging),
+    ``metrics.name``. ``plot`` puts the column in the variants plot."""
+
+    header: str
+    kind: str
+    field: str = ""
+    denominator: str = "deals"
+    at_least: float | None = None
+    plot: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"header": self.header, "kind": self.kind, "field": self.field}
+        if self.kind == "ratio" and self.denominator != "deals":
+            d["denominator"] = self.denominator
+        if self.at_least is not None:
+            d["at_least"] = self.at_least
+        if self.plot:
+            d["plot"] = True
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Column:
+        return cls(d["header"], d["kind"], d.get("field", ""), d.get("denominator", "deals"), d.get("at_least"),
+                   bool(d.get("plot", False)))
+
+
+@dataclass
+class GameRecord:
+    """One game: the winning side (of this game's ``sides``), final scores by side, deals
+    played (hands in Fives and Threes), the first dealer (leader) seat and whether that seat's
+    side won, the skunk level (0-3), points by source and role (``points["peg"][0]``: the
+    dealer's pegging over the game; roles count clockwise from the dealer), the game's own
+    sides (seat lists), every side ranked best first (``order``), and optionally the targets by
+    side, the sides sharing the win, the scores when the first place was taken (continued
+    play) and named per-game figures (``metrics``)."""
+
+    winner: int
+    scores: list[int]
+    deals: int
+    first_dealer: int
+    first_dealer_won: bool
+    skunk: int
+    sides: list[list[int]]
+    order: list[int]
+    points: dict[str, list[int]] = field(default_factory=dict)
+    targets: list[int] | None = None
+    shared: list[int] | None = None
+    first_scores: list[int] | None = None
+    metrics: dict[str, float] = field(default_factory=dict)
+
+    OPTIONAL = ("targets", "shared", "first_scores")
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"winner": self.winner, "scores": list(self.scores), "deals": self.deals,
+                             "first_dealer": self.first_dealer, "first_dealer_won": self.first_dealer_won,
+                             "skunk": self.skunk, "sides": [list(s) for s in self.sides], "order": list(self.order),
+                             "points": {k: list(v) for k, v in self.points.items()}}
+        for k in self.OPTIONAL:
+            v = getattr(self, k)
+            if v is not None:
+                d[k] = list(v)
+        if self.metrics:
+            d["metrics"] = dict(self.metrics)
+        return d
+
+    @classmethod
+    def from_json(cls, d: Any) -> GameRecord:
+        if not isinstance(d, dict):
+            raise RecordError(f"a game is not an object: {str(d)[:40]}")
+        try:
+            rec = cls(winner=_int(d, "winner"), scores=_ints(d, "scores"), deals=_int(d, "deals"),
+                      first_dealer=_int(d, "first_dealer"), first_dealer_won=bool(_get(d, "first_dealer_won")),
+                      skunk=_int(d, "skunk"), sides=[list(map(int, s)) for s in _list(d, "sides")],
+                      order=_ints(d, "order"), points={str(k): list(map(int, v)) for k, v in _get(d, "points").items()},
+                      targets=d.get("targets"), shared=d.get("shared"), first_scores=d.get("first_scores"),
+                      metrics=dict(d.get("metrics", {})))
+        except (TypeError, ValueError, AttributeError) as e:
+            raise RecordError(f"a game has a field of the wrong type ({e})") from None
+        if not 0 <= rec.winner < len(rec.scores) or len(rec.sides) != len(rec.scores):
+            raise RecordError("a game's winner or sides do not match its scores")
+        return rec
+
+    def value(self, path: str) -> Any:
+        """A field by path (``deals``, ``points.peg.0``, ``metrics.name``; a missing metric is 0)."""
+        head, _, rest = path.partition(".")
+        v: Any = getattr(self, head)
+        for part in rest.split(".") if rest else ():
+            if isinstance(v, dict):
+                v = v.get(part, 0)
+            else:
+                v = v[int(part)]
+        return int(v) if isinstance(v, bool) else v  # type: ignore[no-any-return]
+
+
+@dataclass
+class Forfeit:
+    """Why a match has no result: ``side`` (None: not a strategy's fault, the match failed),
+    the lineup ``entry`` charged, the ``kind`` (timeout, illegal, error, crash, cheat) and a
+    message."""
+
+    side: int | None
+    entry: int | None
+    kind: str
+    error: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side, "entry": self.entry, "kind": self.kind, "error": self.error}
+
+
+@dataclass
+class MatchRecord:
+    """One match of the schedule: its ``id`` (``variant.table.group.seating``), the lineup entry
+    at each side (``sides``), the winning side (-1: none, a drawn fixed-length match or a
+    forfeit with more than two sides), game points by side, a forfeit or None, and the games."""
+
+    id: str
+    variant: int
+    table: int
+    group: int
+    seating: int
+    sides: list[int]
+    winner: int
+    game_points: list[int] | None
+    forfeit: Forfeit | None
+    games: list[GameRecord] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"schema": SCHEMA, "id": self.id, "variant": self.variant, "table": self.table, "group": self.group,
+                "seating": self.seating, "sides": list(self.sides), "winner": self.winner,
+                "game_points": None if self.game_points is None else list(self.game_points),
+                "forfeit": None if self.forfeit is None else self.forfeit.to_json(),
+                "games": [g.to_json() for g in self.games]}
+
+    @property
+    def failed(self) -> bool:
+        """A match with no result to count (the worker kept dying): listed with the forfeits."""
+        return self.forfeit is not None and self.forfeit.side is None
+
+    @property
+    def key(self) -> tuple[int, int, int, int]:
+        return (self.variant, self.table, self.group, self.seating)
+
+
+def match_from_json(d: Any) -> MatchRecord:
+    """A MatchRecord from a parsed ``matches.jsonl`` line; RecordError for a wrong shape."""
+    if not isinstance(d, dict):
+        raise RecordError("not a JSON object")
+    if d.get("schema") != SCHEMA:
+        raise RecordError(f"record schema {d.get('schema', 1)!r}, this cribsim reads schema {SCHEMA} "
+                          "(written by an older cribsim: run it again with --fresh)")
+    try:
+        f = d.get("forfeit")
+        forfeit = None if f is None else Forfeit(f["side"], f["entry"], str(f["kind"]), str(f["error"]))
+        games = _get(d, "games")
+        if not isinstance(games, list):
+            raise RecordError("field 'games' is not a list")
+        gp = d.get("game_points")
+        return MatchRecord(id=str(_get(d, "id")), variant=_int(d, "variant"), table=_int(d, "table"),
+                           group=_int(d, "group"), seating=_int(d, "seating"), sides=_ints(d, "sides"),
+                           winner=_int(d, "winner"), game_points=None if gp is None else [int(x) for x in gp],
+                           forfeit=forfeit, games=[GameRecord.from_json(g) for g in games])
+    except (KeyError, TypeError, ValueError) as e:
+        if isinstance(e, RecordError):
+            raise
+        raise RecordError(f"a field is missing or of the wrong type ({e})") from None
+
+
+def _get(d: dict[str, Any], k: str) -> Any:
+    if k not in d:
+        raise RecordError(f"field {k!r} is missing")
+    return d[k]
+
+
+def _int(d: dict[str, Any], k: str) -> int:
+    v = _get(d, k)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise RecordError(f"field {k!r} is not a whole number: {v!r}")
+    return v
+
+
+def _list(d: dict[str, Any], k: str) -> list[Any]:
+    v = _get(d, k)
+    if not isinstance(v, list):
+        raise RecordError(f"field {k!r} is not a list: {str(v)[:40]}")
+    return v
+
+
+def _ints(d: dict[str, Any], k: str) -> list[int]:
+    v = _list(d, k)
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v):
+        raise RecordError(f"field {k!r} is not a list of numbers")
+    return list(v)
