@@ -33,8 +33,7 @@ CORE_FIELDS = {
     "game_no": "this game's number in the match (0 first)",
     "deal_no": "this deal's number in the game (0 first)",
     "match_score": "game points by side so far in the match",
-    "shown": "the last show: ((seat, cards), ...) hands in show order, then (crib owner, crib)",
-    "shown_starter": "the starter of the last show",
+    "shown": "the last deal's show, as (hands by seat, crib, starter); () before the first",
 }
 
 
@@ -65,8 +64,7 @@ class Observation:
     game_no: int
     deal_no: int
     match_score: tuple[int, ...]
-    shown: tuple[tuple[int, tuple[int, ...]], ...]
-    shown_starter: int | None
+    shown: tuple[Any, ...]
 
     def __init__(self, seat: int, side: int, rules: Any, side_of: tuple[int, ...] | None = None) -> None:
         self.seat, self.side, self.rules = seat, side, rules
@@ -77,7 +75,7 @@ class Observation:
         self.hand = self.pile = self.played = self.legal = self.gos = self.discarded = ()
         self.shown = ()
         self.discards = self.count = self.game_no = self.deal_no = 0
-        self.discard_rule = self.starter = self.shown_starter = None
+        self.discard_rule = self.starter = None
         for k, v in self.EXTRA.items():
             setattr(self, k, v)
 

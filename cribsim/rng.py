@@ -23,7 +23,8 @@ def derive(seed, *address):
     return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
 
 
-_PACKS = {}
+_PACKS: dict = {}
+_blake = hashlib.blake2b
 _WORDS = struct.Struct("<8Q").unpack
 
 
@@ -37,17 +38,14 @@ def addressed_draw(n, k, seed, *address):
     if pack is None:
         pack = _PACKS[len(address)] = struct.Struct(f"<{len(address) + 2}q").pack
     pool = list(range(n))
-    words = ()
-    block = 0
-    wi = 8
-    for i in range(k):
-        if wi == 8:
-            words = _WORDS(hashlib.blake2b(pack(seed, *address, block), digest_size=64).digest())
-            block += 1
-            wi = 0
-        j = i + (((words[wi] >> 11) * (n - i)) >> 53)
-        wi += 1
-        pool[i], pool[j] = pool[j], pool[i]
+    i = 0
+    for block in range((k + 7) >> 3):  # eight 64-bit words per BLAKE2b block
+        for w in _WORDS(_blake(pack(seed, *address, block), digest_size=64).digest()):
+            if i == k:
+                break
+            j = i + (((w >> 11) * (n - i)) >> 53)
+            pool[i], pool[j] = pool[j], pool[i]
+            i += 1
     return pool[:k]
 
 

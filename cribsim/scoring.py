@@ -137,6 +137,38 @@ def peg_points(ranks, count):
     return pts
 
 
+class _PegTable(dict):
+    """Pegging points by the pile's key (:data:`PILE_BIT`: 4 bits per card laid since the last
+    reset, the new card lowest), filled on first use from :func:`peg_points`; bounded (cleared
+    when it grows past ``LIMIT`` piles, a few tens of MB)."""
+
+    LIMIT = 400_000
+
+    def __missing__(self, key: int) -> int:
+        ranks = []
+        while key:
+            ranks.append((key & 15) - 1)
+            key >>= 4
+        ranks.reverse()
+        v = peg_points(ranks, sum(RANK_VALUE[r] for r in ranks))
+        if len(self) >= self.LIMIT:
+            self.clear()
+        self[_key_of(ranks)] = v
+        return v
+
+
+def _key_of(ranks):
+    key = 0
+    for r in ranks:
+        key = key << 4 | (r + 1)
+    return key
+
+
+PEG = _PegTable()
+# what a card adds to a pile's key (after shifting it 4 bits): its rank + 1
+PILE_BIT = tuple(RANK[c] + 1 for c in range(NUM_STANDARD))
+
+
 # ---- explanatory path -------------------------------------------------------------------
 
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",

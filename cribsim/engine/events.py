@@ -23,4 +23,4 @@ class Event(NamedTuple):
     source: str
     reason: str
     cards: tuple[int, ...] = ()
-    count: int | None = None
+    count: int | None = None  # type: ignore[assignment]  # (shadows tuple.count: the running count)

@@ -108,16 +108,11 @@ def answerers(program: Any, strategies: Sequence[Any]) -> dict[str, list[Callabl
 def drive(g: GameState, asks: dict[str, list[Callable[[Any], Any]]]) -> GameOver | None:
     """Run ``g`` to its end, each decision answered by ``asks``; returns how it ended (None:
     stopped after ``until_deal`` without a winner)."""
-    obs = g.obs
-    flow = g.flow()
     try:
-        seat = next(flow)
-        while True:
-            seat = flow.send(asks[g.decision][seat](obs[seat]))  # type: ignore[index]
+        g.run(asks)
     except GameOver as over:
         return over
-    except StopIteration:
-        return None
+    return None
 
 
 def result_of(g: GameState, over: GameOver, log: bool) -> GameResult:

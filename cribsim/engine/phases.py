@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Generator, Sequence
 
 from ..cards import JACK, RANK, VALUE, card_str, cards_str
 from ..errors import IllegalMove
-from ..scoring import peg_breakdown, peg_points, show_breakdown, show_points
+from ..scoring import PEG as PEG_POINTS
+from ..scoring import PILE_BIT, peg_breakdown, show_breakdown, show_points
 from .events import CRIB, HAND, HEELS, PEG
 from .variant import Decision, Phase
 
@@ -84,27 +85,37 @@ def discard(g: GameState) -> Answers:
     r = g.rules
     scores = tuple(g.scores)
     rule_of = g.hooks.discard_rule
+    hands, crib, kept, observations = g.hands, g.crib, g.kept, g.obs
+    ask = g.answers["discard"] if g.answers is not None else None
     for seat in range(g.n):
         k = r.dealer_discard if seat == g.dealer else r.discard
-        hand = g.hands[seat]
-        obs = g.obs[seat]
-        obs.discarded = ()
+        hand = hands[seat]
+        obs = observations[seat]
         if k:
             obs.hand = tuple(hand)
             obs.discards = k
             obs.dealer, obs.crib_owner, obs.scores = g.dealer, g.crib_owner, scores
             obs.starter, obs.count, obs.pile, obs.played, obs.legal = None, 0, (), (), ()
-            obs.discard_rule = rule_of(r, hand, k) if rule_of is not None else None
-            choice = yield seat
-            msg = discard_error(obs, choice)
-            if msg:
-                raise IllegalMove(f"seat {seat} {msg}", seat)
-            choice = list(choice)
-            hand = g.hands[seat] = without(hand, choice)  # type: ignore[assignment]
-            g.crib.extend(choice)
+            rule = obs.discard_rule = rule_of(r, hand, k) if rule_of is not None else None
+            choice = ask[seat](obs) if ask is not None else (yield seat)
+            rest = list(hand)
+            try:
+                for c in choice:
+                    rest.remove(c)  # fails on a card not held, or named twice
+                bad = len(rest) != len(hand) - k or (rule is not None and not (
+                    set(rule[0]) <= set(choice) <= set(rule[1])))
+            except (ValueError, TypeError):
+                bad = True
+            if bad:
+                raise IllegalMove(f"seat {seat} {discard_error(obs, choice)}", seat)
+            hand = hands[seat] = rest
+            crib.extend(choice)
             obs.discarded = tuple(choice)
-            g.log(seat, "discard", cards=choice)
-        g.kept[seat] = tuple(hand)
+            if g.events is not None:
+                g.log(seat, "discard", cards=choice)
+        else:
+            obs.discarded = ()
+        kept[seat] = tuple(hand)
 
 
 def cut_starter(g: GameState) -> None:
@@ -137,29 +148,37 @@ def play(g: GameState) -> Answers:
     hooks = g.hooks
     once, name_card = hooks.stops_at_reset, hooks.name_card
     start = g.resume
+    pile: tuple[int, ...]
+    played: tuple[tuple[int, int], ...]
+    gos: tuple[tuple[int, int], ...]
+    legal: list[int] | None
     if start is None:
         hands = [list(k) for k in g.kept]
         count, pile, played, gos, last = 0, (), (), (), -1
-        turn = (g.dealer + 1) % n  # R-PEG-1
-        ranks: list[int] = []
+        turn = g.dealer + 1 if g.dealer + 1 < n else 0  # R-PEG-1
+        pkey = 0  # the pile since the last reset, 4 bits a card (scoring.PEG)
     else:
         hands, turn, count, pile, played, gos, last = (start.hands, start.turn, start.count, start.pile,
                                                        start.played, start.gos, start.last)
-        ranks = [RANK[c] for c in pile]
+        pkey = 0
+        for c in pile:
+            pkey = pkey << 4 | PILE_BIT[c]
     left = sum(len(h) for h in hands)
     observations = g.obs
     logging = g.events is not None
+    award = g.award
     said_go = 0
     scores = tuple(g.scores)
+    ask = g.answers["play"] if g.answers is not None else None
     for obs in observations:
         obs.dealer, obs.crib_owner, obs.starter = g.dealer, g.crib_owner, g.starter
     while left:
         seat = turn
-        room = 31 - count
         hand = hands[seat]
-        if hand and room >= 10:  # the common case: the seat whose turn it is can play anything
+        if hand and count <= 21:  # the common case: the seat whose turn it is can play anything
             legal = hand
         else:
+            room = 31 - count
             legal = None
             for _ in range(n):  # R-PEG-2: the next seat, clockwise, holding a card that fits
                 hand = hands[seat]
@@ -174,9 +193,9 @@ def play(g: GameState) -> Answers:
                             g.log(seat, "go", count=count)
                 seat = seat + 1 if seat + 1 < n else 0
             if not legal:  # R-PEG-3: nobody can play: one for the go, reset, left of last leads
-                g.award(last, 1, PEG, "go", ())
+                award(last, 1, PEG, "go")
                 scores = tuple(g.scores)
-                count, pile, ranks, said_go = 0, (), [], 0
+                count, pile, pkey, said_go = 0, (), 0, 0
                 if logging:
                     g.log(last, "reset")
                 if once:
@@ -186,19 +205,20 @@ def play(g: GameState) -> Answers:
         obs = observations[seat]
         obs.hand = obs.legal = tuple(hand)
         if legal is not hand:
-            obs.legal = tuple(legal)
+            obs.legal = tuple(legal)  # type: ignore[arg-type]
         obs.count, obs.pile, obs.played, obs.scores, obs.gos = count, pile, played, scores, gos
-        c = yield seat
-        shown = c
+        c = ask[seat](obs) if ask is not None else (yield seat)
         if name_card is not None:
             c, shown = name_card(c, obs)
-        elif c not in legal:
+        elif c in obs.legal:
+            shown = c
+        else:
             raise IllegalMove(f"seat {seat} played {c!r}, legal were {cards_str(legal)} at count {count}", seat)
         hand.remove(c)
         left -= 1
         count += VALUE[shown]
         pile += (shown,)
-        ranks.append(RANK[shown])
+        pkey = pkey << 4 | PILE_BIT[shown]
         played += ((seat, c),)
         last = seat
         if logging:
@@ -210,20 +230,20 @@ def play(g: GameState) -> Answers:
             if items:
                 g.award_items(seat, items, PEG)
                 scores = tuple(g.scores)
-        else:
-            pts = peg_points(ranks, count)
+        elif pkey > 15:  # two cards or more: a score is possible
+            pts = PEG_POINTS[pkey]
             if pts:
-                g.award(seat, pts, PEG)
+                award(seat, pts, PEG)
                 scores = tuple(g.scores)
         if count == 31:  # 2 for the 31 already scored, never also the go (R-PEG-3)
-            count, pile, ranks, said_go = 0, (), [], 0
+            count, pile, pkey, said_go = 0, (), 0, 0
             if logging:
                 g.log(seat, "reset")
             if once:
                 return
         turn = seat + 1 if seat + 1 < n else 0
     if count:  # R-PEG-4: last card (not after a 31)
-        g.award(last, 1, PEG, "last card", ())
+        award(last, 1, PEG, "last card")
 
 
 def play_error(obs: Any, answer: Any) -> str | None:
@@ -266,22 +286,32 @@ def show(g: GameState) -> None:
     """R-SHOW-1: left of the dealer first, the dealer's hand last, then the crib. Variants may
     count a hand their own way (``count_hand``) and act after each count (``after_count``:
     penalties for hands that score nothing)."""
-    n, dealer, kept = g.n, g.dealer, g.kept
+    n, dealer, kept, starter = g.n, g.dealer, g.kept, g.starter
     hooks = g.hooks
-    count = hooks.count_hand or count_hand
     after = hooks.after_count
-    for i in range(1, n + 1):
-        seat = (dealer + i) % n
-        pts = count(g, seat, kept[seat], False, HAND)
-        for f in after:
-            f(g, seat, pts, HAND)
     owner = g.crib_owner
-    pts = count(g, owner, g.crib, g.rules.crib_flush_needs_starter, CRIB)
-    for f in after:
-        f(g, owner, pts, CRIB)
-    shown = tuple((s, kept[s]) for s in ((dealer + i) % n for i in range(1, n + 1))) + ((owner, tuple(g.crib)),)
-    for o in g.obs:
-        o.shown, o.shown_starter = shown, g.starter
+    crib_rule = g.rules.crib_flush_needs_starter
+    if hooks.count_hand is None and g.events is None and not after:  # the bulk path, same rules
+        award = g.award
+        for i in range(1, n + 1):
+            seat = dealer + i if dealer + i < n else dealer + i - n
+            pts = show_points(kept[seat], starter)
+            if pts:
+                award(seat, pts, HAND)
+        pts = show_points(g.crib, starter, crib_rule)
+        if pts:
+            award(owner, pts, CRIB)
+    else:
+        count = hooks.count_hand or count_hand
+        for i in range(1, n + 1):
+            seat = (dealer + i) % n
+            pts = count(g, seat, kept[seat], False, HAND)
+            for f in after:
+                f(g, seat, pts, HAND)
+        pts = count(g, owner, g.crib, crib_rule, CRIB)
+        for f in after:
+            f(g, owner, pts, CRIB)
+    g.shown = (tuple(kept), tuple(g.crib), starter)
 
 
 STANDARD = (

@@ -34,6 +34,7 @@ class Program:
         mods = rules.modules
         _check_pairs(mods, source)
         self.phases = _phases(mods, source)
+        self.steps = tuple((p.run, p.decision) for p in self.phases)
         self.hooks = _hooks(rules, mods, source)
         self.decisions = {"discard": DISCARD, "play": PLAY}
         owner = {"discard": "the standard game", "play": "the standard game"}

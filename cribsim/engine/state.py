@@ -19,7 +19,7 @@ its list of actions are a full record of a game."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generator, Iterator, Sequence
+from typing import Any, Callable, Generator, Sequence
 
 from ..errors import IllegalMove
 from ..rng import DECK, addressed_draw
@@ -99,29 +99,30 @@ class GameState:
         self.actor = -1
         self.over: GameOver | None = None
         self.history: list[Any] = []
+        self.notes: dict[str, Any] = {}
+        self.shown: tuple[Any, ...] = ()
+        self.answers: dict[str, list[Callable[[Any], Any]]] | None = None  # see run()
         self.start_deal, self.start_scores = deal_no, tuple(self.scores)
         self._flow: Generator[int, Any, None] | None = None
         self.new_deal()
 
     # ---- the deal -----------------------------------------------------------------------
     def new_deal(self) -> None:
-        """Empty the table for the next deal (the dealer and deal number are already set)."""
+        """Empty the table for the next deal (the dealer and deal number are already set); the
+        observations learn the deal number and the last deal's show."""
         n = self.n
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.kept: list[tuple[int, ...]] = [() for _ in range(n)]
+        self.hands: list[list[int]] = [[]] * n  # each seat's list is replaced when dealt
+        self.kept: list[tuple[int, ...]] = [()] * n
         self.crib: list[int] = []
         self.crib_owner = self.dealer  # R-DEAL-3
         self.starter: int | None = None
         self.stock: list[int] = []
-        self.notes: dict[str, Any] = {}  # per-deal state of variants
-        # the play's public state (kept up to date at each play decision)
-        self.count = 0
-        self.pile: tuple[int, ...] = ()
-        self.played: tuple[tuple[int, int], ...] = ()
-        self.gos: tuple[tuple[int, int], ...] = ()
+        if self.notes:
+            self.notes = {}  # per-deal state of variants
         self.resume: Any = None  # a play to resume mid-way (a rollout), see rollout.py
+        deal_no, shown = self.deal_no, self.shown
         for o in self.obs:
-            o.deal_no = self.deal_no
+            o.deal_no, o.shown = deal_no, shown
 
     def deck(self, needed: int) -> list[int]:
         """The first ``needed`` cards of this deal's deck: addressed by (seed, match, game,
@@ -136,21 +137,44 @@ class GameState:
     def flow(self) -> Generator[int, Any, None]:
         """The game: deal after deal until it is decided; yields the seat to act at each
         decision (``self.decision`` says which) and receives its answer."""
-        phases = self.program.phases
-        n = self.n
+        steps = self.program.steps
         while self.deal_no < MAX_DEALS:
-            for phase in phases:
-                if phase.decision is None:
-                    phase.run(self)
+            for run, decision in steps:
+                if decision is None:
+                    run(self)
                 else:
-                    self.decision = phase.decision
-                    yield from phase.run(self)
-            if self.deal_no == self.until_deal:
+                    self.decision = decision
+                    yield from run(self)
+            if not self.next_deal():
                 return
-            self.dealer = self.dealer + 1 if self.dealer + 1 < n else 0  # the deal passes left
-            self.deal_no += 1
-            self.new_deal()
         raise RuntimeError(f"game {self.address} did not end within {MAX_DEALS} deals")
+
+    def run(self, answers: dict[str, list[Callable[[Any], Any]]]) -> None:
+        """The same game with every decision answered in place by ``answers[decision][seat]``
+        (the tournament's driver: no round trip through the flow per decision). Returns when
+        stopped after ``until_deal``; a decided game raises GameOver."""
+        self.answers = answers
+        steps = self.program.steps
+        while self.deal_no < MAX_DEALS:
+            for run, decision in steps:
+                if decision is None:
+                    run(self)
+                else:
+                    self.decision = decision
+                    for _ in run(self):
+                        raise RuntimeError(f"phase {run.__name__} asked a decision it was given an answer for")
+            if not self.next_deal():
+                return
+        raise RuntimeError(f"game {self.address} did not end within {MAX_DEALS} deals")
+
+    def next_deal(self) -> bool:
+        """Pass the deal to the left for the next deal; False when the game stops here."""
+        if self.deal_no == self.until_deal:
+            return False
+        self.dealer = self.dealer + 1 if self.dealer + 1 < self.n else 0  # the deal passes left
+        self.deal_no += 1
+        self.new_deal()
+        return True
 
     # ---- points ---------------------------------------------------------------------------
     def award(self, seat: int, points: int, source: int, reason: str = "", cards: Sequence[int] = ()) -> None:
@@ -254,7 +278,7 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy at the same point: the game replayed from its start (same
         address or decks) with the same answers."""
-        twin = GameState(self.rules, self.seed, self.address, self.first_dealer, log=self.events is not None,
+        twin = GameState(self.rules, self.seed, (self.address[0], self.game_no), self.first_dealer, log=self.events is not None,
                          decks=self.decks, match_score=self.obs[0].match_score,
                          counters=self.counting.counters if self.counting is not None else None,
                          deal_no=self.start_deal, scores=self.start_scores, until_deal=self.until_deal)
@@ -262,7 +286,3 @@ class GameState:
         for a in self.history:
             twin.apply(a)
         return twin
-
-    def answers(self) -> Iterator[Any]:
-        """The answers given so far through :meth:`apply` (a replayable record)."""
-        return iter(self.history)

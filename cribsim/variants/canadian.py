@@ -86,6 +86,7 @@ def canadian_deal(g: GameState) -> None:
 
 
 def pass_cards(g: GameState) -> Generator[int, Any, None]:
+    ask = g.answers["pass_cards"] if g.answers is not None else None  # answered in place by the tournament
     n, dealer = g.n, g.dealer
     r = g.rules
     rule_of = g.hooks.discard_rule
@@ -99,7 +100,7 @@ def pass_cards(g: GameState) -> Generator[int, Any, None]:
         obs.dealer, obs.crib_owner, obs.scores = dealer, g.crib_owner, scores
         obs.starter, obs.count, obs.pile, obs.played, obs.legal = None, 0, (), (), ()
         obs.discard_rule = rule_of(r, hand, THROW) if rule_of is not None else None
-        choice = yield seat
+        choice = ask[seat](obs) if ask is not None else (yield seat)
         msg = pass_error(obs, choice)
         if msg:
             raise IllegalMove(f"seat {seat} {msg}", seat)
