@@ -9,7 +9,7 @@ _RB = tuple(1 << (3 * r) for r in range(13))
 _RANK_EV = {}
 
 
-def _rank_ev(kkey, hkey, unseen):
+def rank_ev(kkey, hkey, unseen):
     """Sum over starter ranks of (cards of that rank not held) x rank points of keep+starter."""
     k = (kkey << 40) | hkey  # both keys are under 2**39
     v = _RANK_EV.get(k)
@@ -35,7 +35,7 @@ def expected_show(keep, held, crib=False):
         kkey += RBIT[c]
     for c in held:
         hkey += RBIT[c]
-    v = _rank_ev(kkey, hkey, unseen)
+    v = rank_ev(kkey, hkey, unseen)
     s = SUIT[keep[0]]
     if all(SUIT[c] == s for c in keep):
         same = 13 - sum(1 for c in held if SUIT[c] == s)

@@ -139,25 +139,23 @@ class Rules(RulesBase):
     variants: tuple = ()  # the variants named in the file (canonical order), besides those a knob enables
     params: tuple = ()  # (name, value) of every variant knob, sorted
 
-    def __getattr__(self, name: str) -> Any:
-        """A variant's knob: ``rules.min_bid``."""
-        if name.startswith("__"):
-            raise AttributeError(name)
-        values = self.__dict__.get("_params")
-        if values is None:
-            values = dict(object.__getattribute__(self, "params")) if "params" in self.__dict__ else {}
-            object.__setattr__(self, "_params", values)
-        try:
-            return values[name]
-        except KeyError:
-            raise AttributeError(f"Rules has no field or variant knob {name!r}") from None
+    def __post_init__(self) -> None:
+        # every variant knob, at its value (the default where the rule set does not set it),
+        # as a plain attribute: ``rules.min_bid``
+        self.__dict__.update({name: p.default for name, (_, p) in PARAMS.items()})
+        self.__dict__.update(dict(self.params))
 
-    # ---- derived, cheap ----
-    @property
+    def __setstate__(self, state: dict) -> None:
+        """Unpickling (a Ray worker): the fields, then the knobs as attributes again."""
+        self.__dict__.update(state)
+        self.__post_init__()
+
+    # ---- derived, cheap (computed once) ----
+    @cached_property
     def hand_size(self) -> int:
         return self.deal - self.discard
 
-    @property
+    @cached_property
     def crib_size(self) -> int:
         return (self.players - 1) * self.discard + self.dealer_discard + self.crib_from_deck
 
@@ -177,7 +175,7 @@ class Rules(RulesBase):
 
         return Program(self)
 
-    @property
+    @cached_property
     def objective(self) -> int:
         """+1: score points; -1: avoid them (a variant may reverse the game). Strategies
         multiply their values by it."""

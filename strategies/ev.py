@@ -16,8 +16,9 @@ from math import comb
 
 from cribsim.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
 from cribsim.cribtables import cell_key, load
-from cribsim.expect import _rank_ev
+from cribsim.expect import rank_ev
 from cribsim.scoring import RBIT, peg_points
+from cribsim.params import Param
 from cribsim.strategy import Strategy, allowed, allowed_keeps
 from cribsim.variants.auction import floor_worth, raise_to
 from cribsim.variants.canadian import best_split
@@ -55,6 +56,19 @@ def lay_points(pile):
     return v
 
 
+_RANKS = {}
+
+
+def _ranks(pile):
+    """The ranks of a pile of cards, as a tuple (cached by the pile)."""
+    v = _RANKS.get(pile)
+    if v is None:
+        if len(_RANKS) > 500_000:
+            _RANKS.clear()
+        v = _RANKS[pile] = tuple([c >> 2 for c in pile])
+    return v
+
+
 _PAIR_EV = {}
 
 
@@ -64,7 +78,7 @@ def _pair_table(hand, hkey, unseen):
     and so ``unseen``, is fixed by the pattern."""
     tab = [0.0] * 169
     for a, b in combinations(hand, 2):
-        v = _rank_ev(hkey - RBIT[a] - RBIT[b], hkey, unseen)
+        v = rank_ev(hkey - RBIT[a] - RBIT[b], hkey, unseen)
         ra, rb = RANK[a], RANK[b]
         tab[ra * 13 + rb] = tab[rb * 13 + ra] = v
     if len(_PAIR_EV) > 200_000:
@@ -98,6 +112,10 @@ def _crib_arrays(weight):
 
 class EVStrategy(Strategy):
     name = "ev"
+    params = (
+        Param("crib_weight", float, 1.0, "weight of the crib tables' value of the discards", lo=-10, hi=10),
+        Param("reply_weight", float, 1.0, "weight of the next player's expected reply in the play", lo=-10, hi=10),
+    )
     understands = frozenset({"objective", "discard_rule"})  # minimises when rules.objective is -1; obeys obs.discard_rule
 
     def inspect(self, obs):
@@ -282,7 +300,7 @@ class EVStrategy(Strategy):
             for i in idx:
                 kkey -= RBIT[hand[i]]
                 nobs -= nob[i]
-            v = _rank_ev(kkey, hkey, unseen) + nobs
+            v = rank_ev(kkey, hkey, unseen) + nobs
             thrown = [hand[i] for i in idx]
             kept_suit = SUIT[hand[next(i for i in range(n) if i not in idx)]]
             if suit_held[kept_suit] - sum(1 for c in thrown if SUIT[c] == kept_suit) == keep_n:
@@ -327,9 +345,18 @@ class EVStrategy(Strategy):
 
     # ---- play ---------------------------------------------------------------------------
     def play(self, obs):
+        """The one-ply rule: points now minus the expected best reply of the next player."""
+        return self.one_ply(obs)
+
+    def one_ply(self, obs):
+        """For each distinct card (rank) that may be laid: the points it pegs now (and a last
+        card it secures), minus (plus, for a partner) the expected points of the next player's
+        reply, from the chance that player holds each scoring rank among the cards this seat
+        has not seen (not in its hand, not laid, not its own discards, not the starter)."""
         legal = obs.legal
         r = obs.rules
-        if len(legal) == 1 and not r.jokers:
+        wild = r.deck_size > 52
+        if len(legal) == 1 and not wild:
             return legal[0]
         seat = obs.seat
         nxt = seat + 1 if seat + 1 < obs.players else 0
@@ -342,11 +369,16 @@ class EVStrategy(Strategy):
         for s, c in played:
             left[c >> 2] -= 1
             nxt_played += s == nxt
-        left[obs.starter >> 2] -= 1
-        unseen = 51 - len(hand) - len(played)
+        discarded = obs.discarded
+        for c in discarded:  # own cards in the crib: not in anyone's hand
+            left[c >> 2] -= 1
+        unseen = 52 - len(hand) - len(played) - len(discarded)
+        if obs.starter is not None:
+            left[obs.starter >> 2] -= 1
+            unseen -= 1
         nxt_size = r.hand_size - nxt_played  # every hand ends the same size (validated in Rules)
         sign = self.reply_weight if obs.side_of[nxt] == obs.side else -self.reply_weight
-        pile = tuple([c >> 2 for c in obs.pile])
+        pile = _ranks(obs.pile)
         now = lay_points(pile)
         now_pts, replies = now[2], now[3]
         last_card = nxt_size <= 0 and (len(hand) == 1 or len(played) + len(hand) == r.players * r.hand_size)
@@ -355,7 +387,7 @@ class EVStrategy(Strategy):
         obj = r.objective
         best, choice = None, legal[0]
         seen = 0
-        for answer, c in (play_options(obs) if r.jokers else zip(legal, legal)):
+        for answer, c in (play_options(obs) if wild else zip(legal, legal)):
             rk = c >> 2
             if seen >> rk & 1:  # same rank, same value: the first of them is kept on ties
                 continue

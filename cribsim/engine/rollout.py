@@ -1,0 +1,72 @@
+"""Play a deal's play out from one seat's view, under the rules being played: for search
+strategies (``mc``) that sample the cards they cannot see.
+
+A :class:`PlayRollout` is built once per decision from the seat's observation; each
+:meth:`PlayRollout.run` deals the given hands to the seats (the seat's own from its view), lays
+the first card, lets a policy answer every later decision of every seat through the engine's own
+play phase (so go, 31, last card, a variant's "play to 31 once" or named cards all apply), and
+returns the points each side pegged from there to the end of the play."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from .phases import Resume, play
+from .state import INF, GameState
+
+
+class _FirstThen:
+    """The root seat's answers: the card being tried, then the policy."""
+
+    __slots__ = ("first", "policy")
+
+    def __init__(self, policy: Callable[[Any], Any]) -> None:
+        self.first: Any = None
+        self.policy = policy
+
+    def __call__(self, obs: Any) -> Any:
+        first = self.first
+        if first is not None:
+            self.first = None
+            return first
+        return self.policy(obs)
+
+
+class PlayRollout:
+    """Rollouts of the rest of a play from ``view`` (the root seat's observation at a play or a
+    discard decision); ``policy(obs)`` answers every simulated decision. The simulated seats
+    see what they would see: their own (sampled) cards and the public play; the root seat also
+    keeps what it knows (its discards)."""
+
+    def __init__(self, view: Any, policy: Callable[[Any], Any]) -> None:
+        rules = view.rules
+        g = self.g = GameState(rules, 0, (0, 0), view.dealer)
+        g.side_of = tuple(view.side_of)
+        self.sides = max(g.side_of) + 1
+        g.targets = g.game_targets = (INF,) * self.sides  # no side wins a rollout
+        for o in g.obs:
+            o.side_of = g.side_of
+            o.side = g.side_of[o.seat]
+        g.crib_owner = view.crib_owner
+        g.starter = view.starter
+        self.seat = view.seat
+        g.obs[view.seat].discarded = tuple(view.discarded)
+        self.root = _FirstThen(policy)
+        fns = [policy] * rules.players
+        fns[view.seat] = self.root
+        g.answers = {"play": fns}
+        self.count, self.pile = view.count, tuple(view.pile)
+        self.played, self.gos = tuple(view.played), tuple(view.gos)
+        self.at_start = view.starter is None and not view.played  # a discard decision: the play from its start
+
+    def run(self, hands: Sequence[Sequence[int]], first: Any = None) -> list[int]:
+        """Points pegged by each side from here to the end of the play, with ``hands`` held
+        (lists, by seat) and ``first`` laid by the root seat (None: the policy chooses it)."""
+        g = self.g
+        g.scores = [0] * self.sides
+        turn = self.seat if not self.at_start else (g.dealer + 1) % g.n
+        g.resume = Resume([list(h) for h in hands], turn, self.count, self.pile, self.played, self.gos, -1)
+        self.root.first = first
+        for _ in play(g):
+            raise RuntimeError("a rollout asked a decision it had an answer for")
+        return g.scores
