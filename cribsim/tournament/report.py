@@ -88,7 +88,8 @@ def _write_report(out, quiet, plots):
     if unreadable:
         parts = [fld.unreadable_note(out / fld.RECORDS, recs)] if recs.unreadable else []
         if recs.torn_tail:
-            parts.append(f"{out / fld.RECORDS}: an unfinished last line skipped (an interrupted write)")
+            parts.append(f"{out / fld.RECORDS}: 1 unfinished last line skipped (an interrupted write, or a run "
+                         "still writing)")
         print("cribsim: warning: " + "; ".join(parts), file=sys.stderr)
         note = f" {unreadable:,} unreadable line{'s' if unreadable != 1 else ''} of matches.jsonl skipped."
     head = (f"# {manifest['name']}\n\n"

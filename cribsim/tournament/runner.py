@@ -480,6 +480,8 @@ def run_ray(ctx, pending, sink, workers, batch_seconds, queued=0, stop=None):
 def _task_error(e):
     """The exception a Ray task raised, as ``Type: message`` (not Ray's multi-line wrapper)."""
     cause = getattr(e, "cause", None)
+    if isinstance(cause, CribsimError):
+        return str(cause).removeprefix("cribsim: ")
     if isinstance(cause, BaseException):
         return describe(cause, 200)
     return f"{getattr(e, 'cause_cls', type(e)).__name__}"
