@@ -334,16 +334,18 @@ def init_ray(workers, address, plugin_dirs=()):
             if "uthenticat" in text or "auth token" in text.lower():
                 raise CribsimError(f"cribsim: the Ray cluster at {address} refused us: it needs its token; "
                                    f"{TOKEN_HINT}") from None
-            raise CribsimError(f"cribsim: cannot {'join' if address else 'start'} Ray ({describe(e, 200)})") from None
+            if address:  # an address that answers but is not a Ray we can join: the input (2)
+                raise CribsimError(f"cribsim: cannot join Ray at {address} ({describe(e, 200)})") from None
+            raise RunFailed(f"cribsim: cannot start Ray ({describe(e, 200)})") from None
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     except Exception as e:
-        raise CribsimError(f"cribsim: Ray started but does not answer ({describe(e, 200)})") from None
+        raise RunFailed(f"cribsim: Ray started but does not answer ({describe(e, 200)})") from None
     if not workers:
         workers = cpus
     elif embedded and workers > cores:
         _warn(f"--workers {workers} is more than the {cores} cores here: the matches run no faster (slower, "
-              "if anything) than with --workers {cores}")
+              f"if anything) than with --workers {cores}")
     elif not embedded and workers > cpus:
         _warn(f"--workers {workers} is more than the cluster's {cpus} CPUs; at most {cpus} batches run at once")
     return workers, embedded
@@ -729,6 +731,14 @@ def _write_manifest(out, manifest, note):
 
 
 def _report(out, quiet):
+    """The report of a run whose matches are all on disk; its failure fails the command (1), not
+    the run (``cribsim report`` can be run again)."""
     from .report import write_report
 
-    write_report(out, quiet=quiet, locked=True)
+    try:
+        write_report(out, quiet=quiet, locked=True)
+    except RunFailed:
+        raise
+    except CribsimError as e:
+        raise RunFailed(f"cribsim: the matches are all in {out}, but the report failed: "
+                        f"{str(e).removeprefix('cribsim: ')}") from None
