@@ -489,8 +489,8 @@ def build_parser():
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
     s = sub.add_parser("score", help="score a hand or crib at the show, with the breakdown",
-                       description="Score a hand (any size) with the starter: fifteens, pairs, runs, "
-                                   "flush, nobs (R-SHOW-3..7).")
+                       description="Score a hand (4 cards, or the size --rules gives) with the starter: "
+                                   "fifteens, pairs, runs, flush, nobs (R-SHOW-3..7).")
     s.add_argument("cards", nargs="*", help="the hand's cards, e.g. 5H 5C 5S JD (10 or T for ten)")
     s.add_argument("--starter", help="the starter card")
     s.add_argument("--crib", action="store_true", help="score as a crib (a flush needs the starter)")

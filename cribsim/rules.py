@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-import yaml
-
 from . import presets
 from .errors import ConfigError
 from .names import check_name
