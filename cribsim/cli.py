@@ -374,7 +374,8 @@ def _supervise(args, exp):
     log_fd, log = tempfile.mkstemp(prefix="cribsim-ray-", suffix=".log")
     os.close(log_fd)
     env = dict(os.environ, **{SUPERVISED: str(write_end), RAY_LOG: log})
-    env["PYTHONPATH"] = os.pathsep.join(p for p in [root, env.get("PYTHONPATH", "")] if p)
+    if not any(os.path.samefile(root, p) for p in _site_dirs()):  # a checkout: the child imports this copy
+        env["PYTHONPATH"] = os.pathsep.join(p for p in [root, env.get("PYTHONPATH", "")] if p)
     streams = {}
     for name, fd in (("stdout", 1), ("stderr", 2)):
         try:
@@ -415,6 +416,13 @@ def _supervise(args, exp):
     else:
         _remove(log)
     raise RunFailed(f"cribsim: run failed: {reason}{saved}")
+
+
+def _site_dirs():
+    import site
+
+    dirs = list(getattr(site, "getsitepackages", lambda: [])()) + [site.getusersitepackages()]
+    return [d for d in dirs if os.path.isdir(d)]
 
 
 def _nonempty(path):
