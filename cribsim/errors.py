@@ -1,4 +1,7 @@
-"""The one error type users see: a single line, no traceback, exit code 2."""
+"""The error types users see: each is a single line on stderr (``cribsim: ...``), no traceback.
+
+Exit codes: 2 for bad input (a config, an argument, a results folder that cannot be used), 1 for a
+run that started and failed (a bug, a full disk, Ray going away), 130 for an interrupted run."""
 
 
 class CribsimError(Exception):
@@ -17,9 +20,36 @@ class ConfigError(CribsimError):
         super().__init__(f"{where}{keypart}{expected}")
 
 
+class RunFailed(CribsimError):
+    """A run that started and could not finish (exit code 1); what was written is kept."""
+
+    exit_code = 1
+
+
+class Interrupted(CribsimError):
+    """A run stopped by Ctrl-C (exit code 130); every finished match is kept."""
+
+    exit_code = 130
+
+
 class IllegalMove(CribsimError):
     """A strategy returned a move the rules do not allow."""
 
     def __init__(self, message, seat=-1):
         super().__init__(message)
         self.seat = seat
+
+
+def one_line(text, limit=300):
+    """The first line of ``text``, shortened: error messages from elsewhere (Ray, the OS, a
+    plug-in) must not break the one-line rule."""
+    lines = [ln.strip() for ln in str(text).splitlines() if ln.strip()]
+    first = lines[0] if lines else ""
+    first = "".join(ch if ch.isprintable() else "?" for ch in first)
+    return first if len(first) <= limit else first[:limit - 3] + "..."
+
+
+def describe(exc, limit=300):
+    """``Type: first line of the message`` for an exception from code we do not control."""
+    msg = one_line(exc, limit)
+    return f"{type(exc).__name__}: {msg}" if msg else type(exc).__name__

@@ -16,9 +16,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Optional
 
-import yaml
-
+from . import presets
 from .errors import ConfigError
+from .names import check_name
 from .params import Param
 from .variants import PARAMS, VARIANTS
 
@@ -221,7 +221,7 @@ class Rules(RulesBase):
         from .engine.program import Program
 
         rules = dataclasses.replace(self, match=match)
-        check_match(source, "match", match, len(rules.sides))
+        check_match_sides(source, "match", match, len(rules.sides))
         rules.__dict__["program"] = Program(rules, source)  # variants check the combination again
         return rules
 
@@ -242,59 +242,65 @@ def _param(name):
 
 # ---- loading ------------------------------------------------------------------------------
 
-RULES_DIRS = [Path.cwd() / "configs" / "rules", Path(__file__).resolve().parents[1] / "configs" / "rules"]
+# a working-directory configs/rules/NAME.yaml shadows the preset NAME shipped in the package
+RULES_DIRS = [Path.cwd() / "configs" / "rules", presets.rules_dir()]
+MAX_WHOLE = 10_000  # the largest whole number a rules file may give (targets, bids, game points...)
 
 _TOP_KEYS = {
     "name", "game", "extends", "players", "deal", "discard", "dealer_deal", "dealer_discard",
     "crib_from_deck", "target", "skunk_lines", "sides", "crib_flush_needs_starter",
     "match", "variants", "description", "score_floor",
 } | set(PARAMS)
+MAX_MATCH_GAMES = 1000  # match.first_to and match.games
 _MATCH_KEYS = {"first_to", "games", "game_points", "triple_skunk_wins_match", "scoring"}
 _POINT_KEYS = {"win", "skunk", "double_skunk", "triple_skunk"}
 
 
 def find_rules_file(name, relative_to=None):
-    """A rules name (``standard``) or path; searched next to ``relative_to``, then in
-    ``configs/rules`` of the working directory and of the installed project."""
+    """A rules name (``standard``) or path. A path (a name ending in .yaml/.yml or holding a
+    folder) is looked for next to ``relative_to``, then from the working directory, and is
+    never replaced by a preset of the same name; a bare name is looked up in ``configs/rules``
+    of the working directory, then among the presets shipped in the package. None if absent."""
+    name = str(name)
+    if not name or "\0" in name or len(name) > 4096:
+        return None
     p = Path(name)
-    candidates = []
-    if p.suffix in (".yaml", ".yml"):
-        if relative_to is not None:
-            candidates.append(Path(relative_to).parent / p)
+    if is_rules_path(name):
+        candidates = [Path(relative_to).parent / p] if relative_to is not None and not p.is_absolute() else []
         candidates.append(p)
-    stem = p.stem if p.suffix else name
-    candidates += [d / f"{stem}.yaml" for d in RULES_DIRS]
-    for c in candidates:
+        for c in candidates:
+            if c.is_file():
+                return c
+        return None
+    if check_name(name) is not None:
+        return None
+    for d in RULES_DIRS:
+        c = d / f"{name}.yaml"
         if c.is_file():
             return c
     return None
+
+
+def is_rules_path(name):
+    """Whether a rules reference is a file path rather than a preset name."""
+    name = str(name)
+    return name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name
 
 
 def preset_names():
     names = set()
     for d in RULES_DIRS:
         if d.is_dir():
-            names.update(f.stem for f in d.glob("*.yaml"))
+            names.update(f.stem for f in d.glob("*.yaml") if check_name(f.stem) is None)
     return sorted(names)
 
 
 def read_yaml(path):
-    """Safe-load a YAML mapping; a one-line ConfigError for a missing file or bad YAML."""
-    try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise ConfigError(path, None, f"cannot read file ({e.strerror})") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark else ""
-        raise ConfigError(path, None, f"invalid YAML{where}: {getattr(e, 'problem', e)}") from None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise ConfigError(path, None, "expected a mapping of keys to values at the top level")
-    return data
+    """Safe-load a YAML mapping within the limits of ``cribsim.yamlio`` (size, depth, aliases,
+    duplicate keys, UTF-8); a one-line ConfigError for a missing file or bad YAML."""
+    from .yamlio import read_mapping
+
+    return read_mapping(path)
 
 
 def load_rules(ref, _seen=()):
@@ -334,21 +340,28 @@ def _raw_with_extends(data, source, seen):
 
 
 def int_key(source, key, v, lo, hi=None):
-    if not isinstance(v, int) or isinstance(v, bool) or v < lo or (hi is not None and v > hi):
-        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ConfigError(source, key, f"expected a whole number {rng}, got {v!r}")
+    """A whole number lo..hi; without ``hi`` at most MAX_WHOLE (10,000)."""
+    hi = MAX_WHOLE if hi is None else hi
+    if not isinstance(v, int) or isinstance(v, bool) or v < lo or v > hi:
+        raise ConfigError(source, key, f"expected a whole number {lo}..{hi}, got {_short(v)}")
     return v
 
 
+def _short(v, limit=80):
+    """A value as shown in an error message: repr, shortened, one line."""
+    text = repr(v)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _choice(source, key, v, options):
-    if v not in options:
-        raise ConfigError(source, key, f"expected one of {', '.join(options)}, got {v!r}")
+    if not isinstance(v, str) or v not in options:
+        raise ConfigError(source, key, f"expected one of {', '.join(options)}, got {_short(v)}")
     return v
 
 
 def bool_key(source, key, v):
     if not isinstance(v, bool):
-        raise ConfigError(source, key, f"expected true or false, got {v!r}")
+        raise ConfigError(source, key, f"expected true or false, got {_short(v)}")
     return v
 
 
@@ -365,13 +378,13 @@ def match_format(source, m):
     if not isinstance(m, dict):
         raise ConfigError(source, "match", "expected a mapping such as {first_to: 5}")
     unknown_keys(source, "match.", m, _MATCH_KEYS)
-    first_to = int_key(source, "match.first_to", m.get("first_to", 1), 1)
-    games = int_key(source, "match.games", m.get("games", 0), 0)
+    first_to = int_key(source, "match.first_to", m.get("first_to", 1), 1, MAX_MATCH_GAMES)
+    games = int_key(source, "match.games", m["games"], 1, MAX_MATCH_GAMES) if "games" in m else 0
     if "games" in m and "first_to" in m:
         raise ConfigError(source, "match", "give either first_to or games, not both")
     gp = m.get("game_points", "default")
     if isinstance(gp, str):
-        if gp not in GAME_POINT_TABLES:
+        if gp not in GAME_POINT_TABLES:  # (a str: never an unhashable value here)
             raise ConfigError(source, "match.game_points",
                               f"expected a table name ({', '.join(GAME_POINT_TABLES)}) or a mapping, got {gp!r}")
         table = dict(GAME_POINT_TABLES[gp])
@@ -387,8 +400,8 @@ def match_format(source, m):
         raise ConfigError(source, "match.game_points", "expected a table name or a mapping")
     tsw = bool_key(source, "match.triple_skunk_wins_match", m.get("triple_skunk_wins_match", False))
     scoring = m.get("scoring", "table")
-    if scoring not in ("table", "winner_takes_all", "continued"):
-        raise ConfigError(source, "match.scoring", f"expected table, winner_takes_all or continued, got {scoring!r}")
+    if not isinstance(scoring, str) or scoring not in ("table", "winner_takes_all", "continued"):
+        raise ConfigError(source, "match.scoring", f"expected table, winner_takes_all or continued, got {_short(scoring)}")
     return MatchFormat(first_to=first_to if games == 0 else 0, games=games,
                        game_points=tuple(sorted(table.items())), triple_skunk_wins_match=tsw, scoring=scoring)
 
@@ -428,7 +441,7 @@ def rules_from_mapping(data: dict, source: str = "<inline>", _seen: tuple = (),
     target = core["target"]
     sides = sides_key(source, data.get("sides"), players)
     match = match_format(source, data.get("match"))
-    check_match(source, "match.scoring", match, len(sides))
+    check_match_sides(source, "match.scoring", match, len(sides))
     rules = Rules(name=name, players=players, **deal, target=target, skunk_lines=_skunk_lines(source, data, target),
                   sides=sides, crib_flush_needs_starter=core["crib_flush_needs_starter"],
                   score_floor=core["score_floor"], match=match, variants=tuple(listed),
@@ -513,22 +526,27 @@ def _variant_knobs(source: str, data: dict) -> tuple[list, dict]:
     return [n for n in VARIANTS if n in named], values
 
 
-def check_match(source: str, key: str, match: "MatchFormat", sides: int) -> None:
-    """A match format the number of sides can play (R-MATCH-4: three; R-MATCH-5: three or five)."""
-    if match.scoring == "winner_takes_all" and sides != 3:
-        raise ConfigError(source, key, "winner_takes_all (R-MATCH-4) is for three players")
-    if match.scoring == "continued" and sides not in (3, 5):
-        raise ConfigError(source, key, "continued play (R-MATCH-5) is for three or five players")
-
-
 def sides_key(source, sides, players):
     if sides is None:
         return tuple((s,) for s in range(players))
     if not isinstance(sides, list) or not all(isinstance(s, list) and s for s in sides):
         raise ConfigError(source, "sides", "expected a list of seat lists, e.g. [[0, 2], [1, 3]]")
     seats = [x for s in sides for x in s]
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in seats):
+        raise ConfigError(source, "sides", f"expected whole-number seats 0..{players - 1}, got {_short(sides)}")
     if sorted(seats) != list(range(players)):
-        raise ConfigError(source, "sides", f"expected every seat 0..{players - 1} in exactly one side, got {sides}")
+        raise ConfigError(source, "sides", f"expected every seat 0..{players - 1} in exactly one side, got {_short(sides)}")
     if len(sides) < 2:
         raise ConfigError(source, "sides", "expected at least two sides")
     return tuple(tuple(s) for s in sides)
+
+
+def check_match_sides(source, key, match, sides):
+    """A match format that fits ``sides`` sides: winner-takes-all (R-MATCH-4) is for three,
+    continued play (R-MATCH-5) for three or five. For a match format given apart from the
+    rules (an experiment's ``match:``), which the rules' own check does not see."""
+    if match.scoring == "winner_takes_all" and sides != 3:
+        raise ConfigError(source, key, f"winner_takes_all (R-MATCH-4) is for three players, not {sides} sides")
+    if match.scoring == "continued" and sides not in (3, 5):
+        raise ConfigError(source, key, f"continued play (R-MATCH-5) is for three or five players, not {sides} sides")
+    return match

@@ -15,6 +15,7 @@ what it implements and declares: :func:`capabilities`."""
 from __future__ import annotations
 
 import importlib
+import re
 from itertools import combinations
 from typing import Any, ClassVar, Iterator
 
@@ -135,44 +136,130 @@ def builtins(game="cribbage"):
     return game_named(game).BUILTIN
 
 
+# the decisions every strategy of a game must make (more come from ``supports``)
+DECISIONS = {"cribbage": ("discard", "play"), "fives_threes": ("play",)}
+_SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
+
+
 def resolve(spec, game="cribbage"):
     """The Strategy class for a built-in name (``random``) or ``module:Class``, checked to
-    play ``game``."""
+    play ``game``. Every failure (a malformed spec, a module that cannot be imported, raises or
+    exits while importing, an attribute that is not a strategy class) is one CribsimError."""
     table = builtins(game)
-    target = table.get(spec, spec)
+    target = table.get(spec, spec) if isinstance(spec, str) else spec
     if not isinstance(target, str) or ":" not in target:
-        raise CribsimError(f"cribsim: unknown strategy {spec!r} for {game} (built-in: {', '.join(sorted(table))}; "
+        raise CribsimError(f"cribsim: unknown strategy {_shown(spec)} for {game} (built-in: {', '.join(sorted(table))}; "
                            f"or give module:Class)")
+    if not _SPEC.fullmatch(target):
+        raise CribsimError(f"cribsim: strategy {_shown(spec)}: expected module:Class (a dotted module name, a colon, "
+                           "a class name), e.g. mybots:LowCard")
     mod_name, _, cls_name = target.partition(":")
     try:
         mod = importlib.import_module(mod_name)
-    except ImportError as e:
-        raise CribsimError(f"cribsim: strategy {spec!r}: cannot import module {mod_name!r} ({e})") from None
+    except KeyboardInterrupt:
+        raise
+    except ModuleNotFoundError as e:
+        raise CribsimError(f"cribsim: strategy {_shown(spec)}: cannot import module {mod_name!r} "
+                           f"(no module named {e.name!r}; a plug-in module sits beside the config or on "
+                           "PYTHONPATH)") from None
+    except SyntaxError as e:
+        raise CribsimError(f"cribsim: strategy {_shown(spec)}: module {mod_name!r} has a syntax error "
+                           f"({e.filename}, line {e.lineno}: {e.msg})") from None
+    except BaseException as e:  # raised, or called sys.exit(), while importing
+        raise CribsimError(f"cribsim: strategy {_shown(spec)}: importing module {mod_name!r} failed "
+                           f"({_describe(e)})") from None
     cls = getattr(mod, cls_name, None)
     if cls is None:
-        raise CribsimError(f"cribsim: strategy {spec!r}: module {mod_name!r} has no {cls_name!r}")
+        raise CribsimError(f"cribsim: strategy {_shown(spec)}: module {mod_name!r} has no {cls_name!r}")
+    if not isinstance(cls, type):
+        raise CribsimError(f"cribsim: strategy {_shown(spec)}: {cls_name!r} is a {type(cls).__name__}, not a strategy "
+                           "class")
     plays = getattr(cls, "game", "cribbage")
     if plays != game:
-        raise CribsimError(f"cribsim: strategy {spec!r} plays {plays}, not {game}")
+        raise CribsimError(f"cribsim: strategy {_shown(spec)} plays {_shown(plays)}, not {game}")
+    lacking = [m for m in DECISIONS.get(game, ("play",)) if not callable(getattr(cls, m, None))]
+    if lacking:
+        raise CribsimError(f"cribsim: strategy {_shown(spec)}: class {cls_name!r} has no {' or '.join(lacking)} "
+                           "method (a strategy subclasses cribsim.strategy.Strategy)")
     return cls
 
 
 def factory(spec, params=None, rules=(), game="cribbage"):
     """A callable ``make(rng) -> Strategy`` (fresh instance per match), checked against every
-    rule set in ``rules`` (what their variants need) and its declared parameters."""
+    rule set in ``rules`` (the decisions without a default and what their variants need). The
+    class is made once here with the parameters (checked against its declared ``params`` and its
+    constructor), so a bad parameter or a constructor that fails is a one-line error before any
+    game is played. A class that does not take the generator (``__init__`` without an ``rng``
+    argument) gets it as ``self.rng`` after it is made."""
     cls = resolve(spec, game)
     for r in rules:
         missing = missing_for(cls, r)
         if missing:
-            raise CribsimError(f"cribsim: strategy {spec!r} cannot play {r.name}: it lacks {'; '.join(missing)}")
+            raise CribsimError(f"cribsim: strategy {_shown(spec)} cannot play {r.name}: it lacks {'; '.join(missing)}")
     params = check_params(cls, dict(params or {}))
-    cls(_probe_rng(), **params)  # fail early on bad parameters
+    takes_rng = _check_params(spec, cls, params)
 
     def make(rng):
-        return cls(rng, **params)
+        if takes_rng:
+            return cls(rng, **params)
+        made = cls(**params)
+        made.rng = rng
+        return made
 
+    try:
+        make(_probe_rng())  # fail early on bad parameters
+    except CribsimError as e:
+        raise CribsimError(f"cribsim: {str(e).removeprefix('cribsim: ')}") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:
+        raise CribsimError(f"cribsim: strategy {_shown(spec)}: making it with params {_shown(params)} failed "
+                           f"({_describe(e)})") from None
     make.spec = spec
     return make
+
+
+def _check_params(spec, cls, params):
+    """Whether the constructor takes the generator first; a parameter it does not take is an
+    error naming the ones it does."""
+    import inspect
+
+    for k in params:
+        if not isinstance(k, str) or not k.isidentifier():
+            raise CribsimError(f"cribsim: strategy {_shown(spec)}: parameter names are identifiers, got {_shown(k)}")
+    try:
+        sig = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return True  # a builtin or extension type: let the probe tell
+    ps = list(sig.parameters.values())
+    positional = [p for p in ps if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    # the generator comes first: always for a Strategy; else a first argument named rng or
+    # without a default (``__init__(self, depth=2)`` takes no generator)
+    takes_rng = issubclass(cls, Strategy) or bool(positional) and (
+        positional[0].name == "rng" or positional[0].default is positional[0].empty)
+    if any(p.kind == p.VAR_KEYWORD for p in ps):
+        return takes_rng
+    names = [p.name for p in ps if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    if takes_rng and positional and names and names[0] == positional[0].name:
+        names = names[1:]
+    for k in params:
+        if k not in names:
+            takes = f"it takes {', '.join(names)}" if names else "it takes none"
+            raise CribsimError(f"cribsim: strategy {_shown(spec)} takes no parameter {k!r} ({takes})")
+    return takes_rng
+
+
+def _shown(v, limit=80):
+    text = repr(v)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _describe(exc):
+    from .errors import describe
+
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({_shown(exc.code)})"
+    return describe(exc, 200)
 
 
 def _probe_rng():

@@ -18,13 +18,18 @@
 import dataclasses
 import hashlib
 import json
+import math
+import os
+import sys
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from ..errors import ConfigError, CribsimError
+from ..errors import ConfigError, CribsimError, describe
 from ..games import GAMES, game_named
-from ..rules import find_rules_file, load_rules, match_format, read_yaml, rules_from_mapping, unknown_keys
+from ..names import check_name
+from ..rules import (check_match_sides, find_rules_file, is_rules_path, load_rules, match_format, read_yaml,
+                     rules_from_mapping, unknown_keys)
 from ..strategy import factory
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
@@ -32,6 +37,17 @@ TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pair
 ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance"}
 FORMATS = ("round_robin", "gauntlet", "pairings")
 DEFAULT_RULES = {"cribbage": "standard", "fives_threes": "fives_threes"}
+
+# bounds (README, "Errors, safety and results folders")
+MAX_SEED = 2 ** 63 - 1
+MAX_MATCHES = 10 ** 8  # per table and variant, and in a whole run
+MIN_TIME_LIMIT, MAX_TIME_LIMIT = 0.01, 3600.0
+MAX_ENTRIES = 100  # lineup entries
+MAX_VARIANTS = 100
+MAX_TABLES = 10_000  # tables (pairings) per variant
+MAX_ELO = 2000  # |elo0|, |elo1| of the SPRT
+MAX_PARAM_NODES = 10_000  # values in one entry's params
+MAX_TEXT = 10_000  # characters of a string value (description, a parameter)
 
 
 @dataclass(frozen=True)
@@ -78,35 +94,75 @@ class Experiment:
     sprt: Sprt = None
     raw: str = ""  # canonical JSON of the resolved config
     game: str = "cribbage"
+    plugin_dir: str = ""  # the config's folder: plug-in strategy modules are imported from there
 
     def config_hash(self):
         return hashlib.sha256(self.raw.encode()).hexdigest()[:16]
 
 
-def _num(source, key, v, lo, kind=float):
+def _num(source, key, v, lo, kind=float, hi=None):
+    """A finite number (a whole number for ``kind=int``) lo..hi."""
     ok = isinstance(v, (int, float)) and not isinstance(v, bool)
     if kind is int:
         ok = ok and isinstance(v, int)
-    if not ok or v < lo:
-        what = "a whole number" if kind is int else "a number"
-        raise ConfigError(source, key, f"expected {what} >= {lo}, got {v!r}")
+    elif ok:
+        ok = math.isfinite(v)
+    if not ok or v < lo or (hi is not None and v > hi):
+        what = "a whole number" if kind is int else "a finite number"
+        rng = f">= {lo}" if hi is None else f"{lo}..{_big(hi)}"
+        raise ConfigError(source, key, f"expected {what} {rng}, got {_shown(v)}")
     return v
 
 
-def load_experiment(path, seed=None):
-    """Load and validate an experiment config; every error names the file and the key."""
+def _big(n):
+    return "2**63-1" if n == MAX_SEED else f"{n:,}".replace(",", "_") if isinstance(n, int) and n >= 10 ** 6 else str(n)
+
+
+def _shown(v, limit=80):
+    text = repr(v)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _name(source, key, v, entry=False):
+    problem = check_name(v, entry)
+    if problem:
+        raise ConfigError(source, key, problem)
+    return v
+
+
+def plugin_path(folder):
+    """Put ``folder`` (the config's) first on sys.path, so ``module:Class`` strategies beside
+    the config import (the runner gives Ray workers the same folder on PYTHONPATH)."""
+    folder = os.path.abspath(folder)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    return folder
+
+
+def load_experiment(path, seed=None, need_matches=False):
+    """Load and validate an experiment config; every error names the file and the key.
+    ``need_matches`` (the CLI's ``run``): ``matches`` must be given rather than defaulting to 100."""
     if not Path(path).is_file():
-        raise ConfigError(path, None, "no such experiment file")
+        raise ConfigError(path, None, "no such experiment file" if not Path(path).exists() else
+                          "not a regular file")
     data = read_yaml(path)
     source = str(path)
     unknown_keys(source, "", data, TOP_KEYS)
     game = data.get("game", "cribbage")
     if not isinstance(game, str):
-        raise ConfigError(source, "game", f"expected one of {', '.join(GAMES)}, got {game!r}")
+        raise ConfigError(source, "game", f"expected one of {', '.join(GAMES)}, got {_shown(game)}")
     game_named(game, source)
-    name = data.get("name", Path(path).stem)
-    if not isinstance(name, str) or not name or "/" in name:
-        raise ConfigError(source, "name", f"expected a simple name, got {name!r}")
+    if "name" in data:
+        name = _name(source, "name", data["name"])
+    else:
+        name = Path(path).stem
+        if check_name(name):
+            raise ConfigError(source, "name", f"the file name {name!r} is not a results folder name "
+                                              f"({check_name(name)}); give name:")
+    desc = data.get("description", "")
+    if not isinstance(desc, str) or len(desc) > MAX_TEXT:
+        raise ConfigError(source, "description", f"expected text of at most {MAX_TEXT:,} characters")
+    plugin_dir = plugin_path(Path(path).parent)
 
     match = None
     if "match" in data:
@@ -115,21 +171,29 @@ def load_experiment(path, seed=None):
 
     lineup = _lineup(source, data.get("lineup"), game, variants)
     fmt = data.get("format", "round_robin")
-    if fmt not in FORMATS:
-        raise ConfigError(source, "format", f"expected one of {', '.join(FORMATS)}, got {fmt!r}")
+    if not isinstance(fmt, str) or fmt not in FORMATS:
+        raise ConfigError(source, "format", f"expected one of {', '.join(FORMATS)}, got {_shown(fmt)}")
     if fmt != "pairings" and "pairings" in data:
         raise ConfigError(source, "pairings", "only with format: pairings")
     tables = tuple(_tables(source, fmt, data.get("pairings"), lineup, r, i) for i, r in enumerate(variants))
 
-    matches = _num(source, "matches", data.get("matches", 100), 1, int)
+    if need_matches and "matches" not in data:
+        raise ConfigError(source, "matches", f"missing: how many matches per table and variant (1..{_big(MAX_MATCHES)})")
+    matches = _num(source, "matches", data.get("matches", 100), 1, int, MAX_MATCHES)
     paired = data.get("paired", True)
     if not isinstance(paired, bool):
-        raise ConfigError(source, "paired", f"expected true or false, got {paired!r}")
+        raise ConfigError(source, "paired", f"expected true or false, got {_shown(paired)}")
     if seed is None:
         seed = data.get("seed", 1)
-    seed = _num(source, "seed", seed, 0, int)
-    time_limit = float(_num(source, "time_limit", data.get("time_limit", 10), 0.01))
+        seed = _num(source, "seed", seed, 0, int, MAX_SEED)
+    else:
+        seed = _num(source, "--seed", seed, 0, int, MAX_SEED)
+    time_limit = float(_num(source, "time_limit", data.get("time_limit", 10), MIN_TIME_LIMIT, float, MAX_TIME_LIMIT))
     sprt = _sprt(source, data.get("stop"), variants, tables)
+    total = sum(len(ts) for ts in tables) * matches
+    if total > MAX_MATCHES:
+        raise ConfigError(source, "matches", f"{matches:,} matches for each of {sum(len(ts) for ts in tables):,} "
+                                             f"tables make {total:,}; a run plays at most {_big(MAX_MATCHES)}")
 
     resolved = {
         "name": name, "game": game,
@@ -141,12 +205,14 @@ def load_experiment(path, seed=None):
     }
     raw = json.dumps(resolved, sort_keys=True, default=list)
     return Experiment(name, source, tuple(variants), tuple(lineup), tables, matches, paired, seed,
-                      time_limit, sprt, raw, game)
+                      time_limit, sprt, raw, game, plugin_dir)
 
 
 def _variants(source, spec, match, game):
     if not isinstance(spec, list) or not spec:
         raise ConfigError(source, "variants", "expected a non-empty list of rules names, files or mappings")
+    if len(spec) > MAX_VARIANTS:
+        raise ConfigError(source, "variants", f"at most {MAX_VARIANTS} variants, got {len(spec)}")
     out = []
     for i, v in enumerate(spec):
         key = f"variants[{i}]"
@@ -154,22 +220,32 @@ def _variants(source, spec, match, game):
             if isinstance(v, str):
                 path = find_rules_file(v, relative_to=source)
                 if path is None:
-                    raise ConfigError(source, key, f"unknown variant {v!r} (see 'cribsim list')")
+                    if is_rules_path(v):
+                        raise ConfigError(source, key, f"no such rules file {_shown(v)} (looked beside the "
+                                                       "config and from the working directory)")
+                    raise ConfigError(source, key, f"unknown variant {_shown(v)} (see 'cribsim list')")
                 r = load_rules(str(path))
             elif isinstance(v, dict):
                 if "name" not in v:
                     raise ConfigError(source, f"{key}.name", "an inline variant needs a name")
                 r = rules_from_mapping(v, source=source, default_game=game)
             else:
-                raise ConfigError(source, key, f"expected a rules name, file or mapping, got {v!r}")
+                raise ConfigError(source, key, f"expected a rules name, file or mapping, got {_shown(v)}")
         except ConfigError as e:
             if e.source == source:
                 raise
             raise ConfigError(source, key, f"in {e.source}: {e.expected}" + (f" (key '{e.key}')" if e.key else "")) from None
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:  # a rules check that did not expect this
+            raise ConfigError(source, key, f"invalid rules ({describe(e, 200)})") from None
+        problem = check_name(r.name)
+        if problem:
+            raise ConfigError(source, f"{key}.name" if isinstance(v, dict) else key,
+                              f"the variant's name names its result files: {problem}")
         if r.game != game:
             raise ConfigError(source, key, f"'{r.name}' is {r.game} rules but the experiment's game is {game}")
         if match is not None:
-            r = r.with_match(match, source) if hasattr(r, "with_match") else dataclasses.replace(r, match=match)
+            r = r.with_match(match, source) if hasattr(r, "with_match") else \
+                dataclasses.replace(r, match=check_match_sides(source, "match", match, len(r.sides)))
         out.append(r)
     _unique(source, "variants[{}]", [r.name for r in out], "variant")
     return out
@@ -178,6 +254,8 @@ def _variants(source, spec, match, game):
 def _lineup(source, spec, game, variants=()):
     if not isinstance(spec, list) or not spec:
         raise ConfigError(source, "lineup", "expected a list of entries such as {name: ev, strategy: ev}")
+    if len(spec) > MAX_ENTRIES:
+        raise ConfigError(source, "lineup", f"at most {MAX_ENTRIES} entries, got {len(spec)}")
     out = []
     for i, e in enumerate(spec):
         key = f"lineup[{i}]"
@@ -187,14 +265,13 @@ def _lineup(source, spec, game, variants=()):
             raise ConfigError(source, key, "expected a mapping with a strategy")
         unknown_keys(source, f"{key}.", e, ENTRY_KEYS)
         strat = e.get("strategy")
-        if not isinstance(strat, str):
+        if not isinstance(strat, str) or not strat or len(strat) > 200:
             raise ConfigError(source, f"{key}.strategy", "expected a built-in name or module:Class")
         params = e.get("params", {}) or {}
         if not isinstance(params, dict):
             raise ConfigError(source, f"{key}.params", "expected a mapping of parameters")
-        name = e.get("name", strat)
-        if not isinstance(name, str) or not name:
-            raise ConfigError(source, f"{key}.name", f"expected a name, got {name!r}")
+        _plain(source, f"{key}.params", params)
+        name = _name(source, f"{key}.name", e.get("name", strat), entry=True)
         try:
             factory(strat, params, rules=variants, game=game)
         except CribsimError as err:
@@ -203,13 +280,44 @@ def _lineup(source, spec, game, variants=()):
         for k, default in (("miss_rate", 0.0), ("vigilance", 1.0)):
             v = e.get(k, default)
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 <= v <= 1:
-                raise ConfigError(source, f"{key}.{k}", f"expected a probability between 0 and 1, got {v!r}")
+                raise ConfigError(source, f"{key}.{k}", f"expected a probability between 0 and 1, got {_shown(v)}")
             if game != "cribbage" and k in e:
                 raise ConfigError(source, f"{key}.{k}", "the counting model is for cribbage (V-MUGGINS)")
             rates.append(float(v))
         out.append(Entry(name, strat, tuple(sorted(params.items())), *rates))
     _unique(source, "lineup[{}].name", [e.name for e in out], "entry")
     return out
+
+
+def _plain(source, key, value):
+    """Parameters are JSON data (they go into the manifest and the config hash): strings,
+    whole and finite numbers, true/false, null, lists and mappings with string keys; at most
+    MAX_PARAM_NODES values."""
+    count = 0
+    stack = [(key, value)]
+    while stack:
+        where, v = stack.pop()
+        count += 1
+        if count > MAX_PARAM_NODES:
+            raise ConfigError(source, key, f"more than {MAX_PARAM_NODES:,} values")
+        if v is None or isinstance(v, (bool, int)):
+            continue
+        if isinstance(v, float):
+            if not math.isfinite(v):
+                raise ConfigError(source, where, f"expected a finite number, got {v!r}")
+        elif isinstance(v, str):
+            if len(v) > MAX_TEXT:
+                raise ConfigError(source, where, f"a string of at most {MAX_TEXT:,} characters")
+        elif isinstance(v, list):
+            stack.extend((f"{where}[{i}]", x) for i, x in enumerate(v))
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                if not isinstance(k, str):
+                    raise ConfigError(source, where, f"parameter names are strings, got {_shown(k)}")
+                stack.append((f"{where}.{k}", x))
+        else:
+            raise ConfigError(source, where, f"expected JSON data (text, a number, true/false, a list or a "
+                                             f"mapping), got a {type(v).__name__}")
 
 
 def _unique(source, key, names, what):
@@ -224,10 +332,12 @@ def _tables(source, fmt, pairings, lineup, rules, vi):
     if fmt == "pairings":
         if not isinstance(pairings, list) or not pairings:
             raise ConfigError(source, "pairings", "expected a list of tables, e.g. [[ev, random]]")
+        if len(pairings) > MAX_TABLES:
+            raise ConfigError(source, "pairings", f"at most {MAX_TABLES:,} tables, got {len(pairings):,}")
         names = [e.name for e in lineup]
         out = []
         for i, t in enumerate(pairings):
-            if not isinstance(t, list) or any(x not in names for x in t):
+            if not isinstance(t, list) or any(not isinstance(x, str) or x not in names for x in t):
                 raise ConfigError(source, f"pairings[{i}]", f"expected a list of lineup names ({', '.join(names)})")
             if len(t) != k:
                 raise ConfigError(source, f"pairings[{i}]",
@@ -237,6 +347,10 @@ def _tables(source, fmt, pairings, lineup, rules, vi):
     if n < k:
         raise ConfigError(source, "lineup", f"has {n} entries but variant '{rules.name}' needs {k} sides "
                                             "(list tables with format: pairings to repeat an entry)")
+    count = math.comb(n, k) if fmt == "round_robin" else 1 if n == k else math.comb(n - 1, k - 1)
+    if count > MAX_TABLES:
+        raise ConfigError(source, "lineup", f"{n} entries make {count:,} tables of {k} in variant "
+                                            f"'{rules.name}'; at most {MAX_TABLES:,}")
     if fmt == "round_robin":
         return tuple(combinations(range(n), k))
     if n == k:
@@ -251,16 +365,17 @@ def _sprt(source, stop, variants, tables):
         raise ConfigError(source, "stop", "expected {sprt: {elo0: 0, elo1: 20, alpha: 0.05, beta: 0.05}}")
     s = stop["sprt"]
     test = s.get("test", "elo")
-    alpha = float(_num(source, "stop.sprt.alpha", s.get("alpha", 0.05), 1e-6))
-    beta = float(_num(source, "stop.sprt.beta", s.get("beta", 0.05), 1e-6))
+    alpha = float(_num(source, "stop.sprt.alpha", s.get("alpha", 0.05), 1e-6, float, 0.5))
+    beta = float(_num(source, "stop.sprt.beta", s.get("beta", 0.05), 1e-6, float, 0.5))
     if alpha >= 0.5 or beta >= 0.5:
         raise ConfigError(source, "stop.sprt", "alpha and beta must be below 0.5")
+    if not isinstance(test, str):
+        raise ConfigError(source, "stop.sprt.test", f"expected 'elo' or 'first_dealer', got {_shown(test)}")
     if test == "elo":
         unknown_keys(source, "stop.sprt.", s, {"test", "elo0", "elo1", "alpha", "beta"})
         elo0, elo1 = s.get("elo0", 0), s.get("elo1", 20)
         for key, v in (("elo0", elo0), ("elo1", elo1)):
-            if not isinstance(v, (int, float)) or isinstance(v, bool):
-                raise ConfigError(source, f"stop.sprt.{key}", f"expected a number, got {v!r}")
+            _num(source, f"stop.sprt.{key}", v, -MAX_ELO, float, MAX_ELO)
         if elo1 == elo0:
             raise ConfigError(source, "stop.sprt.elo1", "must differ from elo0")
         if any(len(t) != 2 for ts in tables for t in ts):
@@ -272,7 +387,7 @@ def _sprt(source, stop, variants, tables):
         unknown_keys(source, "stop.sprt.", s, {"test", "baseline", "delta0", "delta1", "alpha", "beta"})
         names = [r.name for r in variants]
         base = s.get("baseline", names[0])
-        if base not in names:
+        if not isinstance(base, str) or base not in names:
             raise ConfigError(source, "stop.sprt.baseline", f"expected a variant name ({', '.join(names)})")
         if len(variants) < 2:
             raise ConfigError(source, "stop.sprt", "the first_dealer test compares variants: list two or more")
@@ -286,4 +401,4 @@ def _sprt(source, stop, variants, tables):
             raise ConfigError(source, "stop.sprt", "the first_dealer test needs the same tables in every variant")
         return Sprt("first_dealer", float(d0), float(d1), alpha, beta, names.index(base),
                     settings=tuple(sorted(s.items())))
-    raise ConfigError(source, "stop.sprt.test", f"expected 'elo' or 'first_dealer', got {test!r}")
+    raise ConfigError(source, "stop.sprt.test", f"expected 'elo' or 'first_dealer', got {_shown(test)}")

@@ -3,42 +3,40 @@ Everything is rebuilt from ``manifest.json`` and ``matches.jsonl`` alone."""
 
 import csv
 import io
-import json
 import math
+import os
+import sys
 from pathlib import Path
 
 from tabulate import tabulate
 
-from ..errors import CribsimError
-from ..records import RecordError, match_from_json
+from ..errors import CribsimError, RunFailed, describe
+from . import folder as fld
 from .summary import csv_cells, csv_widths, fmt_cell, summarize, used_records
 
 
 def read_results(out_dir):
-    """(manifest, records). A half-written last line (an interrupted run) is ignored here."""
-    out = Path(out_dir)
-    try:
-        manifest = json.loads((out / "manifest.json").read_text())
-    except FileNotFoundError:
-        raise CribsimError(f"cribsim: {out}: no manifest.json (not a results folder)") from None
-    except json.JSONDecodeError as e:
-        raise CribsimError(f"cribsim: {out / 'manifest.json'}: not valid JSON ({e.msg})") from None
-    records = []
-    path = out / "matches.jsonl"
-    if path.exists():
-        for no, line in enumerate(path.read_text().splitlines(), 1):
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            try:
-                records.append(match_from_json(data))
-            except RecordError as e:
-                raise CribsimError(f"cribsim: {path}: line {no}: {e}") from None
-    seen = {}
-    for r in records:
-        seen[r.id] = r
-    return manifest, list(seen.values())
+    """(manifest, records) of a results folder, refusing one that cannot be read as a whole:
+    no folder, no or a damaged manifest, no matches.jsonl (a folder of committed summaries, whose
+    records were not kept). Lines of matches.jsonl that cannot be read are counted in
+    ``manifest["_unreadable"]`` (and a note printed), never silently dropped."""
+    manifest, recs = _read(Path(out_dir))
+    return manifest, recs.records
+
+
+def _read(out):
+    if not out.exists():
+        raise CribsimError(f"cribsim: {out}: no such folder")
+    if not out.is_dir():
+        raise CribsimError(f"cribsim: {out}: not a folder")
+    manifest = fld.read_manifest(out)
+    if manifest is None:
+        raise CribsimError(f"cribsim: {out}: no manifest.json (not a results folder)")
+    if not (out / fld.RECORDS).exists():
+        raise CribsimError(f"cribsim: {out}: no matches.jsonl, so nothing to rebuild the summary from (its "
+                           "summary files are left as they are; run the experiment again to rebuild them)")
+    recs = fld.scan_records(out / fld.RECORDS)
+    return manifest, recs
 
 
 def render(tables, fmt):
@@ -55,18 +53,65 @@ def render(tables, fmt):
     return "".join(parts)
 
 
-def write_report(out_dir, quiet=False, plots=True):
-    """Write summary.md, one CSV per table and the plots; print the tables unless quiet."""
+def write_report(out_dir, quiet=False, plots=True, locked=False):
+    """Write summary.md, one CSV per table and the plots; print the tables unless quiet. The
+    tables are computed before anything is written, the folder is locked while writing (unless
+    the caller, a run, holds it), and every file written is listed in the manifest."""
     out = Path(out_dir)
-    manifest, records = read_results(out)
-    tables = summarize(manifest, records)
-    used = used_records(manifest, records)  # a run stopped by the SPRT: up to each decision
-    failed = sum(1 for r in used if r.failed)
+    lock = None if locked else _lock_for_report(out)
+    try:
+        return _write_report(out, quiet, plots)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _lock_for_report(out):
+    _read(out)  # refuse a folder it cannot report before touching it (not even a lock file)
+    from ..lock import FolderLock
+
+    return FolderLock(out, "report").acquire()
+
+
+def _write_report(out, quiet, plots):
+    manifest, recs = _read(out)
+    records = recs.records
+    unreadable = recs.unreadable + (1 if recs.torn_tail else 0)
+    try:
+        tables = summarize(manifest, records)
+        used = used_records(manifest, records)  # a run stopped by the SPRT: up to each decision
+        failed = sum(1 for r in used if r.failed)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, ZeroDivisionError) as e:
+        raise CribsimError(f"cribsim: {out}: cannot summarise its records ({describe(e, 200)}: damaged records or "
+                           "manifest); nothing was written") from None
+    note = ""
+    if unreadable:
+        parts = [fld.unreadable_note(out / fld.RECORDS, recs)] if recs.unreadable else []
+        if recs.torn_tail:
+            parts.append(f"{out / fld.RECORDS}: 1 unfinished last line skipped (an interrupted write, or a run "
+                         "still writing)")
+        print("cribsim: warning: " + "; ".join(parts), file=sys.stderr)
+        note = f" {unreadable:,} unreadable line{'s' if unreadable != 1 else ''} of matches.jsonl skipped."
     head = (f"# {manifest['name']}\n\n"
             f"{len(used) - failed} matches{f' ({failed} failed)' if failed else ''}; seed {manifest['seed']}; config {manifest['config_hash']}; "
             f"variants: {', '.join(v['name'] for v in manifest['variants'])}; "
-            f"{'paired' if manifest['paired'] else 'unpaired'} deals.\n\n")
-    (out / "summary.md").write_text(head + render(tables, "github"))
+            f"{'paired' if manifest['paired'] else 'unpaired'} deals.{note}\n\n")
+    written = [fld.SUMMARY]
+    try:
+        _write_files(out, head, tables, plots, written)
+    except OSError as e:
+        raise RunFailed(f"cribsim: cannot write the summary in {out} ({e.strerror or e}); the records are "
+                        "untouched") from None
+    finally:
+        _list_files(out, manifest, written)
+    if not quiet:
+        print(head.replace("# ", "", 1).rstrip() + "\n")
+        print(render(tables, "simple").rstrip())
+    return tables
+
+
+def _write_files(out, head, tables, plots, written):
+    _atomic_text(out / fld.SUMMARY, head + render(tables, "github"))
     for t in tables:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -80,16 +125,34 @@ def write_report(out_dir, quiet=False, plots=True):
             w.writerow(cs)
         if header is None:
             w.writerow(t.headers)
-        (out / f"{t.name}.csv").write_text(buf.getvalue())
+        written.append(f"{t.name}.csv")
+        _atomic_text(out / f"{t.name}.csv", buf.getvalue())
     if plots:
-        _plots(out, tables)
-    if not quiet:
-        print(head.replace("# ", "", 1).rstrip() + "\n")
-        print(render(tables, "simple").rstrip())
-    return tables
+        _plots(out, tables, written)
 
 
-def _plots(out, tables):
+def _atomic_text(path, text):
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _list_files(out, manifest, written):
+    """Add the files written to the manifest's list (what --fresh may remove later)."""
+    files = set(manifest.get("files") or fld.owned_files(manifest) - set(fld.SCRATCH))
+    if set(written) <= files:
+        return
+    manifest = dict(manifest)
+    manifest["files"] = sorted(files | set(written))
+    from .runner import _write_json
+
+    try:
+        _write_json(out / fld.MANIFEST, manifest)
+    except OSError:
+        pass  # the files are still recognised by name (folder.owned_files)
+
+
+def _plots(out, tables, written):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -111,6 +174,7 @@ def _plots(out, tables):
             fig.colorbar(im, ax=ax, label="win rate of row against column")
             ax.set_title(t.title.split(":")[0])
             fig.tight_layout()
+            written.append(f"heatmap_{t.name[7:]}.png")
             fig.savefig(out / f"heatmap_{t.name[7:]}.png", dpi=100)
             plt.close(fig)
     entries = next(t for t in tables if t.name == "entries")
@@ -125,6 +189,7 @@ def _plots(out, tables):
         ax.axvline(0.5, color="grey", lw=0.8, ls="--")
         ax.set_xlabel("match win rate (95% Wilson interval)")
         fig.tight_layout()
+        written.append("winrates.png")
         fig.savefig(out / "winrates.png", dpi=100)
         plt.close(fig)
     variants = next(t for t in tables if t.name == "variants")
@@ -145,5 +210,6 @@ def _plots(out, tables):
             ax.set_title(title)
         axes[0].set_yticks(range(len(names)), names)
         fig.tight_layout()
+        written.append("variants.png")
         fig.savefig(out / "variants.png", dpi=100)
         plt.close(fig)

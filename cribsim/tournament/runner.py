@@ -2,26 +2,38 @@
 
 Both executors call :func:`cribsim.tournament.batch.play_batch`. Ray gets the context once
 (``ray.put``), batches sized to last about ``batch_seconds``, at most one task in flight per
-worker (``ray.wait`` for back-pressure), and tasks retried if a worker dies."""
+worker (``ray.wait`` for back-pressure), and tasks retried if a worker dies.
 
+One error boundary: the results folder is checked (cribsim's own, or empty) and locked before
+anything is written; whatever goes wrong after the run started (an exception, a full disk, Ray
+going away, Ctrl-C) ends with every finished match kept, the manifest saying how it ended and
+why, and one ``cribsim:`` line (exit 1 for a failed run, 130 for an interrupted one)."""
+
+import contextlib
 import datetime
+import io
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
+import tempfile
+import threading
 from collections import deque
 from pathlib import Path
 
 from .. import __version__
-from ..errors import CribsimError
+from ..errors import CribsimError, Interrupted, RunFailed, describe
 from ..games import GAMES
-from ..records import Forfeit, MatchRecord, RecordError, match_from_json
+from ..lock import FolderLock, describe_holder, holder
+from ..records import Forfeit, MatchRecord
+from . import folder as fld
 from .batch import make_context, play_batch
 from .schedule import build_schedule, groups_for
 from .summary import sprt_streams
 
-RESULT_FILES = ("manifest.json", "matches.jsonl", "summary.md")
+RESULT_FILES = fld.BASE_FILES
 
 
 def _now():
@@ -38,9 +50,18 @@ def _git_commit():
 
 
 def _write_json(path, data):
+    """Write-then-rename, fsynced: a reader (or a crash) sees the old file or the new one."""
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w") as f:
+            f.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 def manifest_for(exp, workers, mode):
@@ -62,64 +83,98 @@ def manifest_for(exp, workers, mode):
             "beta": exp.sprt.beta, "baseline": exp.sprt.baseline, "settings": dict(exp.sprt.settings)},
         "workers": workers, "mode": mode, "python": sys.version.split()[0],
         "started": _now(), "ended": None, "status": "running", "played": 0, "nodes": [],
+        "files": list(fld.BASE_FILES),  # every file cribsim writes here (--fresh removes only these)
     }
 
 
 def load_done(path):
-    """Records already in matches.jsonl; a half-written or corrupt line is cut off (and so
-    replayed). Returns the records, rewriting the file if anything was cut."""
-    if not path.exists():
-        return []
-    data = path.read_bytes()
-    good, records = [], []
-    for no, line in enumerate(data.split(b"\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            continue
-        try:
-            records.append(match_from_json(rec))
-        except RecordError as e:
-            raise CribsimError(f"cribsim: {path}: line {no}: {e}") from None
-        good.append(line)
-    clean = b"".join(x + b"\n" for x in good)
-    if clean != data:
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(clean)
-        os.replace(tmp, path)
-    return records
+    """Records already in matches.jsonl (see :func:`folder.scan_records`). A half-written last
+    line (an interrupted write) is cut off, so its match is replayed; lines that cannot be read
+    elsewhere in the file are left as they are, counted and reported (their matches are played
+    again). Returns the records."""
+    recs = fld.scan_records(path)
+    _note_damage(path, recs)
+    if path.exists():
+        fld.cut_torn_tail(path, recs)
+    return recs.records
+
+
+def _note_damage(path, recs):
+    if recs.torn_tail:
+        _warn(f"{path}: cut a half-written last line (an interrupted write); its match is played again")
+    note = fld.unreadable_note(path, recs)
+    if note:
+        _warn(note + "; they stay in the file and their matches are played again")
+
+
+def _warn(msg):
+    print(f"cribsim: warning: {msg}", file=sys.stderr)
+
+
+def check_out(exp, out, resume, fresh, locked=False):
+    """Everything about the results folder that can be checked without writing: a folder (or
+    nothing yet), cribsim's own or empty, not in use (unless ``locked``: we hold it), holding
+    this config's run unless ``fresh``. Returns the earlier manifest (None if none)."""
+    if fresh and resume:
+        raise CribsimError("cribsim run: --fresh discards an earlier run and --resume continues it; give one of them")
+    if out.exists() and not out.is_dir():
+        raise CribsimError(f"cribsim: --out {out}: not a folder (a file is there)")
+    for parent in out.parents:
+        if parent.exists() and not parent.is_dir():
+            raise CribsimError(f"cribsim: --out {out}: {parent} is a file, not a folder")
+    if not out.exists():
+        if resume:
+            raise CribsimError(f"cribsim: --resume: {out} does not exist; nothing to resume")
+        return None
+    who = None if locked else holder(out)
+    if who is not None:
+        raise CribsimError(f"cribsim: {out} is in use: {describe_holder(out / '.cribsim.lock')}; wait for it to "
+                           "end, or use another --out")
+    try:
+        old = fld.read_manifest(out)
+    except fld.Damaged as e:
+        raise CribsimError(f"{e}; cribsim cannot tell its files there from others: move the folder aside or use "
+                           "another --out") from None
+    if old is None:
+        others = fld.foreign_files(out)
+        if (out / fld.RECORDS).exists():
+            raise CribsimError(f"cribsim: {out}: matches.jsonl has no manifest.json beside it; cribsim cannot tell "
+                               "what it holds: move it aside or use another --out")
+        if others:
+            raise CribsimError(f"cribsim: {out} holds files that are not cribsim's ({_few(others)}) and no cribsim "
+                               "manifest: not a results folder; use a new or empty --out")
+        if resume:
+            raise CribsimError(f"cribsim: --resume: {out} holds no run to resume")
+        return None
+    if old.get("config_hash") != exp.config_hash() and not fresh:
+        raise CribsimError(f"cribsim: {out} already holds a run of a different config (hash "
+                           f"{old.get('config_hash')}, now {exp.config_hash()}); use another --out or --fresh")
+    return old
+
+
+def _few(names, n=3):
+    shown = ", ".join(names[:n])
+    return shown + (f" and {len(names) - n} more" if len(names) > n else "")
 
 
 def prepare_out(exp, out, resume, fresh):
     """Check the output folder; returns the records already done. A folder holding a run of the
     same config (same hash: same rules, lineup, seed, ...) is continued, which is safe because
     every match is a pure function of the config; a different config is refused unless
-    ``fresh``. ``resume`` insists on continuing (an error if the configs differ)."""
-    jsonl = out / "matches.jsonl"
-    has_run = jsonl.exists() and jsonl.stat().st_size > 0
-    if fresh and out.exists():
-        for f in out.iterdir():
-            if f.name in RESULT_FILES or f.suffix in (".csv", ".png", ".tmp"):
-                f.unlink()
+    ``fresh``, which removes the files the earlier run's manifest lists and nothing else.
+    ``resume`` insists on continuing."""
+    old = check_out(exp, out, resume, fresh)
+    if fresh and old is not None:
+        fld.remove_owned(out, old)
         return []
-    if not has_run:
-        return []
-    try:
-        old = json.loads((out / "manifest.json").read_text())
-    except (OSError, json.JSONDecodeError):
-        raise CribsimError(f"cribsim: {out}: matches.jsonl has no readable manifest.json; use --fresh") from None
-    if old.get("config_hash") != exp.config_hash():
-        raise CribsimError(f"cribsim: {out} already holds a run of a different config (hash "
-                           f"{old.get('config_hash')}, now {exp.config_hash()}); use another --out or --fresh")
-    return load_done(jsonl)
+    return load_done(out / fld.RECORDS) if old is not None else []
 
 
 class _Sink:
     """Appends records to matches.jsonl, tracks the SPRT, reports progress."""
 
     def __init__(self, path, manifest, done, total, progress):
+        self.path = path
         self.f = open(path, "a")
         self.manifest = manifest
         self.keep = bool(manifest.get("stop"))  # records stay in memory only for the SPRT
@@ -147,23 +202,67 @@ class _Sink:
             self.update_sprt()
 
     def update_sprt(self):
-        streams = sprt_streams(self.manifest, self.records)
-        decided = {(s["variant"], s["table"]) for s in streams if s["result"]["decision"]}
-        if self.manifest.get("stop", {}) and self.manifest["stop"]["test"] == "first_dealer" and \
-                len(decided) == len(streams):
-            decided.add((self.manifest["stop"]["baseline"], None))
-        self.closed = decided
+        self.closed = closed_streams(self.manifest, self.records)
 
     def wanted(self, spec):
-        if not self.closed:
-            return True
-        key = (spec.variant, spec.table) if self.manifest["stop"]["test"] == "elo" else (spec.variant, None)
-        return key not in self.closed
+        return wanted(self.manifest, self.closed, spec)
 
     def close(self):
+        """Close the file; an error here (a full disk on the last flush) is raised after the
+        progress bar is gone."""
         if self.bar is not None:
-            self.bar.close()
-        self.f.close()
+            with contextlib.suppress(Exception):
+                self.bar.close()
+            self.bar = None
+        if self.f is not None:
+            f, self.f = self.f, None
+            f.close()
+
+
+def closed_streams(manifest, records):
+    """The SPRT streams that have decided: (variant, table) for the elo test, (variant, None)
+    for the first-dealer test."""
+    streams = sprt_streams(manifest, records)
+    decided = {(s["variant"], s["table"]) for s in streams if s["result"]["decision"]}
+    if manifest.get("stop", {}) and manifest["stop"]["test"] == "first_dealer" and len(decided) == len(streams):
+        decided.add((manifest["stop"]["baseline"], None))
+    return decided
+
+
+def wanted(manifest, closed, spec):
+    if not closed:
+        return True
+    key = (spec.variant, spec.table) if manifest["stop"]["test"] == "elo" else (spec.variant, None)
+    return key not in closed
+
+
+class _StopFlag:
+    """Ctrl-C (SIGINT) while a run plays: the first one asks the run to stop once the results in
+    hand are written (so nothing is torn and the count is exact); a second stops at once."""
+
+    def __init__(self):
+        self.requested = False
+        self.old = None
+
+    def _handler(self, signum, frame):
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def rearm(self):
+        """Take SIGINT back (Ray may install its own handler while it starts)."""
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self._handler)
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+        return False
 
 
 def _take(pending, sink, size):
@@ -175,9 +274,9 @@ def _take(pending, sink, size):
     return batch
 
 
-def run_serial(ctx, pending, sink, batch_seconds):
+def run_serial(ctx, pending, sink, batch_seconds, stop=None):
     size, nodes = 4, set()
-    while pending:
+    while pending and not (stop and stop.requested):
         batch = _take(pending, sink, size)
         if not batch:
             break
@@ -202,30 +301,57 @@ def _ray_batch(ctx, specs):
     return records, info
 
 
-def init_ray(workers, address):
+TOKEN_HINT = ("set RAY_AUTH_MODE=token and the cluster's token in RAY_AUTH_TOKEN (or a file named by "
+              "RAY_AUTH_TOKEN_PATH, or ~/.ray/auth_token; `ray get-auth-token` on the head prints it)")
+
+
+def init_ray(workers, address, plugin_dirs=()):
     """Join a cluster (``address`` or RAY_ADDRESS) or start an embedded local Ray. Returns the
-    number of workers to use and whether this process started Ray itself."""
+    number of workers to use and whether this process started Ray itself. Every failure is one
+    CribsimError (a cluster that does not answer or wants a token fails at once, not after
+    Ray's own retries)."""
     import ray
 
     address = address or os.environ.get("RAY_ADDRESS")
     embedded = not ray.is_initialized() and not address
+    cores = os.cpu_count() or 1
     if address:
         _check_reachable(address)
+        if not ray.is_initialized():
+            _check_token(address)
     if not ray.is_initialized():
         try:
             if address:
                 ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
             else:
-                path = os.pathsep.join(p for p in [os.getcwd(), os.environ.get("PYTHONPATH", "")] if p)
+                # plug-in strategies: beside the config, then the working directory
+                path = os.pathsep.join(p for p in [*plugin_dirs, os.getcwd(), os.environ.get("PYTHONPATH", "")] if p)
                 # "local": always a fresh embedded instance, never a cluster that happens to run
                 # on this machine (plain ray.init() would join the latest one started there)
-                ray.init(address="local", num_cpus=workers or os.cpu_count(), include_dashboard=False,
+                ray.init(address="local", num_cpus=workers or cores, include_dashboard=False,
                          log_to_driver=False,
                          logging_level=logging.ERROR, runtime_env={"env_vars": {"PYTHONPATH": path}})
+        except KeyboardInterrupt:
+            raise
         except Exception as e:  # Ray's own errors: one line
-            raise CribsimError(f"cribsim: cannot start or join Ray ({type(e).__name__}: {str(e).splitlines()[0]})") from None
+            text = f"{type(e).__name__}: {e}"
+            if "uthenticat" in text or "auth token" in text.lower():
+                raise CribsimError(f"cribsim: the Ray cluster at {address} refused us: it needs its token; "
+                                   f"{TOKEN_HINT}") from None
+            if address:  # an address that answers but is not a Ray we can join: the input (2)
+                raise CribsimError(f"cribsim: cannot join Ray at {address} ({describe(e, 200)})") from None
+            raise RunFailed(f"cribsim: cannot start Ray ({describe(e, 200)})") from None
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    except Exception as e:
+        raise RunFailed(f"cribsim: Ray started but does not answer ({describe(e, 200)})") from None
     if not workers:
-        workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        workers = cpus
+    elif embedded and workers > cores:
+        _warn(f"--workers {workers} is more than the {cores} cores here: the matches run no faster (slower, "
+              f"if anything) than with --workers {cores}")
+    elif not embedded and workers > cpus:
+        _warn(f"--workers {workers} is more than the cluster's {cpus} CPUs; at most {cpus} batches run at once")
     return workers, embedded
 
 
@@ -240,13 +366,81 @@ def _check_reachable(address, timeout=5.0):
         return
     try:
         socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout).close()
-    except OSError as e:
-        raise CribsimError(f"cribsim: cannot reach a Ray cluster at {address} ({e.strerror or e})") from None
+    except (OSError, ValueError, OverflowError) as e:
+        raise CribsimError(f"cribsim: cannot reach a Ray cluster at {address} "
+                           f"({getattr(e, 'strerror', None) or e})") from None
 
 
-def run_ray(ctx, pending, sink, workers, batch_seconds, queued=0):
+def _check_token(address):
+    """One request to the cluster's GCS with the token we would send (none, without
+    RAY_AUTH_MODE=token): a cluster with token authentication (Ray 2.52+) refuses it in
+    milliseconds, where ray.init retries for 20 s and then says only "Failed to connect"."""
+    if "://" in address:
+        return
+    try:
+        from ray._raylet import GcsClient
+        from ray.exceptions import AuthenticationError
+    except ImportError:  # a Ray without token authentication
+        return
+    try:
+        GcsClient(address=address, cluster_id=None)
+    except AuthenticationError:
+        raise CribsimError(f"cribsim: the Ray cluster at {address} needs its token; {TOKEN_HINT}") from None
+    except Exception:
+        return  # anything else: let ray.init say it
+
+
+RAY_LOG = "CRIBSIM_RAY_LOG"
+
+
+@contextlib.contextmanager
+def ray_messages_to_log():
+    """Ray's core writes its warnings and errors (auth retries, a dead raylet, ...) straight to
+    file descriptor 2. For the Ray part of a run that descriptor goes to a log file, while
+    ``sys.stderr`` (our messages, the progress bar) keeps the terminal; the log's path is given
+    when Ray fails. Yields the log's path (None if stderr could not be redirected)."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        yield None
+        return
+    given = os.environ.get(RAY_LOG)  # chosen by a supervising cribsim run (cli._supervise)
+    if given:
+        log = given
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+    else:
+        fd, log = tempfile.mkstemp(prefix="cribsim-ray-", suffix=".log")
+    old_stderr = sys.stderr
+    ours = None
+    try:
+        try:
+            uses_fd2 = old_stderr.fileno() == 2
+        except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+            uses_fd2 = False
+        if uses_fd2:
+            ours = open(os.dup(saved), "w", buffering=1, encoding=getattr(old_stderr, "encoding", None) or "utf-8",
+                        errors="backslashreplace")
+            sys.stderr = ours
+        os.dup2(fd, 2)
+        yield log
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stderr.flush()
+        sys.stderr = old_stderr
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(fd)
+        if ours is not None:
+            with contextlib.suppress(Exception):
+                ours.close()
+
+
+def run_ray(ctx, pending, sink, workers, batch_seconds, queued=0, stop=None):
     """``queued`` extra tasks wait behind the running ones (with an embedded Ray, whose CPUs
-    equal the workers) so that no worker idles while the driver writes results."""
+    equal the workers) so that no worker idles while the driver writes results. A task that
+    raises (our code, not a dying worker) fails the run; after Ctrl-C nothing new is sent, the
+    tasks in flight are cancelled and their matches left to a resumed run."""
     import ray
 
     # SPREAD: batches go to every node of a cluster rather than filling the head node first
@@ -255,86 +449,298 @@ def run_ray(ctx, pending, sink, workers, batch_seconds, queued=0):
     ctx_ref = ray.put(ctx)
     inflight = {}
     size, nodes = 4, set()
-    while pending or inflight:
-        while pending and len(inflight) < workers + queued:
-            batch = _take(pending, sink, size)
-            if not batch:
+    try:
+        while pending or inflight:
+            if stop is not None and stop.requested:
                 break
-            inflight[remote.remote(ctx_ref, batch)] = batch
-        if not inflight:
-            break
-        ready, _ = ray.wait(list(inflight), num_returns=1)
-        for ref in ready:
-            batch = inflight.pop(ref)
-            try:
-                records, info = ray.get(ref)
-            except ray.exceptions.RayError as e:
-                records, info = _salvage(ray, single, ctx_ref, batch, e)
-            nodes.add(info.get("node", ""))
-            sink.add(records)
-            size = _next_size(info["seconds"], len(batch), batch_seconds, len(pending), workers)
+            while pending and len(inflight) < workers + queued:
+                batch = _take(pending, sink, size)
+                if not batch:
+                    break
+                inflight[remote.remote(ctx_ref, batch)] = batch
+            if not inflight:
+                break
+            ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
+            for ref in ready:
+                batch = inflight.pop(ref)
+                try:
+                    records, info = ray.get(ref)
+                except ray.exceptions.RayTaskError as e:
+                    if stop is not None and stop.requested:
+                        continue  # interrupted along with us
+                    raise RunFailed(f"cribsim: run failed: match {batch[0].id}..: {_task_error(e)}") from None
+                except ray.exceptions.RayError as e:
+                    if stop is not None and stop.requested:
+                        continue
+                    records, info = _salvage(ray, single, ctx_ref, batch, e)
+                nodes.add(info.get("node", ""))
+                sink.add(records)
+                size = _next_size(info["seconds"], len(batch), batch_seconds, len(pending), workers)
+    finally:
+        for ref in inflight:
+            with contextlib.suppress(Exception):
+                ray.cancel(ref, force=True)
     return nodes
+
+
+def _task_error(e):
+    """The exception a Ray task raised, as ``Type: message`` (not Ray's multi-line wrapper)."""
+    cause = getattr(e, "cause", None)
+    if isinstance(cause, CribsimError):
+        return str(cause).removeprefix("cribsim: ")
+    if isinstance(cause, BaseException):
+        return describe(cause, 200)
+    return f"{getattr(e, 'cause_cls', type(e)).__name__}"
 
 
 def _salvage(ray, single, ctx_ref, batch, error):
     """A batch whose worker kept dying: play its matches one by one; a match that still kills
-    its worker is recorded as failed (no result), not fatal to the run."""
+    its worker is recorded as failed (no result), not fatal to the run. A match that raises is
+    a bug: the run fails."""
     records, info = [], {"seconds": 0.0, "node": ""}
     for spec in batch:
         try:
             recs, inf = ray.get(single.remote(ctx_ref, [spec]))
             records += recs
             info["seconds"] += inf["seconds"]
+        except ray.exceptions.RayTaskError as e:
+            raise RunFailed(f"cribsim: run failed: match {spec.id}: {_task_error(e)}") from None
         except ray.exceptions.RayError as e:
             records.append(MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides),
-                                       -1, None, Forfeit(None, None, "crash",
-                                                         f"{type(e).__name__}: {str(e).splitlines()[0][:200]}")))
+                                       -1, None, Forfeit(None, None, "crash", describe(e, 200))))
     return records, info
+
+
+def count_on_disk(path):
+    """Distinct matches whose records are whole in matches.jsonl: what a resumed run keeps."""
+    try:
+        return len(fld.scan_records(path).by_id)
+    except CribsimError:
+        return 0
+
+
+def _pending(exp, specs, done, manifest):
+    have = {r.id for r in done}
+    pending = [s for s in specs if s.id not in have]
+    if pending and manifest.get("stop"):
+        closed = closed_streams(manifest, done)
+        pending = [s for s in pending if wanted(manifest, closed, s)]
+    return pending
 
 
 def run_experiment(exp, out_dir=None, workers=None, address=None, serial=False, resume=False, fresh=False,
                    progress=True, batch_seconds=1.5, report=True, quiet=False):
-    """Play every missing match of ``exp`` into ``out_dir`` and write the report."""
+    """Play every missing match of ``exp`` into ``out_dir`` and write the report.
+
+    Nothing is written until the folder checks pass and Ray (if used) is up; then the folder is
+    locked for the run. Raises CribsimError (2: bad input, refused folder, Ray not available),
+    RunFailed (1) or Interrupted (130), each one line, with every finished match kept."""
     out = Path(out_dir) if out_dir else Path("results") / exp.name
-    done = prepare_out(exp, out, resume, fresh)
-    embedded = False
-    if not serial:
-        workers, embedded = init_ray(workers, address)
-    else:
-        workers = 1
-    out.mkdir(parents=True, exist_ok=True)
-    manifest = manifest_for(exp, workers, "serial" if serial else "ray")
-    if done:
-        old = json.loads((out / "manifest.json").read_text())
-        manifest["started"] = old.get("started", manifest["started"])
-        manifest["resumed"] = old.get("resumed", 0) + 1
-    _write_json(out / "manifest.json", manifest)
+    old = check_out(exp, out, resume, fresh)
     specs = build_schedule(exp)
-    have = {r.id for r in done}
-    pending = deque(s for s in specs if s.id not in have)
-    sink = _Sink(out / "matches.jsonl", manifest, done, len(specs), progress and not quiet)
-    ctx = make_context(exp)
-    status = "complete"
+    manifest = manifest_for(exp, None, "serial" if serial else "ray")
+    finished = False
+    if old is not None and not fresh:  # a quick look: is anything left to play? (read again under the lock)
+        peek = fld.scan_records(out / fld.RECORDS)
+        finished = bool(peek.by_id) and not _pending(exp, specs, peek.records, manifest)
+    with _StopFlag() as stop:
+        if serial or finished:
+            return _run_locked(exp, out, specs, manifest, resume, fresh, report, quiet, progress, stop,
+                               lambda ctx, pending, sink: run_serial(ctx, pending, sink, batch_seconds, stop),
+                               1 if serial else (workers or 1))
+        with ray_messages_to_log() as log:
+            keep_log = False
+            embedded = False
+            try:
+                workers, embedded = init_ray(workers, address, [exp.plugin_dir] if exp.plugin_dir else [])
+                stop.rearm()
+                if stop.requested:
+                    raise Interrupted("cribsim: interrupted while Ray started; nothing was written")
+                return _run_locked(exp, out, specs, manifest, resume, fresh, report, quiet, progress, stop,
+                                   lambda ctx, pending, sink: run_ray(ctx, pending, sink, workers, batch_seconds,
+                                                                      queued=1 if embedded else 0, stop=stop),
+                                   workers, log)
+            except CribsimError as e:
+                if isinstance(e, RunFailed) or "cannot start" in str(e) or "cannot join" in str(e) \
+                        or "does not answer" in str(e):
+                    msg = _with_log(str(e), log)
+                    keep_log = msg != str(e)
+                    raise type(e)(msg) from None
+                raise
+            finally:
+                _shutdown(embedded)
+                if log and not keep_log and not os.environ.get(RAY_LOG):  # (else the supervisor's)
+                    with contextlib.suppress(OSError):
+                        os.unlink(log)
+
+
+def _with_log(msg, log):
+    """``msg`` pointing at the log of Ray's own messages, if Ray wrote any."""
     try:
-        if serial:
-            nodes = run_serial(ctx, pending, sink, batch_seconds)
-        else:
-            nodes = run_ray(ctx, pending, sink, workers, batch_seconds, queued=1 if embedded else 0)
-        if sink.closed:
+        if not log or os.path.getsize(log) == 0:
+            return msg
+    except OSError:
+        return msg
+    return f"{msg} (Ray's own messages: {log})"
+
+
+def _shutdown(embedded):
+    if not embedded:
+        return
+    try:
+        import ray
+
+        ray.shutdown()
+    except Exception:
+        pass
+
+
+def _run_locked(exp, out, specs, manifest, resume, fresh, report, quiet, progress, stop, play, workers, log=None):
+    """The part that writes: lock the folder, settle the earlier run, play, record how it ended."""
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CribsimError(f"cribsim: cannot create {out} ({e.strerror or e})") from None
+    lock = None
+    try:
+        lock = FolderLock(out, "run").acquire()
+        return _run_in(exp, out, specs, manifest, resume, fresh, report, quiet, progress, stop, play, workers, log)
+    finally:
+        if lock is not None:
+            lock.release()
+        if created:  # refused before writing anything: leave no empty folder behind
+            with contextlib.suppress(OSError):
+                out.rmdir()
+
+
+def _run_in(exp, out, specs, manifest, resume, fresh, report, quiet, progress, stop, play, workers, log):
+    old = check_out(exp, out, resume, fresh, locked=True)  # again, now that the folder is ours
+    jsonl = out / fld.RECORDS
+    try:
+        if fresh and old is not None:
+            fld.remove_owned(out, old)
+            old = None
+        done = load_done(jsonl) if old is not None else []
+    except OSError as e:
+        raise RunFailed(f"cribsim: run failed: cannot prepare {out} ({e.strerror or e}); nothing was removed "
+                        "but what --fresh names") from None
+    manifest["workers"] = workers
+    pending = deque(_pending(exp, specs, done, manifest))
+    if not pending and done:  # finished before: nothing to play (and no Ray was started for it)
+        manifest = dict(old)
+        if manifest.get("status") not in ("complete", "stopped by the SPRT"):
+            decided = bool(manifest.get("stop")) and len(done) < len(specs)
+            manifest.update(status="stopped by the SPRT" if decided else "complete", ended=_now())
+            manifest.pop("error", None)
+        manifest["played"] = len(done)
+        manifest["files"] = sorted(fld.owned_files(old) - set(fld.SCRATCH))
+        note = _write_manifest(out, manifest, "")
+        if note:
+            raise RunFailed(f"cribsim: run failed: {note.lstrip('; ')}")
+        if report:
+            _report(out, quiet)
+        return manifest
+    if old is not None:
+        manifest["started"] = old.get("started", manifest["started"])
+        if done:
+            resumed = old.get("resumed", 0)
+            manifest["resumed"] = (resumed if isinstance(resumed, int) else 0) + 1
+        manifest["files"] = sorted(set(manifest["files"]) | fld.owned_files(old) - set(fld.SCRATCH))
+    try:
+        _write_json(out / fld.MANIFEST, manifest)
+    except OSError as e:
+        raise RunFailed(f"cribsim: run failed: cannot write {out / fld.MANIFEST} ({e.strerror or e}); "
+                        f"{len(done):,} matches on disk") from None
+    status, error, nodes = "complete", None, set()
+    sink = None
+    try:
+        sink = _Sink(jsonl, manifest, done, len(specs), progress and not quiet)
+        nodes = play(make_context(exp), pending, sink)
+        if stop.requested:
+            status = "interrupted"
+        elif sink.closed:
             status = "stopped by the SPRT"
     except KeyboardInterrupt:
         status = "interrupted"
-        nodes = set()
+    except RunFailed as e:
+        status, error = "failed", str(e).removeprefix("cribsim: run failed: ")
+    except OSError as e:
+        status, error = "failed", f"cannot write {jsonl} ({e.strerror or e})" if e.filename is None or \
+            str(e.filename) == str(jsonl) else f"{e.strerror or e}: {e.filename}"
+    except CribsimError as e:
+        status, error = "failed", str(e).removeprefix("cribsim: ")
+    except Exception as e:  # a bug, or Ray going away: the run failed, what is written stays
+        status, error = "failed", _ray_or_bug(e)
     finally:
-        sink.close()
-        manifest.update(ended=_now(), status=status, played=len(sink.played),
-                        nodes=sorted(n for n in nodes if n))
-        _write_json(out / "manifest.json", manifest)
+        if sink is not None:
+            try:
+                sink.close()
+            except OSError as e:
+                if status != "failed":
+                    status, error = "failed", f"cannot write {jsonl} ({e.strerror or e})"
+    played = count_on_disk(jsonl)
+    manifest.update(ended=_now(), status=status, played=played, nodes=sorted(n for n in nodes if n))
+    if error:
+        manifest["error"] = error
+    note = _write_manifest(out, manifest, "")
     if status == "interrupted":
-        raise CribsimError(f"cribsim: interrupted; {manifest['played']} matches saved in {out}; "
-                           "continue with --resume")
+        raise Interrupted(f"cribsim: interrupted; {played:,} matches saved in {out}; continue with --resume{note}")
+    if status == "failed":
+        raise RunFailed(_with_log(f"cribsim: run failed: {error}; {played:,} matches saved in {out} "
+                                  f"(continue with --resume){note}", log))
     if report:
-        from .report import write_report
-
-        write_report(out, quiet=quiet)
+        _report(out, quiet)
     return manifest
+
+
+def record_abrupt_end(out, reason):
+    """After the run's process died without closing its run (Ray's core ends its driver at once
+    when a raylet dies): mark the manifest failed with the reason. Returns the matches on disk
+    (None if the folder is not a run left running)."""
+    out = Path(out)
+    try:
+        with FolderLock(out, "repair"):
+            m = fld.read_manifest(out)
+            if m is None or m.get("status") != "running":
+                return None
+            played = count_on_disk(out / fld.RECORDS)
+            m.update(status="failed", error=reason, ended=_now(), played=played)
+            _write_json(out / fld.MANIFEST, m)
+            return played
+    except (CribsimError, OSError):
+        return None
+
+
+def _ray_or_bug(e):
+    try:
+        import ray
+
+        if isinstance(e, ray.exceptions.RayError):
+            return f"Ray failed ({describe(e, 200)})"
+    except ImportError:
+        pass
+    return f"{describe(e, 200)} (a bug: please report it with CRIBSIM_DEBUG=1's traceback)"
+
+
+def _write_manifest(out, manifest, note):
+    """Write the final manifest; if that fails too (a full disk), say so in the message."""
+    try:
+        _write_json(out / fld.MANIFEST, manifest)
+        return note
+    except OSError as e:
+        return f"{note}; the manifest could not be updated ({e.strerror or e})"
+
+
+def _report(out, quiet):
+    """The report of a run whose matches are all on disk; its failure fails the command (1), not
+    the run (``cribsim report`` can be run again)."""
+    from .report import write_report
+
+    try:
+        write_report(out, quiet=quiet, locked=True)
+    except RunFailed:
+        raise
+    except CribsimError as e:
+        raise RunFailed(f"cribsim: the matches are all in {out}, but the report failed: "
+                        f"{str(e).removeprefix('cribsim: ')}") from None

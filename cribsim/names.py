@@ -1,0 +1,27 @@
+"""Names that become file names (an experiment's results folder, a variant's CSV and plot) or
+appear in tables (a lineup entry): checked before anything is written."""
+
+import re
+
+MAX_NAME = 64
+_NAME = re.compile(r"[A-Za-z0-9_.+-]+")
+_ENTRY = re.compile(r"[A-Za-z0-9_.+:-]+")  # entries may keep a module:Class spec as their name
+
+
+def check_name(name, entry=False):
+    """None for a good name, else what is wrong with it (for an error message). A name is 1 to
+    64 characters, letters, digits and ``_-.+`` (and ``:`` for a lineup entry), not ``.`` or
+    ``..`` (so it is always a plain file name in the folder it is written to)."""
+    if not isinstance(name, str):
+        return f"expected a name, got {type(name).__name__}"
+    if not name:
+        return "expected a name, got an empty string"
+    if len(name) > MAX_NAME:
+        return f"a name has at most {MAX_NAME} characters, got {len(name)}"
+    if name in (".", ".."):
+        return f"{name!r} is not a name"
+    allowed = "letters, digits and _-.+" + (":" if entry else "")
+    if not (_ENTRY if entry else _NAME).fullmatch(name):
+        bad = next(ch for ch in name if not (_ENTRY if entry else _NAME).fullmatch(ch))
+        return f"a name has only {allowed}, got {name!r} (with {bad!r})"
+    return None
