@@ -116,7 +116,7 @@ def _check_show(hand, starter, rules=None, crib=False, batch=False):
     elif len(hand) != 4:  # the standard game; other sizes need --rules (a forgotten starter is caught)
         extra = " (the starter is the last card of a line)" if batch else ""
         raise CribsimError(f"cribsim: a {what} has 4 cards in the standard game, got {len(hand)}{extra}; "
-                           "give --rules for another size (e.g. five_card, seven_card)")
+                           "give --rules for another size (see cribsim list)")
     wild = sum(1 for c in hand + [starter] if c >= WILD_BASE)
     if wild > _wild_in_deck(rules):
         raise CribsimError("cribsim: JK needs rules whose deck has enough wild cards (see cribsim list)")
@@ -508,7 +508,7 @@ def build_parser():
     s.add_argument("--json", action="store_true", help="one JSON object with total and items")
     s.add_argument("--batch", metavar="FILE", help="one hand per line, starter last, optional 'crib'; - for stdin")
     s.add_argument("--rules", help="a rules file or preset: checks the hand (or crib) size and the crib "
-                                   "flush rule, e.g. five_card (hands of 3)")
+                                   "flush rule (see cribsim list)")
     s.set_defaults(func=cmd_score)
 
     g = sub.add_parser("peg", help="points for the last card laid in the play",
@@ -530,9 +530,9 @@ def build_parser():
     pl.add_argument("--seed", type=_seed, default=1, help="the seed, 0..2**63-1 (default 1)")
     pl.add_argument("--strategy", default="random", help="strategy for every seat (default random)")
     pl.add_argument("--miss-rate", type=_probability, default=0.0,
-                    help="every player overlooks each scoring item with this chance (V-MUGGINS counting)")
+                    help="every player overlooks each scoring item with this chance (the counting model)")
     pl.add_argument("--vigilance", type=_probability, default=1.0,
-                    help="chance of spotting an opponent's miss (with rules that play muggins)")
+                    help="chance of spotting an opponent's miss (with rules where an opponent takes missed points)")
     pl.set_defaults(func=cmd_play)
 
     r = sub.add_parser("run", help="run an experiment (matches in parallel on Ray) and report",

@@ -97,7 +97,8 @@ def game_points(rules: Any, game: GameResult, level: int, table: dict[str, int])
         big = len(game.scores) == 5
         first = (4 if big else 2) + table[SKUNK_NAMES[level]] - table["win"]  # plus skunk bonuses
         pts = dict.fromkeys(won, first)
-        for side, p in zip(rest, (2, 1) if big else (1,)):
+        # places after the first, counted from the sides that share it (a tie takes two places)
+        for side, p in zip(rest, ((first, 2, 1) if big else (first, 1))[len(won):]):
             pts[side] = p
         return pts
     # R-MATCH-4: a player is skunked below the line only when higher scores win

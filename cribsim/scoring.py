@@ -97,8 +97,8 @@ def show_points(hand, starter, crib=False):
         elif not crib:
             pts += len(hand)
     nob = NOB[starter]
-    if nob >= 0 and nob in hand:  # R-SHOW-7: never for a jack starter
-        pts += 1
+    if nob >= 0 and nob in hand:  # R-SHOW-7: never for a jack starter; each such jack (a named
+        pts += hand.count(nob)  # wild card may duplicate one) scores 1
     return pts
 
 
@@ -171,13 +171,14 @@ PILE_BIT = tuple(RANK[c] + 1 for c in range(NUM_STANDARD))
 
 # ---- explanatory path -------------------------------------------------------------------
 
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
-                "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
-                "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
+# the numbers a show is spoken in (fifteens count in twos; runs, flushes and pairs are small)
+NUMBER_WORDS = dict(enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                               "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
+                               "sixteen", "seventeen", "eighteen"))) | {20: "twenty"}
 
 
 def _word(n):
-    return NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+    return NUMBER_WORDS.get(n, str(n))
 
 
 class Item(tuple):
@@ -224,10 +225,9 @@ def show_breakdown(hand, starter, crib=False):
             items.append(Item("flush", len(hand) + 1, allc))
         elif not crib:
             items.append(Item("flush", len(hand), hand))
-    if starter is not None and RANK[starter] != JACK:  # R-SHOW-7
+    if starter is not None and RANK[starter] != JACK:  # R-SHOW-7: each jack of the starter's suit
         nob = card(JACK, SUIT[starter])
-        if nob in hand:
-            items.append(Item("nobs", 1, (nob,)))
+        items += [Item("nobs", 1, (nob,)) for c in hand if c == nob]
     return items
 
 

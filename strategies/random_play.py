@@ -15,8 +15,13 @@ class RandomStrategy(Strategy):
 
     def pass_cards(self, obs):
         """V-CANADIAN: a random 4 for the partner and 2 for the crib."""
-        cards = draw(self.rng, obs.hand, obs.passes + obs.discards)
-        return cards[:obs.passes], cards[obs.passes:]
+        rule = obs.discard_rule
+        if rule is None:
+            cards = draw(self.rng, obs.hand, obs.passes + obs.discards)
+            return cards[:obs.passes], cards[obs.passes:]
+        thrown = RandomStrategy.discard(self, obs)  # a discard rule binds the cards for the crib (toss fives)
+        rest = [c for c in obs.hand if c not in thrown]
+        return draw(self.rng, rest, obs.passes), thrown
 
     def bid(self, obs):
         """A pass or the lowest legal bid, at even odds (V-AUCTION)."""

@@ -94,6 +94,16 @@ def _check_pairs(mods: tuple[type[Variant], ...], source: str) -> None:
             if other in names:
                 raise ConfigError(source, "variants", f"{v.name} and {other} cannot be combined "
                                                       f"({v.rule}; the rule book does not define them together)")
+    counted = [v for v in mods if v.players]
+    for i, a in enumerate(counted):
+        for b in counted[i + 1:]:
+            if not set(a.players) & set(b.players):
+                raise ConfigError(source, "variants", f"{a.name} and {b.name} cannot be combined: {a.name} is for "
+                                                      f"{_counts(a.players)} players, {b.name} for {_counts(b.players)}")
+
+
+def _counts(players: tuple[int, ...]) -> str:
+    return " or ".join(map(str, players))
 
 
 def _phases(mods: tuple[type[Variant], ...], source: str) -> tuple[Phase, ...]:

@@ -19,7 +19,9 @@ The class declares, in one place:
 - ``needs``: what a strategy must understand to play it (``"objective"``: it reads
   ``rules.objective`` and minimises when it is -1), checked when a lineup loads;
 - ``narrate``: lines for its events; ``columns``: summary columns from its per-game metrics;
-- ``requires`` and ``conflicts``: variants it needs, and those it cannot be combined with.
+- ``requires`` and ``conflicts``: variants it needs, and those it cannot be combined with;
+  ``players``: the player counts it is for (two variants for different counts are refused
+  together, naming both).
 
 The engine core never names a variant: it consults the assembled :class:`cribsim.engine.program.Program`."""
 
@@ -78,6 +80,7 @@ class Variant:
     needs: ClassVar[tuple[str, ...]] = ()
     requires: ClassVar[tuple[str, ...]] = ()
     conflicts: ClassVar[tuple[str, ...]] = ()
+    players: ClassVar[tuple[int, ...]] = ()  # the player counts it is for (empty: any)
     columns: ClassVar[tuple[Column, ...]] = ()
     objective: ClassVar[int] = 1  # -1: the side that scores fewer points is better (lowball)
     # the hooks a variant may define, as static methods (see Hooks for their signatures)

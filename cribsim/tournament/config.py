@@ -282,7 +282,7 @@ def _lineup(source, spec, game, variants=()):
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 <= v <= 1:
                 raise ConfigError(source, f"{key}.{k}", f"expected a probability between 0 and 1, got {_shown(v)}")
             if game != "cribbage" and k in e:
-                raise ConfigError(source, f"{key}.{k}", "the counting model is for cribbage (V-MUGGINS)")
+                raise ConfigError(source, f"{key}.{k}", "the counting model is for cribbage")
             rates.append(float(v))
         out.append(Entry(name, strat, tuple(sorted(params.items())), *rates))
     _unique(source, "lineup[{}].name", [e.name for e in out], "entry")

@@ -122,6 +122,7 @@ def pass_cards(g: GameState) -> Generator[int, Any, None]:
 class Canadian(Variant):
     name = "canadian"
     rule = "V-CANADIAN"
+    players = (4,)
     summary = "Canadian doubles: two players dealt 10, each passes 4 to the partner"
     conflicts = ("auction", "jokers")
     phases = (Phase("deal", canadian_deal), Phase("discard", pass_cards, "pass_cards"))

@@ -57,6 +57,7 @@ def inspect(g: GameState) -> Generator[int, Any, None]:
 class Inspect(Variant):
     name = "inspect"
     rule = "V-TEAM3-2"
+    players = (3,)
     summary = "the lone player keeps any four of its hand and the crib"
     requires = ("team3",)
     phases = (Phase("after_discard", inspect, "inspect"),)

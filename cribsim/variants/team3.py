@@ -30,6 +30,7 @@ def layout(rules: Any, g: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, 
 class Team3(Variant):
     name = "team3"
     rule = "V-TEAM3-1"
+    players = (3,)
     summary = "two against one: a lone player against a partnership, rotating game by game"
     params = (
         Param("lone_target", int, 61, "the lone player's target", lo=1, hi=10_000),
