@@ -14,7 +14,6 @@ from .cards import VALUE, WILD_BASE, card_str, cards_str, parse_cards
 from .errors import CribsimError, RunFailed, describe, one_line
 from .scoring import peg_breakdown, show_breakdown, show_words
 
-
 MAX_SEED = 2 ** 63 - 1
 MAX_WORKERS = 4096
 MAX_LINE = 10_000  # bytes in one line of a --batch file
@@ -72,7 +71,6 @@ def _rules_arg(args):
     """The cribbage rules named by --rules (None without it)."""
     if not getattr(args, "rules", None):
         return None
-    from .rules import load_rules
 
     rules = _load_rules(args.rules)
     if rules.game != "cribbage":
@@ -289,10 +287,10 @@ PLAYER_PRESETS = {(2, False): "standard", (3, False): "three_player", (4, False)
 
 def cmd_play(args):
     from .engine import play_game
+    from .match import make_strategies
     from .narrate import narrate
     from .rules import load_rules
     from .strategy import factory
-    from .match import make_strategies
 
     if args.rules:
         rules = _load_rules(args.rules)
@@ -358,9 +356,8 @@ def _supervise(args, exp):
     manifest is marked failed and the reason is one line here."""
     import signal
     import subprocess
-    from pathlib import Path
-
     import tempfile
+    from pathlib import Path
 
     from .tournament.runner import RAY_LOG, check_out, record_abrupt_end
 

@@ -8,7 +8,8 @@ rule set once."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 # the fields every rule set has, with their meaning (see the README's strategy section)
 CORE_FIELDS = {

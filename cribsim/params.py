@@ -5,8 +5,9 @@ parameters are declared with :class:`Param`, so a knob is written down once."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from .errors import ConfigError
 

@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from . import presets
 from .errors import ConfigError
@@ -134,7 +134,7 @@ class Rules(RulesBase):
     skunk_lines: tuple = (91, 61, 31)  # skunk, double skunk, triple skunk (R-MATCH-1)
     sides: tuple = ((0,), (1,))
     crib_flush_needs_starter: bool = True  # R-SHOW-6
-    score_floor: Optional[int] = None  # the lowest score a penalty or a price may leave (None: a variant's own)
+    score_floor: int | None = None  # the lowest score a penalty or a price may leave (None: a variant's own)
     match: MatchFormat = field(default_factory=MatchFormat)
     variants: tuple = ()  # the variants named in the file (canonical order), besides those a knob enables
     params: tuple = ()  # (name, value) of every variant knob, sorted
@@ -216,7 +216,7 @@ class Rules(RulesBase):
         diffs = [f"{k}={mine[k]}" for k in mine if k not in ("name", "players") and mine[k] != base.get(k)]
         return f"{self.game}(players={self.players}{', ' if diffs else ''}{', '.join(diffs)})"
 
-    def with_match(self, match: MatchFormat, source: str = "<inline>") -> "Rules":
+    def with_match(self, match: MatchFormat, source: str = "<inline>") -> Rules:
         """These rules with another match format (an experiment's ``match:``), checked again."""
         from .engine.program import Program
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Iterator
 from itertools import combinations
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar
 
 from .errors import ConfigError, CribsimError
 from .observation import Observation

@@ -17,8 +17,8 @@ from math import comb
 from cribsim.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
 from cribsim.cribtables import cell_key, load
 from cribsim.expect import rank_ev
-from cribsim.scoring import RBIT, peg_points
 from cribsim.params import Param
+from cribsim.scoring import RBIT, peg_points
 from cribsim.strategy import Strategy, allowed, allowed_keeps
 from cribsim.variants.auction import floor_worth, raise_to
 from cribsim.variants.canadian import best_split
@@ -358,30 +358,34 @@ class EVStrategy(Strategy):
         wild = r.deck_size > 52
         if len(legal) == 1 and not wild:
             return legal[0]
-        seat = obs.seat
-        nxt = seat + 1 if seat + 1 < obs.players else 0
+        nxt = obs.seat + 1 if obs.seat + 1 < obs.players else 0
         left = [4] * 14  # by rank; index 13 collects jokers (V-JOKERS), never read
-        hand = obs.hand
-        for c in hand:
+        for c in obs.hand:
             left[c >> 2] -= 1  # c >> 2 is the rank (cards are rank * 4 + suit)
         played = obs.played
         nxt_played = 0
         for s, c in played:
             left[c >> 2] -= 1
             nxt_played += s == nxt
-        discarded = obs.discarded
-        for c in discarded:  # own cards in the crib: not in anyone's hand
+        for c in obs.discarded:  # own cards in the crib: not in anyone's hand
             left[c >> 2] -= 1
-        unseen = 52 - len(hand) - len(played) - len(discarded)
+        unseen = 52 - len(obs.hand) - len(played) - len(obs.discarded)
         if obs.starter is not None:
             left[obs.starter >> 2] -= 1
             unseen -= 1
-        nxt_size = r.hand_size - nxt_played  # every hand ends the same size (validated in Rules)
+        return self.choose(obs, left, unseen, r.hand_size - nxt_played, nxt, wild)
+
+    def choose(self, obs, left, unseen, nxt_size, nxt, wild):
+        """The one-ply choice, given what this seat has not seen: ``left`` cards of each rank,
+        ``unseen`` cards in all, the next seat ``nxt`` holding ``nxt_size`` of them."""
+        legal = obs.legal
+        r = obs.rules
+        hand = obs.hand
         sign = self.reply_weight if obs.side_of[nxt] == obs.side else -self.reply_weight
         pile = _ranks(obs.pile)
         now = lay_points(pile)
         now_pts, replies = now[2], now[3]
-        last_card = nxt_size <= 0 and (len(hand) == 1 or len(played) + len(hand) == r.players * r.hand_size)
+        last_card = nxt_size <= 0 and (len(hand) == 1 or len(obs.played) + len(hand) == r.players * r.hand_size)
         hold = HOLD_COL[unseen][nxt_size] if nxt_size > 0 else None
         count = obs.count
         obj = r.objective
@@ -414,3 +418,57 @@ class EVStrategy(Strategy):
             if best is None or v > best:
                 best, choice = v, answer
         return choice
+
+
+class OnePlyPolicy:
+    """``ev``'s one-ply rule for the seats of a rollout (``cribsim.engine.rollout``), with what
+    each seat has seen kept up to date card by card instead of recounted at every decision:
+    the same choices as :meth:`EVStrategy.one_ply` (a test checks it), faster in long searches.
+    ``view`` is the root seat's observation the rollouts start from; the root seat also knows
+    its own discards."""
+
+    def __init__(self, ev, view):
+        self.ev = ev
+        self.root = view.seat
+        pub = [4] * 14
+        for _, c in view.played:
+            pub[c >> 2] -= 1
+        unseen = 52 - len(view.played)
+        if view.starter is not None:
+            pub[view.starter >> 2] -= 1
+            unseen -= 1
+        self.base, self.base_unseen, self.start = pub, unseen, len(view.played)
+        self.extra = tuple(view.discarded)  # the root seat's own crib cards
+        self.plays = [0] * view.players
+        for s, _ in view.played:
+            self.plays[s] += 1
+        self.reset()
+
+    def reset(self):
+        """A new rollout from the view (``PlayRollout.run`` calls it)."""
+        self.pub, self.unseen, self.k = list(self.base), self.base_unseen, self.start
+        self.by_seat = list(self.plays)
+
+    def __call__(self, obs):
+        legal = obs.legal
+        wild = obs.rules.deck_size > 52
+        played = obs.played
+        pub, by_seat = self.pub, self.by_seat
+        for s, c in played[self.k:]:
+            pub[c >> 2] -= 1
+            by_seat[s] += 1
+        self.unseen -= len(played) - self.k
+        self.k = len(played)
+        if len(legal) == 1 and not wild:
+            return legal[0]
+        left = list(pub)
+        hand = obs.hand
+        for c in hand:
+            left[c >> 2] -= 1
+        unseen = self.unseen - len(hand)
+        if obs.seat == self.root:
+            for c in self.extra:
+                left[c >> 2] -= 1
+            unseen -= len(self.extra)
+        nxt = obs.seat + 1 if obs.seat + 1 < obs.players else 0
+        return self.ev.choose(obs, left, unseen, obs.rules.hand_size - by_seat[nxt], nxt, wild)

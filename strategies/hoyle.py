@@ -9,12 +9,11 @@ that leaves the least to answer."""
 from itertools import combinations
 
 from cribsim.cards import RANK, VALUE
-from cribsim.variants.jokers import show_value_fn
 from cribsim.scoring import peg_points
 from cribsim.strategy import Strategy, allowed
 from cribsim.variants.auction import floor_worth, raise_to
 from cribsim.variants.canadian import best_split
-from cribsim.variants.jokers import play_options
+from cribsim.variants.jokers import play_options, show_value_fn
 
 FIVE = 4  # rank index of the 5
 

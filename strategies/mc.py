@@ -25,7 +25,7 @@ from cribsim.engine.rollout import PlayRollout
 from cribsim.params import Param
 from cribsim.strategy import allowed
 
-from .ev import EVStrategy
+from .ev import EVStrategy, OnePlyPolicy
 
 
 class MCStrategy(EVStrategy):
@@ -83,7 +83,7 @@ class MCStrategy(EVStrategy):
         seen.add(obs.starter)
         sample = self._sampler(obs, [c for c in range(52) if c not in seen])
         me = obs.seat
-        rollout = PlayRollout(obs, self.one_ply)
+        rollout = PlayRollout(obs, OnePlyPolicy(self, obs))
         totals = dict.fromkeys(legal, 0)
         mine = obs.side
         for _ in range(self.rollouts):
@@ -116,7 +116,7 @@ class MCStrategy(EVStrategy):
         for _, keep, thrown in top:
             view = obs.rules.program.observation(me, obs.side, obs.rules, obs.side_of)
             view.dealer, view.crib_owner, view.discarded = obs.dealer, obs.crib_owner, tuple(thrown)
-            rollouts.append(PlayRollout(view, self.one_ply))
+            rollouts.append(PlayRollout(view, OnePlyPolicy(self, view)))
         pegs = [0] * len(top)
         for _ in range(self.discard_rollouts):
             self.rng.shuffle(unseen)

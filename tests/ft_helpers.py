@@ -1,6 +1,6 @@
 """Fives and Threes test helpers: tiles by text, scripted seats, and a replay checker."""
 
-from cribsim.dominoes.engine import Game, legal_moves, lay
+from cribsim.dominoes.engine import Game, lay, legal_moves
 from cribsim.dominoes.strategy import TileStrategy
 from cribsim.dominoes.tiles import N_TILES, parse_tile
 from cribsim.rules import rules_from_mapping

@@ -9,11 +9,9 @@ import pytest
 from cribsim.cards import VALUE
 from cribsim.engine import GameState, answerers, play_game
 from cribsim.match import make_strategies
-from cribsim.rules import load_rules
+from cribsim.rules import load_rules, preset_names
 from cribsim.strategy import factory
 from strategies.random_play import RandomStrategy
-
-from cribsim.rules import preset_names
 
 BASE = ["standard", "three_player", "four_player", "four_player_partners", "five_player"]
 # every cribbage rules file under configs/rules (the variants too)
@@ -220,8 +218,8 @@ def test_first_dealer_cut_reproducible_and_fair():
 
 
 def test_cut_ties_recut_among_tied_only():
-    from cribsim.engine import cut_for_deal
     from cribsim.cards import RANK
+    from cribsim.engine import cut_for_deal
     rules = load_rules("five_player")
     for m in range(400):
         ev = []

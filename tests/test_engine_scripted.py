@@ -7,7 +7,6 @@ variants use), so the real discard / play / show phases run unchanged."""
 from cribsim.rules import load_rules
 from tests.helpers import run_scripted
 
-
 run_deal = run_scripted  # every deal here is scripted through the rules' own phases
 
 
@@ -88,7 +87,7 @@ def test_show_order_and_crib_after_play():
     assert shows == [(1, "hand"), (0, "hand"), (0, "crib")]
     # Bob: TH 7C 6C 4S + AS: fifteens 10+4+A, 7+4+... (7+4+A=12 no), 6+4+... no, T+4+A=15 -> 2;
     # 6+7+... no; run 6-7 (no 5): 0; so 2.  Alice: 5S 6D 2C 4H + AS: 5+6+4=15, 6+4+5 same;
-    # A+2+... runs A-2 (no 3) none; 4-5-6 run 3; fifteens: 5+6+4, 6+4+5 (same set) -> 2; 2+... 
+    # A+2+... runs A-2 (no 3) none; 4-5-6 run 3; fifteens: 5+6+4, 6+4+5 (same set) -> 2; 2+...
     # Alice: fifteens {5,6,4} 2; run 4-5-6 3 -> 5. Crib KC KD QS QH + AS: pairs 4, no fifteen -> 4.
     totals = {}
     for e in g.events:

@@ -7,8 +7,7 @@ from itertools import combinations_with_replacement
 import pytest
 
 from cribsim.cards import card
-from cribsim.scoring import (peg_breakdown, peg_points, rank_points_from_counts, show_breakdown,
-                             show_points, show_words)
+from cribsim.scoring import peg_breakdown, peg_points, rank_points_from_counts, show_breakdown, show_points, show_words
 from tests.helpers import C, c1
 
 SHOW_CASES = [

@@ -9,7 +9,7 @@ from cribsim.cards import RANK, VALUE
 from cribsim.engine import play_game
 from cribsim.match import make_strategies
 from cribsim.rules import load_rules
-from cribsim.strategy import allowed, BUILTIN, Observation, factory
+from cribsim.strategy import BUILTIN, allowed, factory
 from tests.helpers import C
 
 PRESETS = ["standard", "three_player", "four_player", "four_player_partners", "five_player"]

@@ -13,7 +13,6 @@ from cribsim.rules import load_rules, rules_from_mapping
 from cribsim.strategy import factory
 from tests.helpers import C, Scripted, c1, game_result, run_scripted
 
-
 run = run_scripted
 
 
@@ -585,8 +584,8 @@ def test_joker_starter_named_by_the_non_dealer_holds_for_everyone():
 
 def test_joker_show_matches_a_brute_force_over_every_name():
     # V-JOKERS: best_show (fast path) against the enumerating scorer over all 52 names
-    from cribsim.variants.jokers import best_show
     from cribsim.scoring import show_breakdown
+    from cribsim.variants.jokers import best_show
 
     rng = random.Random(5)
     for _ in range(25):

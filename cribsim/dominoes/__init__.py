@@ -5,8 +5,8 @@ The game interface (see ``cribsim.games``): ``rules_from_mapping``, ``play_match
 
 from .engine import play_game
 from .match import play_match
-from .narrate import narrate
 from .metrics import COLUMNS, summary_info
+from .narrate import narrate
 from .rules import DominoRules, rules_from_mapping
 from .strategy import BUILTIN
 

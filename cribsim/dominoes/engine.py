@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..errors import IllegalMove
 from ..rng import CUT_FOR_DEAL, DECK, STRATEGY, addressed_draw, derive, rng_at
-from .tiles import A, B, DOUBLE, N_TILES, PIPS, tile_str
+from .tiles import DOUBLE, N_TILES, PIPS, A, B, tile_str
 
 MAX_HANDS = 10_000  # a safety net; with the domino point off and blocked hands, games still end
 

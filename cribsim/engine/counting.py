@@ -12,7 +12,8 @@ standard game (a test checks it)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..rng import COUNTING, rng_at
 from .events import PEG, Event

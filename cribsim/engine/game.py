@@ -6,9 +6,10 @@ strategy that does not make that decision), and returns a :class:`GameResult`.""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..cards import RANK
 from ..rng import CUT_FOR_DEAL, STRATEGY, derive, rng_at

@@ -8,7 +8,8 @@ them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generator, Sequence
+from collections.abc import Generator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..cards import JACK, RANK, VALUE, card_str, cards_str
 from ..errors import IllegalMove
@@ -163,7 +164,7 @@ def play(g: GameState) -> Answers:
         pkey = 0
         for c in pile:
             pkey = pkey << 4 | PILE_BIT[c]
-    left = sum(len(h) for h in hands)
+    left = sum(map(len, hands))
     observations = g.obs
     logging = g.events is not None
     award = g.award

@@ -9,7 +9,8 @@ returns the points each side pegged from there to the end of the play."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .phases import Resume, play
 from .state import INF, GameState
@@ -36,7 +37,8 @@ class PlayRollout:
     """Rollouts of the rest of a play from ``view`` (the root seat's observation at a play or a
     discard decision); ``policy(obs)`` answers every simulated decision. The simulated seats
     see what they would see: their own (sampled) cards and the public play; the root seat also
-    keeps what it knows (its discards)."""
+    keeps what it knows (its discards). A policy with a ``reset()`` method is told when each
+    rollout starts."""
 
     def __init__(self, view: Any, policy: Callable[[Any], Any]) -> None:
         rules = view.rules
@@ -52,6 +54,7 @@ class PlayRollout:
         self.seat = view.seat
         g.obs[view.seat].discarded = tuple(view.discarded)
         self.root = _FirstThen(policy)
+        self.reset = getattr(policy, "reset", None)  # a policy that keeps track of a rollout
         fns = [policy] * rules.players
         fns[view.seat] = self.root
         g.answers = {"play": fns}
@@ -67,6 +70,8 @@ class PlayRollout:
         turn = self.seat if not self.at_start else (g.dealer + 1) % g.n
         g.resume = Resume([list(h) for h in hands], turn, self.count, self.pile, self.played, self.gos, -1)
         self.root.first = first
+        if self.reset is not None:
+            self.reset()
         for _ in play(g):
             raise RuntimeError("a rollout asked a decision it had an answer for")
         return g.scores

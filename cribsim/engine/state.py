@@ -19,7 +19,8 @@ its list of actions are a full record of a game."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
+from typing import Any
 
 from ..errors import IllegalMove
 from ..rng import DECK, addressed_draw
@@ -183,11 +184,12 @@ class GameState:
         if self.counting is not None and self.counting.overlooks(seat, points, source, reason, cards):
             return
         side = self.side_of[seat]
-        self.scores[side] += points
-        self.by_role[(seat - self.dealer) % self.n][source] += points
+        scores = self.scores
+        scores[side] += points
+        self.by_role[seat - self.dealer][source] += points  # role: seats from the dealer (a negative index wraps)
         if self.events is not None:
             self.events.append(Event(self.deal_no, seat, points, SOURCES[source], reason, tuple(cards)))
-        if self.scores[side] >= self.targets[side]:
+        if scores[side] >= self.targets[side]:
             self.reached(side)
 
     def award_items(self, seat: int, items: Sequence[Any], source: int) -> None:

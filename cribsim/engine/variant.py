@@ -27,8 +27,9 @@ The engine core never names a variant: it consults the assembled :class:`cribsim
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..params import Param
 

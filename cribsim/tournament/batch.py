@@ -7,8 +7,8 @@ import os
 import time
 
 from ..errors import IllegalMove
-from ..records import Forfeit, MatchRecord
 from ..games import GAMES
+from ..records import Forfeit, MatchRecord
 from ..strategy import factory
 from .guard import DecisionTimeout, Watchdog
 

@@ -28,8 +28,16 @@ from pathlib import Path
 from ..errors import ConfigError, CribsimError, describe
 from ..games import GAMES, game_named
 from ..names import check_name
-from ..rules import (check_match_sides, find_rules_file, is_rules_path, load_rules, match_format, read_yaml,
-                     rules_from_mapping, unknown_keys)
+from ..rules import (
+    check_match_sides,
+    find_rules_file,
+    is_rules_path,
+    load_rules,
+    match_format,
+    read_yaml,
+    rules_from_mapping,
+    unknown_keys,
+)
 from ..strategy import factory
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",

@@ -11,7 +11,8 @@ always passes. The observation adds the dealt hand (``obs.hand``), ``bid_standin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generator
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
 
 from ..engine.events import OTHER
 from ..engine.variant import Decision, Phase, Variant

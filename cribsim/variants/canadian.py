@@ -10,8 +10,9 @@ the cards worth most in hand (no starter) and throws the rest."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Callable, Generator
+from typing import TYPE_CHECKING, Any
 
 from ..cards import cards_str
 from ..engine.phases import without

@@ -7,8 +7,9 @@ the four cards to keep (``obs.hand``: own four, ``obs.crib``: the crib's). A str
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Generator
+from typing import TYPE_CHECKING, Any
 
 from ..cards import cards_str
 from ..engine.phases import without

@@ -12,8 +12,9 @@ the starter gives the dealer 2 for his heels. Names range over the 52 standard c
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..cards import NUM_STANDARD, RANK, VALUE, WILD_BASE, card, cards_str
 from ..engine.events import CRIB

@@ -8,7 +8,8 @@ Strategies see the constraint as ``obs.discard_rule`` ((must, pool): the discard
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..engine.variant import Variant
 from ..params import Param

@@ -4,7 +4,7 @@ The reply is the expected best over the tiles that player may hold (consistent w
 knocks: a seat that knocked holds no tile showing either end it knocked on). Doubles are kept
 for scoring ends: a double laid for nothing costs half a point."""
 
-from cribsim.dominoes.engine import legal_moves, lay
+from cribsim.dominoes.engine import lay, legal_moves
 from cribsim.dominoes.strategy import TileStrategy, excluded, immediate, next_seat, outcome, unseen
 from cribsim.dominoes.tiles import DOUBLE
 

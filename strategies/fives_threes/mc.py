@@ -8,9 +8,9 @@ the other sides', plus or minus ``win_value`` for reaching the target) is laid. 
 at once are taken; exact-finish cancellations are simulated."""
 
 from cribsim.dominoes.engine import lay
+from cribsim.dominoes.strategy import TileStrategy, excluded, immediate, layout, unseen
 from cribsim.dominoes.tiles import A, B
 from cribsim.errors import CribsimError
-from cribsim.dominoes.strategy import TileStrategy, excluded, immediate, layout, unseen
 
 
 class SearchTiles(TileStrategy):
