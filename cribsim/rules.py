@@ -1,8 +1,10 @@
 """Rules: a validated, immutable description of one rule set, built from YAML.
 
-Rules are data.  A variant that changes a number or a yes/no is a field here; a variant that
-changes the flow names a plug-in in ``variants`` (see ``cribsim/engine/phases.py`` for the
-extension points).  Loading is strict: an unknown key or an impossible value is a one-line
+The core knobs (players, deal sizes, target, skunk lines, sides, the crib flush rule, the match
+format) are fields of :class:`Rules`; every rule variant is a module in ``cribsim/variants/``
+that declares its own knobs (read them as attributes, ``rules.min_bid``), phases and hooks,
+assembled into ``rules.program`` (``cribsim.engine.program``). Loading is strict: an unknown
+key, an impossible value or a combination the variants cannot play is a one-line
 :class:`ConfigError` naming the file and the key."""
 
 from __future__ import annotations
@@ -11,16 +13,20 @@ import dataclasses
 import hashlib
 import json
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from . import presets
 from .errors import ConfigError
 from .names import check_name
 from .params import Param
 from .variants import PARAMS, VARIANTS
+
+if TYPE_CHECKING:
+    from .engine.variant import Variant
 
 # R-DEAL-2 defaults by player count: (deal, discard, dealer_deal, dealer_discard, crib_from_deck)
 DEAL_DEFAULTS = {
@@ -48,14 +54,14 @@ class MatchFormat:
     triple_skunk_wins_match: bool = False
     scoring: str = "table"  # or "winner_takes_all" (R-MATCH-4, three players), "continued" (R-MATCH-5)
 
-    def places(self, sides):
+    def places(self, sides: int) -> int:
         """How many sides must reach the target before a game ends: 1, or with continued play
         (R-MATCH-5) 2 of 3 and 3 of 5."""
         if self.scoring != "continued":
             return 1
         return {3: 2, 5: 3}[sides]
 
-    def points_table(self):
+    def points_table(self) -> dict[str, int]:
         return dict(self.game_points)
 
 
@@ -63,26 +69,32 @@ class RulesBase:
     """What every game's rules share: sides, a JSON form, a fingerprint and a one-line description.
     Subclasses are frozen dataclasses with ``name``, ``game``, ``players``, ``sides`` and ``match``."""
 
+    name: str
+    game: str
+    players: int
+    sides: tuple[tuple[int, ...], ...]
+    match: MatchFormat
+
     @cached_property  # computed once (a frozen dataclass still has a __dict__ for this)
-    def side_of(self):
+    def side_of(self) -> tuple[int, ...]:
         out = [0] * self.players
         for i, side in enumerate(self.sides):
             for seat in side:
                 out[seat] = i
         return tuple(out)
 
-    OPTIONAL_FIELDS = ()  # knobs left out of to_dict() while at their default (see below)
+    OPTIONAL_FIELDS: tuple[str, ...] = ()  # knobs left out of to_dict() while at their default (see below)
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         """Pickle the fields only: cached properties (phase functions, plug-in modules) are
         rebuilt where the rules are unpickled (a Ray worker)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(cast(Any, self))}
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """The rules as plain JSON data. Knobs added after results were published
         (``OPTIONAL_FIELDS``) are left out while at their default, so adding a knob does not
         change the hash, and so the results folder, of a config that does not use it."""
-        d = {k: _plain(v) for k, v in dataclasses.asdict(self).items()}
+        d = {k: _plain(v) for k, v in dataclasses.asdict(cast(Any, self)).items()}
         d["match"]["game_points"] = dict(self.match.game_points)
         if d["match"].get("scoring") == "table":  # added later: left out at its default
             del d["match"]["scoring"]
@@ -91,14 +103,14 @@ class RulesBase:
                 del d[f]
         return d
 
-    def fingerprint(self):
+    def fingerprint(self) -> str:
         """A short hash of everything that changes play (not the name)."""
         d = self.to_dict()
         d.pop("name")
         blob = json.dumps(d, sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()[:12]
 
-    def describe(self):
+    def describe(self) -> str:
         """A loggable one-liner listing what differs from the game's default rules."""
         base = type(self)().to_dict()
         mine = self.to_dict()
@@ -106,7 +118,7 @@ class RulesBase:
         return f"{self.game}({', '.join(diffs)})"
 
 
-def _plain(v):
+def _plain(v: Any) -> Any:
     """Tuples to lists, recursively (the JSON shape of a rules field)."""
     if isinstance(v, (tuple, list)):
         return [_plain(x) for x in v]
@@ -145,7 +157,7 @@ class Rules(RulesBase):
         self.__dict__.update({name: p.default for name, (_, p) in PARAMS.items()})
         self.__dict__.update(dict(self.params))
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         """Unpickling (a Ray worker): the fields, then the knobs as attributes again."""
         self.__dict__.update(state)
         self.__post_init__()
@@ -160,13 +172,13 @@ class Rules(RulesBase):
         return (self.players - 1) * self.discard + self.dealer_discard + self.crib_from_deck
 
     @cached_property
-    def modules(self) -> tuple:
+    def modules(self) -> tuple[type[Variant], ...]:
         """The active variants (their classes), in the registry's canonical order."""
         return active_variants(self.variants, dict(self.params))
 
     @cached_property
     def deck_size(self) -> int:
-        return 52 + sum(v.extra_cards(self) for v in self.modules if getattr(v, "extra_cards", None))
+        return 52 + sum(fn(self) for v in self.modules if (fn := v.extra_cards) is not None)
 
     @cached_property
     def program(self) -> Any:
@@ -179,17 +191,17 @@ class Rules(RulesBase):
     def objective(self) -> int:
         """+1: score points; -1: avoid them (a variant may reverse the game). Strategies
         multiply their values by it."""
-        return self.program.objective  # type: ignore[no-any-return]
+        return self.program.objective
 
     @property
-    def needs(self) -> tuple:
+    def needs(self) -> tuple[str, ...]:
         """What a strategy must understand or answer to play these rules (checked when a
         lineup loads): the variants' needs, and their decisions without a default answer."""
         prog = self.program
         refused = {n for n, d in prog.decisions.items() if d.default is None and n not in ("discard", "play")}
         return tuple(sorted(set(prog.needs) | refused))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The rules as plain JSON data: the core fields, the variants named, and the knobs of
         the active variants (and the knobs always recorded) that differ from their defaults."""
         d = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self) if f.name != "params"}
@@ -226,7 +238,7 @@ class Rules(RulesBase):
         return rules
 
 
-def active_variants(listed, values) -> tuple:
+def active_variants(listed: Iterable[str], values: dict[str, Any]) -> tuple[type[Variant], ...]:
     """The variant classes active for a list of named variants and the knob values."""
     out = []
     for name, v in VARIANTS.items():
@@ -236,7 +248,7 @@ def active_variants(listed, values) -> tuple:
     return tuple(out)
 
 
-def _param(name):
+def _param(name: str) -> Param:
     return PARAMS[name][1]
 
 
@@ -256,7 +268,7 @@ _MATCH_KEYS = {"first_to", "games", "game_points", "triple_skunk_wins_match", "s
 _POINT_KEYS = {"win", "skunk", "double_skunk", "triple_skunk"}
 
 
-def find_rules_file(name, relative_to=None):
+def find_rules_file(name: str, relative_to: str | Path | None = None) -> Path | None:
     """A rules name (``standard``) or path. A path (a name ending in .yaml/.yml or holding a
     folder) is looked for next to ``relative_to``, then from the working directory, and is
     never replaced by a preset of the same name; a bare name is looked up in ``configs/rules``
@@ -281,21 +293,21 @@ def find_rules_file(name, relative_to=None):
     return None
 
 
-def is_rules_path(name):
+def is_rules_path(name: str) -> bool:
     """Whether a rules reference is a file path rather than a preset name."""
     name = str(name)
     return name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name
 
 
-def preset_names():
-    names = set()
+def preset_names() -> list[str]:
+    names: set[str] = set()
     for d in RULES_DIRS:
         if d.is_dir():
             names.update(f.stem for f in d.glob("*.yaml") if check_name(f.stem) is None)
     return sorted(names)
 
 
-def read_yaml(path):
+def read_yaml(path: str | Path) -> dict[str, Any]:
     """Safe-load a YAML mapping within the limits of ``cribsim.yamlio`` (size, depth, aliases,
     duplicate keys, UTF-8); a one-line ConfigError for a missing file or bad YAML."""
     from .yamlio import read_mapping
@@ -303,7 +315,7 @@ def read_yaml(path):
     return read_mapping(path)
 
 
-def load_rules(ref, _seen=()):
+def load_rules(ref: str | Path, _seen: tuple[str, ...] = ()) -> Any:
     """Rules from a preset name or a YAML file path (following ``extends:``)."""
     path = find_rules_file(str(ref))
     if path is None:
@@ -311,14 +323,14 @@ def load_rules(ref, _seen=()):
     return rules_from_mapping(read_yaml(path), source=str(path), _seen=_seen)
 
 
-def _merge(base, over):
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for k, v in over.items():
         out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
     return out
 
 
-def _raw_with_extends(data, source, seen):
+def _raw_with_extends(data: dict[str, Any], source: str, seen: tuple[str, ...]) -> dict[str, Any]:
     if "extends" not in data:
         return data
     parent = data["extends"]
@@ -339,7 +351,7 @@ def _raw_with_extends(data, source, seen):
     return merged
 
 
-def int_key(source, key, v, lo, hi=None):
+def int_key(source: str, key: str, v: Any, lo: int, hi: int | None = None) -> int:
     """A whole number lo..hi; without ``hi`` at most MAX_WHOLE (10,000)."""
     hi = MAX_WHOLE if hi is None else hi
     if not isinstance(v, int) or isinstance(v, bool) or v < lo or v > hi:
@@ -347,32 +359,32 @@ def int_key(source, key, v, lo, hi=None):
     return v
 
 
-def _short(v, limit=80):
+def _short(v: Any, limit: int = 80) -> str:
     """A value as shown in an error message: repr, shortened, one line."""
     text = repr(v)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _choice(source, key, v, options):
+def _choice(source: str, key: str, v: Any, options: Sequence[str]) -> str:
     if not isinstance(v, str) or v not in options:
         raise ConfigError(source, key, f"expected one of {', '.join(options)}, got {_short(v)}")
     return v
 
 
-def bool_key(source, key, v):
+def bool_key(source: str, key: str, v: Any) -> bool:
     if not isinstance(v, bool):
         raise ConfigError(source, key, f"expected true or false, got {_short(v)}")
     return v
 
 
-def unknown_keys(source, prefix, data, allowed):
+def unknown_keys(source: str, prefix: str, data: dict[str, Any], allowed: Iterable[str]) -> None:
     for k in data:
         if k not in allowed:
             raise ConfigError(source, f"{prefix}{k}",
                               f"unknown key (expected one of: {', '.join(sorted(allowed))})")
 
 
-def match_format(source, m):
+def match_format(source: str, m: Any) -> MatchFormat:
     if m is None:
         return MatchFormat()
     if not isinstance(m, dict):
@@ -401,7 +413,8 @@ def match_format(source, m):
     tsw = bool_key(source, "match.triple_skunk_wins_match", m.get("triple_skunk_wins_match", False))
     scoring = m.get("scoring", "table")
     if not isinstance(scoring, str) or scoring not in ("table", "winner_takes_all", "continued"):
-        raise ConfigError(source, "match.scoring", f"expected table, winner_takes_all or continued, got {_short(scoring)}")
+        raise ConfigError(source, "match.scoring",
+                          f"expected table, winner_takes_all or continued, got {_short(scoring)}")
     return MatchFormat(first_to=first_to if games == 0 else 0, games=games,
                        game_points=tuple(sorted(table.items())), triple_skunk_wins_match=tsw, scoring=scoring)
 
@@ -414,7 +427,7 @@ CORE_PARAMS = (
 )
 
 
-def rules_from_mapping(data: dict, source: str = "<inline>", _seen: tuple = (),
+def rules_from_mapping(data: dict[str, Any], source: str = "<inline>", _seen: tuple[str, ...] = (),
                        default_game: str = "cribbage") -> Any:
     """Build and validate rules from a mapping (as read from YAML). ``game:`` (after following
     ``extends:``) picks the game; Fives and Threes rules are built by ``cribsim.dominoes``."""
@@ -432,8 +445,7 @@ def rules_from_mapping(data: dict, source: str = "<inline>", _seen: tuple = (),
     deal = _deal_sizes(source, data, players)
     core = {p.name: p.parse(source, data[p.name]) if p.name in data else p.default for p in CORE_PARAMS}
     listed, values = _variant_knobs(source, data)
-    deck = 52 + sum(v.extra_cards(_Values(values)) for v in active_variants(listed, values)
-                    if getattr(v, "extra_cards", None))
+    deck = 52 + sum(fn(_Values(values)) for v in active_variants(listed, values) if (fn := v.extra_cards) is not None)
     needed = (players - 1) * deal["deal"] + deal["dealer_deal"] + deal["crib_from_deck"] + 1
     if needed > deck:
         raise ConfigError(source, "players",
@@ -442,7 +454,9 @@ def rules_from_mapping(data: dict, source: str = "<inline>", _seen: tuple = (),
     sides = sides_key(source, data.get("sides"), players)
     match = match_format(source, data.get("match"))
     check_match_sides(source, "match.scoring", match, len(sides))
-    rules = Rules(name=name, players=players, **deal, target=target, skunk_lines=_skunk_lines(source, data, target),
+    rules = Rules(name=name, players=players, deal=deal["deal"], discard=deal["discard"],
+                  dealer_deal=deal["dealer_deal"], dealer_discard=deal["dealer_discard"],
+                  crib_from_deck=deal["crib_from_deck"], target=target, skunk_lines=_skunk_lines(source, data, target),
                   sides=sides, crib_flush_needs_starter=core["crib_flush_needs_starter"],
                   score_floor=core["score_floor"], match=match, variants=tuple(listed),
                   params=tuple(sorted(values.items())))
@@ -456,18 +470,18 @@ def rules_from_mapping(data: dict, source: str = "<inline>", _seen: tuple = (),
 class _Values:
     """Knob values read as attributes, for a variant's ``extra_cards`` before the rules exist."""
 
-    def __init__(self, values: dict) -> None:
+    def __init__(self, values: dict[str, Any]) -> None:
         self.__dict__.update(values)
 
 
-def _deal_sizes(source: str, data: dict, players: int) -> dict:
+def _deal_sizes(source: str, data: dict[str, Any], players: int) -> dict[str, int]:
     d_deal, d_disc, d_ddeal, d_ddisc, d_crib = DEAL_DEFAULTS[players]
     deal = int_key(source, "deal", data.get("deal", d_deal), 1, 20)
     discard = int_key(source, "discard", data.get("discard", d_disc if "deal" not in data else deal - 4), 0, 20)
-    dealer_deal = int_key(source, "dealer_deal", data.get("dealer_deal", d_ddeal if "deal" not in data else deal), 1, 20)
-    dealer_discard = int_key(source, "dealer_discard",
-                             data.get("dealer_discard", d_ddisc if "deal" not in data else dealer_deal - (deal - discard)),
-                             0, 20)
+    dealer_deal = int_key(source, "dealer_deal", data.get("dealer_deal", d_ddeal if "deal" not in data else deal),
+                          1, 20)
+    own_discard = d_ddisc if "deal" not in data else dealer_deal - (deal - discard)
+    dealer_discard = int_key(source, "dealer_discard", data.get("dealer_discard", own_discard), 0, 20)
     crib_from_deck = int_key(source, "crib_from_deck", data.get("crib_from_deck", d_crib), 0, 20)
     if discard > deal:
         raise ConfigError(source, "discard", f"expected at most deal ({deal}), got {discard}")
@@ -483,7 +497,7 @@ def _deal_sizes(source: str, data: dict, players: int) -> dict:
             "crib_from_deck": crib_from_deck}
 
 
-def _skunk_lines(source: str, data: dict, target: int) -> tuple:
+def _skunk_lines(source: str, data: dict[str, Any], target: int) -> tuple[int, ...]:
     if "skunk_lines" not in data:  # R-MATCH-1: the lines scale with the target
         return (math.ceil(3 * target / 4), math.ceil(target / 2), math.ceil(target / 4))
     sl = data["skunk_lines"]
@@ -496,7 +510,7 @@ def _skunk_lines(source: str, data: dict, target: int) -> tuple:
     return tuple(sl)
 
 
-def _variant_knobs(source: str, data: dict) -> tuple[list, dict]:
+def _variant_knobs(source: str, data: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
     """(variants named, every variant knob's value), validated: a named variant that a knob
     enables sets that knob instead of staying in the list; a knob of a variant that is not
     active is an error."""
@@ -526,7 +540,7 @@ def _variant_knobs(source: str, data: dict) -> tuple[list, dict]:
     return [n for n in VARIANTS if n in named], values
 
 
-def sides_key(source, sides, players):
+def sides_key(source: str, sides: Any, players: int) -> tuple[tuple[int, ...], ...]:
     if sides is None:
         return tuple((s,) for s in range(players))
     if not isinstance(sides, list) or not all(isinstance(s, list) and s for s in sides):
@@ -535,13 +549,14 @@ def sides_key(source, sides, players):
     if not all(isinstance(x, int) and not isinstance(x, bool) for x in seats):
         raise ConfigError(source, "sides", f"expected whole-number seats 0..{players - 1}, got {_short(sides)}")
     if sorted(seats) != list(range(players)):
-        raise ConfigError(source, "sides", f"expected every seat 0..{players - 1} in exactly one side, got {_short(sides)}")
+        raise ConfigError(source, "sides",
+                          f"expected every seat 0..{players - 1} in exactly one side, got {_short(sides)}")
     if len(sides) < 2:
         raise ConfigError(source, "sides", "expected at least two sides")
     return tuple(tuple(s) for s in sides)
 
 
-def check_match_sides(source, key, match, sides):
+def check_match_sides(source: str, key: str, match: MatchFormat, sides: int) -> MatchFormat:
     """A match format that fits ``sides`` sides: winner-takes-all (R-MATCH-4) is for three,
     continued play (R-MATCH-5) for three or five. For a match format given apart from the
     rules (an experiment's ``match:``), which the rules' own check does not see."""

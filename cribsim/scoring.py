@@ -11,8 +11,12 @@ Two implementations that check each other:
 Cards here are concrete (jokers already named, see the jokers variant).
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
 from itertools import combinations, product
 from math import comb
+from typing import Any
 
 from .cards import JACK, NUM_STANDARD, RANK, RANK_CHARS, RANK_VALUE, SUIT, VALUE, card
 
@@ -23,11 +27,11 @@ SBIT = tuple(1 << SUIT[c] for c in range(NUM_STANDARD))
 NOB = tuple(-1 if RANK[c] == JACK else card(JACK, SUIT[c]) for c in range(NUM_STANDARD))
 
 
-def counts_of_key(key):
+def counts_of_key(key: int) -> list[int]:
     return [(key >> (3 * r)) & 7 for r in range(13)]
 
 
-def rank_points_from_counts(counts):
+def rank_points_from_counts(counts: Sequence[int]) -> int:
     """Fifteens + pairs + runs of a rank multiset given as 13 counts (R-SHOW-3..5)."""
     # fifteens: number of distinct card subsets summing to 15 (choose k of the c copies)
     ways = [1] + [0] * 15
@@ -60,10 +64,10 @@ def rank_points_from_counts(counts):
     return pts
 
 
-class _RankTable(dict):
+class _RankTable(dict[int, int]):
     """Multiset key -> fifteens+pairs+runs points, filled on first use (any hand size)."""
 
-    def __missing__(self, key):
+    def __missing__(self, key: int) -> int:
         v = self[key] = rank_points_from_counts(counts_of_key(key))
         return v
 
@@ -71,14 +75,14 @@ class _RankTable(dict):
 RANK_POINTS = _RankTable()
 
 
-def multiset_key(cards):
+def multiset_key(cards: Iterable[int]) -> int:
     key = 0
     for c in cards:
         key += RBIT[c]
     return key
 
 
-def show_points(hand, starter, crib=False):
+def show_points(hand: Sequence[int], starter: int | None, crib: bool = False) -> int:
     """Points of ``hand`` (any size) with ``starter`` at the show (R-SHOW-3..7).
 
     ``starter`` may be None (a hand valued before the cut: no nobs, flush of the hand alone).
@@ -102,7 +106,7 @@ def show_points(hand, starter, crib=False):
     return pts
 
 
-def peg_points(ranks, count):
+def peg_points(ranks: Sequence[int], count: int) -> int:
     """Points for the card just laid (R-PEG-5): ``ranks`` are the rank indexes laid since the
     last reset, the new card last; ``count`` is the running count including it.
     The go and last card are not included (they depend on what happens next)."""
@@ -137,7 +141,7 @@ def peg_points(ranks, count):
     return pts
 
 
-class _PegTable(dict):
+class _PegTable(dict[int, int]):
     """Pegging points by the pile's key (:data:`PILE_BIT`: 4 bits per card laid since the last
     reset, the new card lowest), filled on first use from :func:`peg_points`; bounded (cleared
     when it grows past ``LIMIT`` piles, a few tens of MB)."""
@@ -157,7 +161,7 @@ class _PegTable(dict):
         return v
 
 
-def _key_of(ranks):
+def _key_of(ranks: Iterable[int]) -> int:
     key = 0
     for r in ranks:
         key = key << 4 | (r + 1)
@@ -177,7 +181,7 @@ NUMBER_WORDS = dict(enumerate(("zero", "one", "two", "three", "four", "five", "s
                                "sixteen", "seventeen", "eighteen"))) | {20: "twenty"}
 
 
-def _word(n):
+def _word(n: int) -> str:
     return NUMBER_WORDS.get(n, str(n))
 
 
@@ -186,7 +190,7 @@ class Item(tuple):
 
     __slots__ = ()
 
-    def __new__(cls, reason, points, cards):
+    def __new__(cls, reason: str, points: int, cards: Iterable[int]) -> Item:
         return tuple.__new__(cls, (reason, points, tuple(cards)))
 
     reason = property(lambda s: s[0])
@@ -194,7 +198,7 @@ class Item(tuple):
     cards = property(lambda s: s[2])
 
 
-def show_breakdown(hand, starter, crib=False):
+def show_breakdown(hand: Sequence[int], starter: int | None, crib: bool = False) -> list[Item]:
     """Every scoring item of a show, enumerated with its cards. Sum equals show_points."""
     allc = list(hand) + ([starter] if starter is not None else [])
     items = []
@@ -205,7 +209,7 @@ def show_breakdown(hand, starter, crib=False):
     for a, b in combinations(allc, 2):  # R-SHOW-4
         if RANK[a] == RANK[b]:
             items.append(Item("pair", 2, (a, b)))
-    by_rank = {}
+    by_rank: dict[int, list[int]] = {}
     for c in allc:
         by_rank.setdefault(RANK[c], []).append(c)
     r = 0
@@ -231,7 +235,7 @@ def show_breakdown(hand, starter, crib=False):
     return items
 
 
-def item_words(reason, points, fifteens_before=0):
+def item_words(reason: str, points: int, fifteens_before: int = 0) -> str:
     """One show item in a player's words; fifteens count on from ``fifteens_before``."""
     if reason == "fifteen":
         return f"fifteen {_word(fifteens_before + points)}"
@@ -246,7 +250,7 @@ def item_words(reason, points, fifteens_before=0):
     return f"{reason} {points}"
 
 
-def show_words(items):
+def show_words(items: Iterable[Sequence[Any]]) -> list[str]:
     """The breakdown in a player's words: fifteen two, fifteen four, a pair is 2, ..."""
     lines, fifteens = [], 0
     for reason, pts, _ in items:
@@ -256,7 +260,7 @@ def show_words(items):
     return lines
 
 
-def peg_breakdown(cards):
+def peg_breakdown(cards: Sequence[int]) -> list[Item]:
     """Scoring items for the last of ``cards`` (laid since the last reset), R-PEG-5."""
     if not cards:
         return []
@@ -285,5 +289,5 @@ def peg_breakdown(cards):
     return items
 
 
-def rank_name(r):
+def rank_name(r: int) -> str:
     return RANK_CHARS[r]

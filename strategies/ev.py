@@ -11,8 +11,13 @@ next player holds one (from the unseen cards and their hand size) times what it 
 A partner's reply would count for us (in partnerships the next player is always an opponent).
 Points for laying each rank on a pile are cached by the pile's ranks (the count follows)."""
 
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
 from itertools import combinations
 from math import comb
+from typing import Any, ClassVar
 
 from cribsim.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
 from cribsim.cribtables import cell_key, load
@@ -31,10 +36,10 @@ HOLD = [[[0.0 if u == 0 or h == 0 or U == 0 else 1.0 - comb(U - u, h) / comb(U, 
 # the same by (unseen, cards the next player holds): a tuple indexed by cards of a rank unseen
 HOLD_COL = [[tuple(HOLD[U][u][h] for u in range(5)) for h in range(8)] for U in range(53)]
 
-_LAY = {}
+_LAY: dict[tuple[int, ...], tuple[Any, ...]] = {}
 
 
-def lay_points(pile):
+def lay_points(pile: tuple[int, ...]) -> tuple[Any, ...]:
     """For a pile of ranks since the last reset: ((rank, points), ...) for every rank that fits
     and scores, the count, the same points as a dict, and a dict that ``play`` fills with the
     first item of ``lay_points(pile + (rank,))`` by rank. Cached by the pile."""
@@ -56,10 +61,10 @@ def lay_points(pile):
     return v
 
 
-_RANKS = {}
+_RANKS: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
-def _ranks(pile):
+def _ranks(pile: tuple[int, ...]) -> tuple[int, ...]:
     """The ranks of a pile of cards, as a tuple (cached by the pile)."""
     v = _RANKS.get(pile)
     if v is None:
@@ -69,10 +74,10 @@ def _ranks(pile):
     return v
 
 
-_PAIR_EV = {}
+_PAIR_EV: dict[int, list[float]] = {}
 
 
-def _pair_table(hand, hkey, unseen):
+def _pair_table(hand: Sequence[int], hkey: int, unseen: int) -> list[float]:
     """For a hand's rank pattern: the expected rank points (fifteens, pairs, runs) of keeping all
     but two cards, at index ``13 * r1 + r2`` for the thrown ranks (both orders). The hand size,
     and so ``unseen``, is fixed by the pattern."""
@@ -90,10 +95,10 @@ def _pair_table(hand, hkey, unseen):
 JOKER_KEEP = 6.4  # V-JOKERS: what a kept joker adds to three random cards at the show (measured)
 JOKER_CRIB = 8.5  # the expected crib with a joker in it (an estimate: about 4.7 plus what a joker adds)
 
-_CRIB_ARRAYS = {}
+_CRIB_ARRAYS: dict[float, tuple[Any, ...]] = {}
 
 
-def _crib_arrays(weight):
+def _crib_arrays(weight: float) -> tuple[Any, ...]:
     """Crib values by card pair (index ``52 * a + b``, both orders) for one's own crib and an
     opponent's (negated), and by single rank; weighted. Built once per weight and shared by
     every instance (read-only): building them per instance cost 1.4 ms, twice per match."""
@@ -112,13 +117,14 @@ def _crib_arrays(weight):
 
 class EVStrategy(Strategy):
     name = "ev"
-    params = (
+    params: ClassVar[tuple[Param, ...]] = (
         Param("crib_weight", float, 1.0, "weight of the crib tables' value of the discards", lo=-10, hi=10),
         Param("reply_weight", float, 1.0, "weight of the next player's expected reply in the play", lo=-10, hi=10),
     )
-    understands = frozenset({"objective", "discard_rule"})  # minimises when rules.objective is -1; obeys obs.discard_rule
+    # minimises when rules.objective is -1; obeys obs.discard_rule
+    understands = frozenset({"objective", "discard_rule"})
 
-    def inspect(self, obs):
+    def inspect(self, obs: Any) -> tuple[int, ...]:
         """V-TEAM3-2: the keep of four from the eight with the best exact expected show, plus
         the exact expected crib of the four put back (ours if we own the crib, else against us),
         both over every starter not among the eight."""
@@ -136,7 +142,7 @@ class EVStrategy(Strategy):
         return max(combinations(eight, len(obs.hand)), key=lambda k: obj * (
             expected_show(k, eight) + mine * expected_show([c for c in eight if c not in k], eight, True)))
 
-    def pass_cards(self, obs):
+    def pass_cards(self, obs: Any) -> tuple[list[int], list[int]]:
         """V-CANADIAN: the exact expected show of our hand and of the partner's (both count for
         the side) plus the crib value of the two thrown, over all 3,150 splits."""
         from cribsim.expect import expected_show
@@ -145,7 +151,7 @@ class EVStrategy(Strategy):
         return best_split(obs, lambda keep, passed, thrown: obj * (
             expected_show(keep, hand) + expected_show(passed, hand) + self.crib_value(obs, thrown)))
 
-    def __init__(self, rng, crib_weight=1.0, reply_weight=1.0):
+    def __init__(self, rng: random.Random, crib_weight: float = 1.0, reply_weight: float = 1.0) -> None:
         super().__init__(rng)
         self.crib_weight = crib_weight
         self.reply_weight = reply_weight
@@ -153,7 +159,7 @@ class EVStrategy(Strategy):
         self.pair_own, self.pair_opp, self.single = _crib_arrays(crib_weight)
 
     # ---- auction ------------------------------------------------------------------------
-    def bid(self, obs):
+    def bid(self, obs: Any) -> int | None:
         """V-AUCTION: owning the crib instead of an opponent is worth our expected crib (the
         best keep's throw into our own crib, from the crib tables) plus the opponents' expected
         crib that we deny them; bid while the price is below that swing. In lowball a bid
@@ -173,16 +179,17 @@ class EVStrategy(Strategy):
             v = expected_show(keep, hand) + self._crib(thrown, True)
             if best_own is None or v > best_own[0]:
                 best_own = (v, self._crib(thrown, True))
+        assert best_own is not None  # a hand always has a keep
         return raise_to(obs, int(best_own[1] + deny))
 
-    def _crib(self, thrown, mine):
+    def _crib(self, thrown: Sequence[int], mine: bool) -> float:
         if len(thrown) == 2:
             return (self.pair_own if mine else self.pair_opp)[thrown[0] * 52 + thrown[1]]
         v = sum(self.single[RANK[c]] for c in thrown) / max(1, len(thrown))
         return v if mine else -v
 
     # ---- discard ------------------------------------------------------------------------
-    def crib_value(self, obs, thrown):
+    def crib_value(self, obs: Any, thrown: Sequence[int]) -> float:
         """Expected crib points of ``thrown`` for our side (negative into an opponent's crib)."""
         if not thrown:
             return 0.0
@@ -192,14 +199,14 @@ class EVStrategy(Strategy):
         v = sum(self.single[RANK[c]] for c in thrown) / len(thrown)
         return v if mine else -v
 
-    def keep_value(self, obs, keep, thrown):
+    def keep_value(self, obs: Any, keep: Sequence[int], thrown: Sequence[int]) -> float:
         from cribsim.expect import expected_show
 
         if obs.rules.jokers and max(obs.hand) >= 52:
             return self._joker_value(obs, keep, thrown)
         return expected_show(keep, obs.hand) + self.crib_value(obs, thrown)
 
-    def _joker_value(self, obs, keep, thrown):
+    def _joker_value(self, obs: Any, keep: Sequence[int], thrown: Sequence[int]) -> float:
         """V-JOKERS, approximately: the exact expected show of the standard cards kept, plus
         JOKER_KEEP for each joker kept (a joker named at the show adds about 6.4 points to three
         random cards, measured); the crib value of the standard cards thrown, plus JOKER_CRIB
@@ -218,16 +225,17 @@ class EVStrategy(Strategy):
             v += self.crib_value(obs, std_thrown)
         return v
 
-    def _discard_jokers(self, obs):
+    def _discard_jokers(self, obs: Any) -> list[int]:
         best, choice = None, None
         obj = obs.rules.objective
         for keep, thrown in allowed_keeps(obs):
             v = obj * self._joker_value(obs, keep, thrown)
             if best is None or v > best + 1e-9:
                 best, choice = v, thrown
+        assert choice is not None  # a discard rule always leaves a legal discard
         return choice
 
-    def discard(self, obs):
+    def discard(self, obs: Any) -> list[int]:
         hand = obs.hand
         n = len(hand)
         k = obs.discards
@@ -313,10 +321,12 @@ class EVStrategy(Strategy):
                 v = -v
             if best is None or v > best + 1e-9:
                 best, best_throw = v, thrown
+        assert best_throw is not None
         return best_throw
 
     @staticmethod
-    def _discard_two(hand, hkey, unseen, nob, nobs_all, suit_held, flush_bonus, pair_table):
+    def _discard_two(hand: Sequence[int], hkey: int, unseen: int, nob: list[float], nobs_all: float,
+                     suit_held: list[int], flush_bonus: list[float], pair_table: Sequence[float]) -> list[int]:
         """The two-card discard (two players), unrolled: the hot path of every 2-player game.
         The rank part of each keep's value comes from a per-hand-pattern table indexed by the
         two thrown ranks (the same floats as ``_rank_ev``, so ties break as before)."""
@@ -344,11 +354,11 @@ class EVStrategy(Strategy):
         return [hand[bi], hand[bj]]
 
     # ---- play ---------------------------------------------------------------------------
-    def play(self, obs):
+    def play(self, obs: Any) -> Any:
         """The one-ply rule: points now minus the expected best reply of the next player."""
         return self.one_ply(obs)
 
-    def one_ply(self, obs):
+    def one_ply(self, obs: Any) -> Any:
         """For each distinct card (rank) that may be laid: the points it pegs now (and a last
         card it secures), minus (plus, for a partner) the expected points of the next player's
         reply, from the chance that player holds each scoring rank among the cards this seat
@@ -375,7 +385,7 @@ class EVStrategy(Strategy):
             unseen -= 1
         return self.choose(obs, left, unseen, r.hand_size - nxt_played, nxt, wild)
 
-    def choose(self, obs, left, unseen, nxt_size, nxt, wild):
+    def choose(self, obs: Any, left: list[int], unseen: int, nxt_size: int, nxt: int, wild: bool) -> Any:
         """The one-ply choice, given what this seat has not seen: ``left`` cards of each rank,
         ``unseen`` cards in all, the next seat ``nxt`` holding ``nxt_size`` of them."""
         legal = obs.legal
@@ -427,7 +437,7 @@ class OnePlyPolicy:
     ``view`` is the root seat's observation the rollouts start from; the root seat also knows
     its own discards."""
 
-    def __init__(self, ev, view):
+    def __init__(self, ev: EVStrategy, view: Any) -> None:
         self.ev = ev
         self.root = view.seat
         pub = [4] * 14
@@ -444,12 +454,12 @@ class OnePlyPolicy:
             self.plays[s] += 1
         self.reset()
 
-    def reset(self):
+    def reset(self) -> None:
         """A new rollout from the view (``PlayRollout.run`` calls it)."""
         self.pub, self.unseen, self.k = list(self.base), self.base_unseen, self.start
         self.by_seat = list(self.plays)
 
-    def __call__(self, obs):
+    def __call__(self, obs: Any) -> Any:
         legal = obs.legal
         wild = obs.rules.deck_size > 52
         played = obs.played

@@ -15,7 +15,8 @@ from cribsim.variants.jokers import play_options, show_value_fn
 
 class GreedyStrategy(Strategy):
     name = "greedy"
-    understands = frozenset({"objective", "discard_rule"})  # minimises when rules.objective is -1; obeys obs.discard_rule
+    # minimises when rules.objective is -1; obeys obs.discard_rule
+    understands = frozenset({"objective", "discard_rule"})
 
     def inspect(self, obs):
         """V-TEAM3-2: the four of the eight worth most without the starter."""

@@ -40,7 +40,8 @@ def crib_feel(thrown):
 
 class HoyleStrategy(Strategy):
     name = "hoyle"
-    understands = frozenset({"objective", "discard_rule"})  # minimises when rules.objective is -1; obeys obs.discard_rule
+    # minimises when rules.objective is -1; obeys obs.discard_rule
+    understands = frozenset({"objective", "discard_rule"})
 
     def inspect(self, obs):
         """V-TEAM3-2: certain points kept, and the crib by feel (good cards into our own crib,

@@ -18,7 +18,12 @@ Discard: the ``ev`` value of every keep, then for the ``discard_top`` best keeps
 (opponent hands sampled, the same samples for each keep). ``rollouts`` and
 ``discard_rollouts`` are the budget."""
 
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
 from itertools import combinations
+from typing import Any, ClassVar
 
 from cribsim.cards import VALUE, WILD_BASE
 from cribsim.engine.rollout import PlayRollout
@@ -30,7 +35,7 @@ from .ev import EVStrategy, OnePlyPolicy
 
 class MCStrategy(EVStrategy):
     name = "mc"
-    params = EVStrategy.params + (
+    params: ClassVar[tuple[Param, ...]] = EVStrategy.params + (
         Param("rollouts", int, 64, "play rollouts per decision", lo=1, hi=100_000),
         Param("discard_rollouts", int, 48, "pegging rollouts per discard candidate (0: ev's discard)",
               lo=0, hi=100_000),
@@ -38,14 +43,15 @@ class MCStrategy(EVStrategy):
         Param("discard_margin", float, 1.0, "only candidates within this many points of ev's best", lo=0, hi=100),
     )
 
-    def __init__(self, rng, rollouts=64, discard_rollouts=48, discard_top=3, discard_margin=1.0, **ev_params):
+    def __init__(self, rng: random.Random, rollouts: int = 64, discard_rollouts: int = 48, discard_top: int = 3,
+                 discard_margin: float = 1.0, **ev_params: Any) -> None:
         super().__init__(rng, **ev_params)
         self.rollouts = rollouts
         self.discard_rollouts = discard_rollouts
         self.discard_top = discard_top
         self.discard_margin = discard_margin
 
-    def _sampler(self, obs, unseen):
+    def _sampler(self, obs: Any, unseen: list[int]) -> Callable[[], list[list[int]]]:
         """A function returning one consistent deal of ``unseen`` to the other seats."""
         n, me = obs.players, obs.seat
         sizes = [obs.rules.hand_size - sum(1 for x, _ in obs.played if x == s) for s in range(n)]
@@ -55,10 +61,10 @@ class MCStrategy(EVStrategy):
         order = sorted((s for s in range(n) if s != me and sizes[s] > 0), key=lambda s: -floor[s])
         rng = self.rng
 
-        def sample():
+        def sample() -> list[list[int]]:
             pool = list(unseen)
             rng.shuffle(pool)
-            hands = [[] for _ in range(n)]
+            hands: list[list[int]] = [[] for _ in range(n)]
             for s in order:
                 f, need = floor[s], sizes[s]
                 took = [c for c in pool if VALUE[c] > f][:need] if f else pool[:need]
@@ -71,7 +77,7 @@ class MCStrategy(EVStrategy):
 
         return sample
 
-    def play(self, obs):
+    def play(self, obs: Any) -> Any:
         legal = obs.legal
         if obs.rules.jokers and (max(obs.hand) >= WILD_BASE or obs.starter >= WILD_BASE):
             return EVStrategy.play(self, obs)  # the search does not name jokers yet
@@ -95,7 +101,7 @@ class MCStrategy(EVStrategy):
         obj = obs.rules.objective  # lowball: the fewest points for our side
         return max(legal, key=lambda c: (obj * totals[c], VALUE[c]))
 
-    def discard(self, obs):
+    def discard(self, obs: Any) -> list[int]:
         hand = obs.hand
         if not self.discard_rollouts or (obs.rules.jokers and max(hand) >= WILD_BASE):
             return super().discard(obs)  # ev's discard (the rollouts do not name jokers yet)
@@ -113,7 +119,7 @@ class MCStrategy(EVStrategy):
         size = obs.rules.hand_size
         unseen = [c for c in range(52) if c not in hand]
         rollouts = []
-        for _, keep, thrown in top:
+        for _, _keep, thrown in top:
             view = obs.rules.program.observation(me, obs.side, obs.rules, obs.side_of)
             view.dealer, view.crib_owner, view.discarded = obs.dealer, obs.crib_owner, tuple(thrown)
             rollouts.append(PlayRollout(view, OnePlyPolicy(self, view)))

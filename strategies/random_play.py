@@ -7,7 +7,8 @@ from cribsim.variants.auction import floor_worth, raise_to
 
 class RandomStrategy(Strategy):
     name = "random"
-    understands = frozenset({"objective", "discard_rule"})  # minimises when rules.objective is -1; obeys obs.discard_rule
+    # minimises when rules.objective is -1; obeys obs.discard_rule
+    understands = frozenset({"objective", "discard_rule"})
 
     def inspect(self, obs):
         """V-TEAM3-2: a random four of the eight."""

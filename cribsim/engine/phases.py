@@ -206,7 +206,7 @@ def play(g: GameState) -> Answers:
         obs = observations[seat]
         obs.hand = obs.legal = tuple(hand)
         if legal is not hand:
-            obs.legal = tuple(legal)  # type: ignore[arg-type]
+            obs.legal = tuple(legal)
         obs.count, obs.pile, obs.played, obs.scores, obs.gos = count, pile, played, scores, gos
         c = ask[seat](obs) if ask is not None else (yield seat)
         if name_card is not None:

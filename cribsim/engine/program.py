@@ -64,7 +64,7 @@ class Program:
         """(sides, targets) of game ``game_no`` of a match: the rules' own unless a variant
         gives each game its own (the very ``rules.sides`` object when unchanged)."""
         if self.hooks.layout is not None:
-            return self.hooks.layout(self.rules, game_no)  # type: ignore[no-any-return]
+            return self.hooks.layout(self.rules, game_no)
         return self.rules.sides, self._targets
 
     @property
@@ -72,13 +72,13 @@ class Program:
         t = self.__dict__.get("_t")
         if t is None:
             t = self.__dict__["_t"] = (self.rules.target,) * len(self.rules.sides)
-        return t  # type: ignore[no-any-return]
+        return t
 
     def rank_sides(self, side: int, scores: list[int]) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
         """(every side ranked best first, the sides sharing the win or None) when ``side`` has
         just reached its target: by default it wins and the others follow by score."""
         if self.hooks.rank_sides is not None:
-            return self.hooks.rank_sides(self.rules, side, scores)  # type: ignore[no-any-return]
+            return self.hooks.rank_sides(self.rules, side, scores)
         k = len(scores)
         others = sorted(((side + i) % k for i in range(1, k)), key=lambda s: -scores[s])
         return (side, *others), None
@@ -98,8 +98,9 @@ def _check_pairs(mods: tuple[type[Variant], ...], source: str) -> None:
     for i, a in enumerate(counted):
         for b in counted[i + 1:]:
             if not set(a.players) & set(b.players):
-                raise ConfigError(source, "variants", f"{a.name} and {b.name} cannot be combined: {a.name} is for "
-                                                      f"{_counts(a.players)} players, {b.name} for {_counts(b.players)}")
+                raise ConfigError(source, "variants",
+                                  f"{a.name} and {b.name} cannot be combined: {a.name} is for "
+                                  f"{_counts(a.players)} players, {b.name} for {_counts(b.players)}")
 
 
 def _counts(players: tuple[int, ...]) -> str:
@@ -139,8 +140,9 @@ def _hooks(rules: Rules, mods: tuple[type[Variant], ...], source: str) -> Hooks:
                 lists[name].append(fn)
             else:
                 if name in found:
-                    raise ConfigError(source, "variants", f"{by[name]} and {v.name} both change {name.replace('_', ' ')}: "
-                                                          "they cannot be combined")
+                    what = name.replace("_", " ")
+                    raise ConfigError(source, "variants",
+                                      f"{by[name]} and {v.name} both change {what}: they cannot be combined")
                 found[name] = fn
                 by[name] = v.name
     return Hooks(extra_cards=extra_cards, stops_at_reset=stops, after_count=tuple(lists["after_count"]),

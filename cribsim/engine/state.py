@@ -227,7 +227,8 @@ class GameState:
         if len(self.placed) >= self.places:
             raise GameOver(self.placed[0])
 
-    def log(self, seat: int, action: str, reason: str = "", cards: Sequence[int] = (), count: int | None = None) -> None:
+    def log(self, seat: int, action: str, reason: str = "", cards: Sequence[int] = (),
+            count: int | None = None) -> None:
         if self.events is not None:
             self.events.append(Event(self.deal_no, seat, 0, action, reason, tuple(cards), count))
 
@@ -263,14 +264,14 @@ class GameState:
         """Every legal answer to the decision asked of ``actor``."""
         if self.over is not None:
             return []
-        return self.program.decisions[self.decision].legal(self.obs[self.actor])  # type: ignore[index]
+        return self.program.decisions[self.decision].legal(self.obs[self.actor])
 
     def apply(self, action: Any) -> None:
         """Answer the decision asked of ``actor``; runs to the next decision or the end. An
         illegal answer raises IllegalMove and leaves the state unchanged."""
         if self.over is not None or self._flow is None:
             raise IllegalMove("the game is over" if self.over is not None else "call start() first", self.actor)
-        msg = self.program.decisions[self.decision].check(self.obs[self.actor], action)  # type: ignore[index]
+        msg = self.program.decisions[self.decision].check(self.obs[self.actor], action)
         if msg:
             raise IllegalMove(f"seat {self.actor}: {msg}", self.actor)
         self.history.append(action)
@@ -280,7 +281,8 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy at the same point: the game replayed from its start (same
         address or decks) with the same answers."""
-        twin = GameState(self.rules, self.seed, (self.address[0], self.game_no), self.first_dealer, log=self.events is not None,
+        twin = GameState(self.rules, self.seed, (self.address[0], self.game_no), self.first_dealer,
+                         log=self.events is not None,
                          decks=self.decks, match_score=self.obs[0].match_score,
                          counters=self.counting.counters if self.counting is not None else None,
                          deal_no=self.start_deal, scores=self.start_scores, until_deal=self.until_deal)

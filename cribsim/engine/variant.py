@@ -89,7 +89,21 @@ class Variant:
                                         "play_answers", "count_hand", "show_items", "after_count", "discard_rule",
                                         "rank_sides", "layout", "missed", "metrics")
     # every hook but check, extra_cards, stops_at_reset, after_count and metrics may be filled
-    # by one active variant only
+    # by one active variant only; a variant defines a hook as a static method (see Hooks)
+    check: ClassVar[Callable[..., None] | None] = None
+    extra_cards: ClassVar[Callable[..., int] | None] = None
+    heels: ClassVar[Callable[..., bool] | None] = None
+    stops_at_reset: ClassVar[Callable[..., bool] | None] = None
+    name_card: ClassVar[Callable[..., tuple[int, int]] | None] = None
+    play_answers: ClassVar[Callable[..., list[tuple[Any, int]]] | None] = None
+    count_hand: ClassVar[Callable[..., int] | None] = None
+    show_items: ClassVar[Callable[..., Any] | None] = None
+    after_count: ClassVar[Callable[..., None] | None] = None
+    discard_rule: ClassVar[Callable[..., Any] | None] = None
+    rank_sides: ClassVar[Callable[..., Any] | None] = None
+    layout: ClassVar[Callable[..., Any] | None] = None
+    missed: ClassVar[Callable[..., None] | None] = None
+    metrics: ClassVar[Callable[..., dict[str, float]] | None] = None
 
     @classmethod
     def narrate(cls, e: Event, names: list[str]) -> str | None:

@@ -31,9 +31,8 @@ def pass_error(obs: Any, choice: Any) -> str | None:
     try:
         to_partner, to_crib = (list(x) for x in choice)
     except (ValueError, TypeError):
-        to_partner = to_crib = None  # type: ignore[assignment]
-    if to_partner is None or without(obs.hand, to_partner + to_crib) is None or \
-            len(to_partner) != PASS or len(to_crib) != THROW:
+        to_partner, to_crib = [], []
+    if without(obs.hand, to_partner + to_crib) is None or len(to_partner) != PASS or len(to_crib) != THROW:
         return (f"answered {choice!r} for {cards_str(obs.hand)}: expected ({PASS} cards for the partner, "
                 f"{THROW} for the crib), all its own")
     rule = obs.discard_rule
