@@ -11,6 +11,7 @@ import argparse
 import statistics
 import time
 
+from cribsim import compiled
 from cribsim.engine import play_game
 from cribsim.match import make_strategies
 from cribsim.rules import load_rules
@@ -35,7 +36,7 @@ def main():
     args = ap.parse_args()
     rules = load_rules("standard")
     lineups = {name: make_strategies([factory(name)] * 2) for name in ("random", "ev")}
-    for name, strategies in lineups.items():
+    for _name, strategies in lineups.items():
         rate(rules, strategies, args.warmup, 10**9)  # other deals than the timed ones
     rates = {name: [] for name in lineups}
     start = {name: 0 for name in lineups}
@@ -44,6 +45,7 @@ def main():
             r, n = rate(rules, strategies, args.seconds, start[name])
             start[name] += n
             rates[name].append(r)
+    print(f"engine: {'compiled' if compiled() else 'pure Python'}")
     for name, rs in rates.items():
         print(f"{name:>6} vs {name:<6} games/s per round: {', '.join(f'{r:,.0f}' for r in rs)}")
     ratios = [e / r for e, r in zip(rates["ev"], rates["random"])]

@@ -7,6 +7,7 @@ The last line printed is the games-per-second figure."""
 import argparse
 import time
 
+from cribsim import compiled
 from cribsim.engine import play_game
 from cribsim.match import make_strategies
 from cribsim.rules import load_rules
@@ -41,7 +42,8 @@ def main():
             games += 1
             deals += res.deals
     dt = time.perf_counter() - t0
-    print(f"rules: {rules.name} ({rules.players} players), strategy: {args.strategy}")
+    print(f"rules: {rules.name} ({rules.players} players), strategy: {args.strategy}, "
+          f"engine: {'compiled' if compiled() else 'pure Python'}")
     print(f"games: {games} in {dt:.1f} s; deals per game: {deals / games:.2f}; deals/s: {deals / dt:,.0f}")
     print(f"games/s: {games / dt:,.0f}")
 

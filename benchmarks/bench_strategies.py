@@ -6,6 +6,7 @@
 import argparse
 import time
 
+from cribsim import compiled
 from cribsim.engine import play_game
 from cribsim.match import make_strategies
 from cribsim.rules import load_rules
@@ -39,6 +40,7 @@ def main():
     ap.add_argument("--strategy", nargs="*", default=sorted(BUILTIN))
     args = ap.parse_args()
     rules = load_rules("standard")
+    print(f"engine: {'compiled' if compiled() else 'pure Python'}")
     for name in args.strategy:
         timed = Timed(factory(name)(__import__("random").Random(0)))
         other = make_strategies([factory("ev")])[0]

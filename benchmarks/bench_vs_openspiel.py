@@ -18,6 +18,7 @@ import statistics
 import sys
 import time
 
+from cribsim import compiled
 from cribsim.engine import play_game
 from cribsim.match import make_strategies
 from cribsim.rules import load_rules
@@ -62,11 +63,13 @@ def main() -> None:
     openspiel_rate(game, 1.0, rng)  # warm-up: tables filled, caches hot
     cribsim_rate(rules, strategies, 1.0, start)
     start[0] = 0
+    print(f"cribsim engine: {'compiled' if compiled() else 'pure Python'}")
     ours, theirs = [], []
     for _ in range(args.rounds):
         theirs.append(openspiel_rate(game, args.seconds, rng))
         ours.append(cribsim_rate(rules, strategies, args.seconds, start))
-        print(f"openspiel {theirs[-1]:,.0f} games/s  cribsim {ours[-1]:,.0f} games/s  ratio {ours[-1] / theirs[-1]:.3f}")
+        print(f"openspiel {theirs[-1]:,.0f} games/s  cribsim {ours[-1]:,.0f} games/s  "
+              f"ratio {ours[-1] / theirs[-1]:.3f}")
     print(f"cribsim/openspiel (median rates): {statistics.median(ours) / statistics.median(theirs):.3f}")
 
 

@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-from . import __version__
+from . import __version__, compiled
 from .cards import VALUE, WILD_BASE, card_str, cards_str, parse_cards
 from .errors import CribsimError, RunFailed, describe, one_line
 from .scoring import peg_breakdown, show_breakdown, show_words
@@ -493,7 +493,8 @@ def cmd_list(args):
 
 def build_parser():
     p = _Parser(prog="cribsim", description="Cribbage tournament simulator and rules-variant testbed.")
-    p.add_argument("--version", action="version", version=f"cribsim {__version__}")
+    p.add_argument("--version", action="version",
+                   version=f"cribsim {__version__} ({'compiled' if compiled() else 'pure Python'})")
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
     s = sub.add_parser("score", help="score a hand or crib at the show, with the breakdown",

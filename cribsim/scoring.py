@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations, product
 from math import comb
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import JACK, NUM_STANDARD, RANK, RANK_CHARS, RANK_VALUE, SUIT, VALUE, card
+from .tables import LazyTable
 
 # multiset key: 3 bits of count per rank (counts up to 7, enough for six of a kind with jokers)
 RBIT = tuple(1 << (3 * RANK[c]) for c in range(NUM_STANDARD))
@@ -64,15 +65,12 @@ def rank_points_from_counts(counts: Sequence[int]) -> int:
     return pts
 
 
-class _RankTable(dict[int, int]):
-    """Multiset key -> fifteens+pairs+runs points, filled on first use (any hand size)."""
-
-    def __missing__(self, key: int) -> int:
-        v = self[key] = rank_points_from_counts(counts_of_key(key))
-        return v
+def _rank_fill(key: int) -> int:
+    return rank_points_from_counts(counts_of_key(key))
 
 
-RANK_POINTS = _RankTable()
+# multiset key -> fifteens+pairs+runs points, filled on first use (any hand size)
+RANK_POINTS: Any = LazyTable(_rank_fill)
 
 
 def multiset_key(cards: Iterable[int]) -> int:
@@ -141,24 +139,13 @@ def peg_points(ranks: Sequence[int], count: int) -> int:
     return pts
 
 
-class _PegTable(dict[int, int]):
-    """Pegging points by the pile's key (:data:`PILE_BIT`: 4 bits per card laid since the last
-    reset, the new card lowest), filled on first use from :func:`peg_points`; bounded (cleared
-    when it grows past ``LIMIT`` piles, a few tens of MB)."""
-
-    LIMIT = 400_000
-
-    def __missing__(self, key: int) -> int:
-        ranks = []
-        while key:
-            ranks.append((key & 15) - 1)
-            key >>= 4
-        ranks.reverse()
-        v = peg_points(ranks, sum(RANK_VALUE[r] for r in ranks))
-        if len(self) >= self.LIMIT:
-            self.clear()
-        self[_key_of(ranks)] = v
-        return v
+def _peg_fill(key: int) -> int:
+    ranks = []
+    while key:
+        ranks.append((key & 15) - 1)
+        key >>= 4
+    ranks.reverse()
+    return peg_points(ranks, sum(RANK_VALUE[r] for r in ranks))
 
 
 def _key_of(ranks: Iterable[int]) -> int:
@@ -168,7 +155,9 @@ def _key_of(ranks: Iterable[int]) -> int:
     return key
 
 
-PEG = _PegTable()
+# pegging points by the pile's key (PILE_BIT: 4 bits per card laid since the last reset, the new
+# card lowest), filled on first use; bounded (emptied past 400,000 piles, a few tens of MB)
+PEG: Any = LazyTable(_peg_fill, 400_000)
 # what a card adds to a pile's key (after shifting it 4 bits): its rank + 1
 PILE_BIT = tuple(RANK[c] + 1 for c in range(NUM_STANDARD))
 
@@ -185,17 +174,12 @@ def _word(n: int) -> str:
     return NUMBER_WORDS.get(n, str(n))
 
 
-class Item(tuple):
-    """One scoring item: (reason, points, cards)."""
+class Item(NamedTuple):
+    """One scoring item: its reason, points and the cards that make it."""
 
-    __slots__ = ()
-
-    def __new__(cls, reason: str, points: int, cards: Iterable[int]) -> Item:
-        return tuple.__new__(cls, (reason, points, tuple(cards)))
-
-    reason = property(lambda s: s[0])
-    points = property(lambda s: s[1])
-    cards = property(lambda s: s[2])
+    reason: str
+    points: int
+    cards: tuple[int, ...]
 
 
 def show_breakdown(hand: Sequence[int], starter: int | None, crib: bool = False) -> list[Item]:
@@ -226,9 +210,9 @@ def show_breakdown(hand: Sequence[int], starter: int | None, crib: bool = False)
     s = SUIT[hand[0]]
     if all(SUIT[c] == s for c in hand):  # R-SHOW-6
         if starter is not None and SUIT[starter] == s:
-            items.append(Item("flush", len(hand) + 1, allc))
+            items.append(Item("flush", len(hand) + 1, tuple(allc)))
         elif not crib:
-            items.append(Item("flush", len(hand), hand))
+            items.append(Item("flush", len(hand), tuple(hand)))
     if starter is not None and RANK[starter] != JACK:  # R-SHOW-7: each jack of the starter's suit
         nob = card(JACK, SUIT[starter])
         items += [Item("nobs", 1, (nob,)) for c in hand if c == nob]
@@ -270,21 +254,21 @@ def peg_breakdown(cards: Sequence[int]) -> list[Item]:
     ranks = [RANK[c] for c in cards]
     items = []
     if count == 15:
-        items.append(Item("fifteen", 2, cards))
+        items.append(Item("fifteen", 2, tuple(cards)))
     if count == 31:
-        items.append(Item("thirty-one", 2, cards))
+        items.append(Item("thirty-one", 2, tuple(cards)))
     n, last = len(ranks), ranks[-1]
     k = 1
     while k < n and ranks[n - 1 - k] == last:
         k += 1
     if k > 1:
         name = {2: "pair", 3: "pair royal", 4: "double pair royal"}.get(k, f"{k} of a kind")
-        items.append(Item(name, k * (k - 1), cards[n - k:]))
+        items.append(Item(name, k * (k - 1), tuple(cards[n - k:])))
     else:
         for length in range(n, 2, -1):
             window = ranks[n - length:]
             if len(set(window)) == length and max(window) - min(window) == length - 1:
-                items.append(Item("run", length, cards[n - length:]))
+                items.append(Item("run", length, tuple(cards[n - length:])))
                 break
     return items
 

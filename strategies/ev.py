@@ -155,6 +155,7 @@ class EVStrategy(Strategy):
         super().__init__(rng)
         self.crib_weight = crib_weight
         self.reply_weight = reply_weight
+        self._rules: Any = None
         self.tables = load()
         self.pair_own, self.pair_opp, self.single = _crib_arrays(crib_weight)
 
@@ -365,40 +366,40 @@ class EVStrategy(Strategy):
         has not seen (not in its hand, not laid, not its own discards, not the starter)."""
         legal = obs.legal
         r = obs.rules
-        wild = r.deck_size > 52
+        if r is not self._rules:
+            self._set_rules(r)
+        wild = self._wild
         if len(legal) == 1 and not wild:
             return legal[0]
-        nxt = obs.seat + 1 if obs.seat + 1 < obs.players else 0
+        seat = obs.seat
+        nxt = seat + 1 if seat + 1 < self._players else 0
         left = [4] * 14  # by rank; index 13 collects jokers (V-JOKERS), never read
-        for c in obs.hand:
+        hand = obs.hand
+        for c in hand:
             left[c >> 2] -= 1  # c >> 2 is the rank (cards are rank * 4 + suit)
         played = obs.played
         nxt_played = 0
         for s, c in played:
             left[c >> 2] -= 1
-            nxt_played += s == nxt
-        for c in obs.discarded:  # own cards in the crib: not in anyone's hand
+            if s == nxt:
+                nxt_played += 1
+        discarded = obs.discarded
+        for c in discarded:  # own cards in the crib: not in anyone's hand
             left[c >> 2] -= 1
-        unseen = 52 - len(obs.hand) - len(played) - len(obs.discarded)
-        if obs.starter is not None:
-            left[obs.starter >> 2] -= 1
+        unseen = 52 - len(hand) - len(played) - len(discarded)
+        starter = obs.starter
+        if starter is not None:
+            left[starter >> 2] -= 1
             unseen -= 1
-        return self.choose(obs, left, unseen, r.hand_size - nxt_played, nxt, wild)
-
-    def choose(self, obs: Any, left: list[int], unseen: int, nxt_size: int, nxt: int, wild: bool) -> Any:
-        """The one-ply choice, given what this seat has not seen: ``left`` cards of each rank,
-        ``unseen`` cards in all, the next seat ``nxt`` holding ``nxt_size`` of them."""
-        legal = obs.legal
-        r = obs.rules
-        hand = obs.hand
+        nxt_size = self._hand_size - nxt_played  # every hand ends the same size (validated in Rules)
         sign = self.reply_weight if obs.side_of[nxt] == obs.side else -self.reply_weight
         pile = _ranks(obs.pile)
-        now = lay_points(pile)
+        now = _LAY.get(pile) or lay_points(pile)
         now_pts, replies = now[2], now[3]
-        last_card = nxt_size <= 0 and (len(hand) == 1 or len(obs.played) + len(hand) == r.players * r.hand_size)
+        last_card = nxt_size <= 0 and (len(hand) == 1 or len(played) + len(hand) == self._all_cards)
         hold = HOLD_COL[unseen][nxt_size] if nxt_size > 0 else None
         count = obs.count
-        obj = r.objective
+        minimise = self._objective < 0
         best, choice = None, legal[0]
         seen = 0
         for answer, c in (play_options(obs) if wild else zip(legal, legal)):
@@ -422,63 +423,18 @@ class EVStrategy(Strategy):
                     v += sign * threat
                 elif last_card:
                     v += 1
-            if obj < 0:  # lowball: shed points, hand them to the next player
+            if minimise:  # lowball: shed points, hand them to the next player
                 v = -v
             v += 0.001 * val - (0.01 if cnt == 5 or cnt == 21 else 0.0)  # tie-breaks
             if best is None or v > best:
                 best, choice = v, answer
         return choice
 
-
-class OnePlyPolicy:
-    """``ev``'s one-ply rule for the seats of a rollout (``cribsim.engine.rollout``), with what
-    each seat has seen kept up to date card by card instead of recounted at every decision:
-    the same choices as :meth:`EVStrategy.one_ply` (a test checks it), faster in long searches.
-    ``view`` is the root seat's observation the rollouts start from; the root seat also knows
-    its own discards."""
-
-    def __init__(self, ev: EVStrategy, view: Any) -> None:
-        self.ev = ev
-        self.root = view.seat
-        pub = [4] * 14
-        for _, c in view.played:
-            pub[c >> 2] -= 1
-        unseen = 52 - len(view.played)
-        if view.starter is not None:
-            pub[view.starter >> 2] -= 1
-            unseen -= 1
-        self.base, self.base_unseen, self.start = pub, unseen, len(view.played)
-        self.extra = tuple(view.discarded)  # the root seat's own crib cards
-        self.plays = [0] * view.players
-        for s, _ in view.played:
-            self.plays[s] += 1
-        self.reset()
-
-    def reset(self) -> None:
-        """A new rollout from the view (``PlayRollout.run`` calls it)."""
-        self.pub, self.unseen, self.k = list(self.base), self.base_unseen, self.start
-        self.by_seat = list(self.plays)
-
-    def __call__(self, obs: Any) -> Any:
-        legal = obs.legal
-        wild = obs.rules.deck_size > 52
-        played = obs.played
-        pub, by_seat = self.pub, self.by_seat
-        for s, c in played[self.k:]:
-            pub[c >> 2] -= 1
-            by_seat[s] += 1
-        self.unseen -= len(played) - self.k
-        self.k = len(played)
-        if len(legal) == 1 and not wild:
-            return legal[0]
-        left = list(pub)
-        hand = obs.hand
-        for c in hand:
-            left[c >> 2] -= 1
-        unseen = self.unseen - len(hand)
-        if obs.seat == self.root:
-            for c in self.extra:
-                left[c >> 2] -= 1
-            unseen -= len(self.extra)
-        nxt = obs.seat + 1 if obs.seat + 1 < obs.players else 0
-        return self.ev.choose(obs, left, unseen, obs.rules.hand_size - by_seat[nxt], nxt, wild)
+    def _set_rules(self, r: Any) -> None:
+        """What the play needs of the rules, read once per rule set."""
+        self._rules = r
+        self._wild = r.deck_size > 52
+        self._players = r.players
+        self._hand_size = r.hand_size
+        self._all_cards = r.players * r.hand_size
+        self._objective = r.objective

@@ -30,7 +30,7 @@ from cribsim.engine.rollout import PlayRollout
 from cribsim.params import Param
 from cribsim.strategy import allowed
 
-from .ev import EVStrategy, OnePlyPolicy
+from .ev import EVStrategy
 
 
 class MCStrategy(EVStrategy):
@@ -44,8 +44,8 @@ class MCStrategy(EVStrategy):
     )
 
     def __init__(self, rng: random.Random, rollouts: int = 64, discard_rollouts: int = 48, discard_top: int = 3,
-                 discard_margin: float = 1.0, **ev_params: Any) -> None:
-        super().__init__(rng, **ev_params)
+                 discard_margin: float = 1.0, crib_weight: float = 1.0, reply_weight: float = 1.0) -> None:
+        super().__init__(rng, crib_weight, reply_weight)
         self.rollouts = rollouts
         self.discard_rollouts = discard_rollouts
         self.discard_top = discard_top
@@ -89,7 +89,7 @@ class MCStrategy(EVStrategy):
         seen.add(obs.starter)
         sample = self._sampler(obs, [c for c in range(52) if c not in seen])
         me = obs.seat
-        rollout = PlayRollout(obs, OnePlyPolicy(self, obs))
+        rollout = PlayRollout(obs, self.one_ply)
         totals = dict.fromkeys(legal, 0)
         mine = obs.side
         for _ in range(self.rollouts):
@@ -122,7 +122,7 @@ class MCStrategy(EVStrategy):
         for _, _keep, thrown in top:
             view = obs.rules.program.observation(me, obs.side, obs.rules, obs.side_of)
             view.dealer, view.crib_owner, view.discarded = obs.dealer, obs.crib_owner, tuple(thrown)
-            rollouts.append(PlayRollout(view, OnePlyPolicy(self, view)))
+            rollouts.append(PlayRollout(view, self.one_ply))
         pegs = [0] * len(top)
         for _ in range(self.discard_rollouts):
             self.rng.shuffle(unseen)

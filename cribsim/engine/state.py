@@ -24,7 +24,9 @@ from typing import Any
 
 from ..errors import IllegalMove
 from ..rng import DECK, addressed_draw
+from .counting import Counting
 from .events import SOURCES, Event
+from .variant import Hooks
 
 MAX_DEALS = 10_000  # a safety net for variants with penalties; standard games last ~9 deals
 INF = float("inf")
@@ -63,41 +65,44 @@ class GameState:
                  scores: Sequence[int] | None = None, until_deal: int | None = None) -> None:
         self.rules = rules
         program = self.program = rules.program
-        self.hooks = program.hooks
-        self.n = n = rules.players
-        self.seed, self.address = seed, tuple(address)
-        self.game_no = self.address[1] if len(self.address) > 1 else 0
+        self.hooks: Hooks = program.hooks
+        n: int = rules.players
+        self.n = n
+        self.seed: int = seed
+        self.address: tuple[int, ...] = tuple(address)
+        self.game_no: int = self.address[1] if len(self.address) > 1 else 0
         # this game's sides and targets: the rules' own, or a variant's for this game
-        self.sides, self.targets = program.layout(self.game_no)
-        self.own_layout = self.sides is not rules.sides
-        self.side_of = rules.side_of if not self.own_layout else side_of_seats(self.sides, n)
-        self.game_targets = self.targets
+        sides, targets = program.layout(self.game_no)
+        self.sides: tuple[tuple[int, ...], ...] = sides
+        self.targets: tuple[float, ...] = targets
+        self.own_layout: bool = self.sides is not rules.sides
+        self.side_of: tuple[int, ...] = rules.side_of if not self.own_layout else side_of_seats(self.sides, n)
+        self.game_targets: tuple[float, ...] = self.targets
         # sides to place before the game ends: one, or more with continued play (R-MATCH-5); a
         # reversed objective decides the game the moment a side reaches the target
-        self.places = rules.match.places(len(self.sides)) if program.objective > 0 else 1
+        self.places: int = rules.match.places(len(self.sides)) if program.objective > 0 else 1
         self.placed: list[int] = []
         self.first_scores: tuple[int, ...] | None = None
-        self.dealer = self.first_dealer = dealer
-        self.deal_no = deal_no
-        self.until_deal = until_deal
-        self.scores = list(scores) if scores is not None else [0] * len(self.sides)
+        self.dealer: int = dealer
+        self.first_dealer: int = dealer
+        self.deal_no: int = deal_no
+        self.until_deal: int | None = until_deal
+        self.scores: list[int] = list(scores) if scores is not None else [0] * len(self.sides)
         counting = counters is not None and any(miss > 0 for miss, _ in counters)
         # the items of every score are logged when a player may overlook some of them
         self.events: list[Event] | None = [] if log or counting else None
-        self.by_role = [[0] * len(SOURCES) for _ in range(n)]  # points by role (0 dealer) and source
+        self.by_role: list[list[int]] = [[0] * len(SOURCES) for _ in range(n)]  # points by role (0 dealer) and source
         self.metrics: dict[str, float] = {}
         self.decks = decks
         obs_cls = program.observation
-        self.obs = [obs_cls(s, self.side_of[s], rules, self.side_of) for s in range(n)]
+        self.obs: list[Any] = [obs_cls(s, self.side_of[s], rules, self.side_of) for s in range(n)]
         for o in self.obs:
             o.game_no, o.match_score = self.game_no, tuple(match_score)
-        self.counting = None
+        self.counting: Counting | None = None
         if counting:
-            from .counting import Counting
-
             self.counting = Counting(self, counters)  # type: ignore[arg-type]
         self.decision: str | None = None
-        self.actor = -1
+        self.actor: int = -1
         self.over: GameOver | None = None
         self.history: list[Any] = []
         self.notes: dict[str, Any] = {}

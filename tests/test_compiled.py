@@ -1,0 +1,64 @@
+"""The optional compiled lane (setup.py, CRIBSIM_COMPILE=1: the hot modules compiled by mypyc)
+plays exactly the games of the pure Python engine: the same source, built here into a scratch
+copy, then the same games compared event by event for a spread of rules files and strategies."""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GAMES = """
+import hashlib, json, sys
+import cribsim
+from cribsim.engine import play_game
+from cribsim.match import make_strategies, play_match
+from cribsim.rules import load_rules
+from cribsim.strategy import factory
+out = {"compiled": cribsim.compiled()}
+for preset, names in (("standard", ("random", "ev")), ("five_card", ("mc", "random")), ("jokers", ("ev", "greedy")),
+                      ("four_player_partners", ("random", "ev", "hoyle", "ev")), ("lowball", ("ev", "random")),
+                      ("canadian_doubles", ("ev", "random", "ev", "random")), ("three_player_team_inspect",
+                      ("ev", "random", "greedy")), ("muggins", ("ev", "ev")), ("auction", ("ev", "random"))):
+    rules = load_rules(preset)
+    params = {"mc": {"rollouts": 4, "discard_rollouts": 4}}
+    h = hashlib.sha256()
+    for key in range(3):
+        m = play_match(rules, [factory(n, params.get(n)) for n in names], 11, key, log=True,
+                       counters=[(0.1, 0.5)] * rules.players if preset == "muggins" else None)
+        h.update(repr([(g.scores, g.events) for g in m.games]).encode())
+    out[preset] = h.hexdigest()
+print(json.dumps(out))
+"""
+
+
+def _run(path_entry):
+    env = dict(os.environ, PYTHONPATH=str(path_entry))
+    r = subprocess.run([sys.executable, "-c", GAMES], capture_output=True, text=True, env=env, cwd=path_entry,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def test_the_compiled_lane_plays_the_same_games(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("cribsim", "strategies", "configs"):
+        shutil.copytree(ROOT / name, src / name, symlinks=True,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    env = dict(os.environ, CRIBSIM_COMPILE="1")
+    build = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace", "--parallel", "2"],
+                           cwd=src, env=env, capture_output=True, text=True, timeout=900)
+    assert build.returncode == 0, (build.stdout + build.stderr)[-3000:]
+    assert list((src / "cribsim" / "engine").glob("state*.so"))
+    pure, fast = _run(ROOT), _run(src)
+    assert pure.pop("compiled") is False and fast.pop("compiled") is True
+    assert fast == pure
+    assert hashlib.sha256(json.dumps(pure).encode()).hexdigest()  # nine rule sets compared
+    assert len(pure) == 9
