@@ -25,10 +25,11 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any, ClassVar
 
-from cribsim.cards import VALUE, WILD_BASE
+from cribsim.cards import VALUE
 from cribsim.engine.rollout import PlayRollout
 from cribsim.params import Param
 from cribsim.strategy import allowed
+from cribsim.variants.jokers import play_options
 
 from .ev import EVStrategy
 
@@ -79,32 +80,36 @@ class MCStrategy(EVStrategy):
 
     def play(self, obs: Any) -> Any:
         legal = obs.legal
-        if obs.rules.jokers and (max(obs.hand) >= WILD_BASE or obs.starter >= WILD_BASE):
-            return EVStrategy.play(self, obs)  # the search does not name jokers yet
-        if len(legal) == 1:
+        wild = obs.rules.deck_size > 52
+        if len(legal) == 1 and not wild:
             return legal[0]
+        # every distinct answer: a card, or a joker once per name that fits (counted as the name)
+        options = play_options(obs) if wild else [(c, c) for c in legal]
+        if len(options) == 1:
+            return options[0][0]
         seen = set(obs.hand)
         seen.update(c for _, c in obs.played)
         seen.update(obs.discarded)
         seen.add(obs.starter)
-        sample = self._sampler(obs, [c for c in range(52) if c not in seen])
+        sample = self._sampler(obs, [c for c in range(obs.rules.deck_size) if c not in seen])
         me = obs.seat
         rollout = PlayRollout(obs, self.one_ply)
-        totals = dict.fromkeys(legal, 0)
+        totals = [0] * len(options)
         mine = obs.side
         for _ in range(self.rollouts):
             dealt = sample()
             dealt[me] = list(obs.hand)
-            for c in legal:
-                pegged = rollout.run(dealt, c)
-                totals[c] += 2 * pegged[mine] - sum(pegged)
+            for i, (answer, _) in enumerate(options):
+                pegged = rollout.run(dealt, answer)
+                totals[i] += 2 * pegged[mine] - sum(pegged)
         obj = obs.rules.objective  # lowball: the fewest points for our side
-        return max(legal, key=lambda c: (obj * totals[c], VALUE[c]))
+        best = max(range(len(options)), key=lambda i: (obj * totals[i], VALUE[options[i][1]]))
+        return options[best][0]
 
     def discard(self, obs: Any) -> list[int]:
         hand = obs.hand
-        if not self.discard_rollouts or (obs.rules.jokers and max(hand) >= WILD_BASE):
-            return super().discard(obs)  # ev's discard (the rollouts do not name jokers yet)
+        if not self.discard_rollouts:
+            return super().discard(obs)
         scored = []
         for keep in combinations(hand, len(hand) - obs.discards):
             thrown = [c for c in hand if c not in keep]
@@ -117,7 +122,7 @@ class MCStrategy(EVStrategy):
             return top[0][2]
         n, me = obs.players, obs.seat
         size = obs.rules.hand_size
-        unseen = [c for c in range(52) if c not in hand]
+        unseen = [c for c in range(obs.rules.deck_size) if c not in hand]
         rollouts = []
         for _, _keep, thrown in top:
             view = obs.rules.program.observation(me, obs.side, obs.rules, obs.side_of)
