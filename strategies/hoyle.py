@@ -98,7 +98,7 @@ class HoyleStrategy(Strategy):
         for answer, c in (play_options(obs) if obs.rules.jokers else zip(legal, legal)):
             cnt = obs.count + VALUE[c]
             pts = peg_points(ranks + [RANK[c]], cnt)
-            v = 10 * pts
+            v: float = 10 * pts
             if not pts:
                 if cnt in (5, 21):
                     v -= 5
