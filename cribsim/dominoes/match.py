@@ -4,7 +4,6 @@ number of games). There are no skunks; the lead keeps rotating clockwise from ga
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +11,8 @@ from ..match import MatchResult, make_strategies, settled
 from .engine import play_game
 
 if TYPE_CHECKING:
+    import random
+
     from .rules import DominoRules
 
 
