@@ -6,6 +6,10 @@ gives them their meaning).  Everything hot indexes the small tuples below instea
 arithmetic or string work.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+
 from .errors import CribsimError
 
 RANK_CHARS = "A23456789TJQK"
@@ -24,35 +28,35 @@ VALUE = tuple(min(c // 4 + 1, 10) if c < NUM_STANDARD else 0 for c in range(_ALL
 RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
 
 
-def card(rank, suit):
+def card(rank: int, suit: int) -> int:
     """The card of rank index 0..12 and suit index 0..3."""
     return rank * 4 + suit
 
 
-def make_deck(wild=0):
+def make_deck(wild: int = 0) -> list[int]:
     """The deck as a list of ints: 52 standard cards then ``wild`` wild cards."""
     if not 0 <= wild <= MAX_WILD:
         raise CribsimError(f"cribsim: wild cards must be 0..{MAX_WILD}, got {wild}")
     return list(range(NUM_STANDARD + wild))
 
 
-def card_str(c):
+def card_str(c: int) -> str:
     if c >= WILD_BASE:
         return "JK"
     return RANK_CHARS[c >> 2] + SUIT_CHARS[c & 3]
 
 
-def cards_str(cards):
+def cards_str(cards: Iterable[int]) -> str:
     return " ".join(card_str(c) for c in cards)
 
 
-def _bad(text):
+def _bad(text: object) -> CribsimError:
     return CribsimError(
         f"cribsim: invalid card '{text}' (expected rank A,2-10,T,J,Q,K and suit C,D,H,S)"
     )
 
 
-def parse_card(text):
+def parse_card(text: object) -> int:
     """Parse ``5H``, ``TD``, ``10D``, ``jd`` (any case) or ``JK`` (a wild card, numbered by
     the caller).  Anything else raises a one-line CribsimError."""
     if not isinstance(text, str):
@@ -67,7 +71,7 @@ def parse_card(text):
     return card(RANK_CHARS.index(s[0]), SUIT_CHARS.index(s[1]))
 
 
-def parse_cards(words):
+def parse_cards(words: Iterable[object]) -> list[int]:
     """Parse several cards; wild cards (JK) get distinct ids 52, 53, ...; duplicates are an error."""
     out, wild = [], 0
     for w in words:

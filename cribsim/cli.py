@@ -4,15 +4,22 @@ One error boundary (:func:`main`): every failure is one line on stderr (``cribsi
 code 2 for bad input, 1 for a run that failed, 130 for an interrupted one; never a traceback
 (``CRIBSIM_DEBUG=1`` adds it, for bug reports)."""
 
+from __future__ import annotations
+
 import argparse
 import json
 import os
 import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from . import __version__, compiled
 from .cards import VALUE, WILD_BASE, card_str, cards_str, parse_cards
 from .errors import CribsimError, RunFailed, describe, one_line
 from .scoring import peg_breakdown, show_breakdown, show_words
+
+if TYPE_CHECKING:
+    from .tournament.config import Experiment
 
 MAX_SEED = 2 ** 63 - 1
 MAX_WORKERS = 4096
@@ -20,11 +27,11 @@ MAX_LINE = 10_000  # bytes in one line of a --batch file
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
         raise CribsimError(f"{self.prog}: {message} (see --help)")
 
 
-def _seed(text):
+def _seed(text: str) -> int:
     """--seed: a whole number 0..2**63-1 (the deal addresses are 64-bit)."""
     try:
         v = int(text)
@@ -35,7 +42,7 @@ def _seed(text):
     return v
 
 
-def _probability(text):
+def _probability(text: str) -> float:
     try:
         v = float(text)
     except ValueError:
@@ -47,7 +54,7 @@ def _probability(text):
 
 # ---- score ----------------------------------------------------------------------------------
 
-def _score_cards(hand, starter, crib, rules=None):
+def _score_cards(hand: list[int], starter: int, crib: bool, rules: Any = None) -> dict[str, Any]:
     named = None
     show_items = rules.program.hooks.show_items if rules is not None else None
     if show_items is not None and any(c >= WILD_BASE for c in hand + [starter]):
@@ -67,7 +74,7 @@ def _score_cards(hand, starter, crib, rules=None):
     return out
 
 
-def _rules_arg(args):
+def _rules_arg(args: argparse.Namespace) -> Any:
     """The cribbage rules named by --rules (None without it)."""
     if not getattr(args, "rules", None):
         return None
@@ -78,11 +85,11 @@ def _rules_arg(args):
     return rules
 
 
-def _wild_in_deck(rules):
+def _wild_in_deck(rules: Any) -> int:
     return rules.deck_size - 52 if rules is not None else 0
 
 
-def _load_rules(ref):
+def _load_rules(ref: str) -> Any:
     """--rules: a preset name or a file; a path that does not exist is an error, never the
     preset of the same name."""
     from pathlib import Path
@@ -101,7 +108,7 @@ def _load_rules(ref):
         raise CribsimError(f"cribsim: --rules {ref}: invalid rules ({describe(e, 200)})") from None
 
 
-def _check_show(hand, starter, rules=None, crib=False, batch=False):
+def _check_show(hand: list[int], starter: int, rules: Any = None, crib: bool = False, batch: bool = False) -> None:
     if starter in hand:
         raise CribsimError(f"cribsim: the starter {card_str(starter)} is also in the hand")
     if len(set(hand)) != len(hand):
@@ -120,9 +127,10 @@ def _check_show(hand, starter, rules=None, crib=False, batch=False):
         raise CribsimError("cribsim: JK needs rules whose deck has enough wild cards (see cribsim list)")
 
 
-def _batch_lines(path):
+def _batch_lines(path: str) -> Iterator[tuple[int, list[str] | str]]:
     """(line number, words or an error message) for each non-blank line of a --batch file;
     a line that is not UTF-8 or longer than MAX_LINE bytes is an error for that line only."""
+    f: IO[bytes] | None
     try:
         f = sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as e:
@@ -163,7 +171,7 @@ def _batch_lines(path):
             f.close()
 
 
-def cmd_score(args):
+def cmd_score(args: argparse.Namespace) -> int:
     rules = _rules_arg(args)
     crib_rule = rules.crib_flush_needs_starter if rules is not None else True
     if args.batch:
@@ -201,7 +209,7 @@ def cmd_score(args):
     if "named" in res:
         print(f"JK named: {' '.join(res['named']['hand'])}, starter {res['named']['starter']}")
     items = [(it["reason"], it["points"], tuple(parse_cards_loose(it["cards"]))) for it in res["items"]]
-    for words, (_, pts, cs) in zip(show_words(items), items):
+    for words, (_, _pts, cs) in zip(show_words(items), items):
         print(f"  {words:<24} {cards_str(cs)}")
     print(f"total {res['total']}")
     return 0
@@ -209,12 +217,12 @@ def cmd_score(args):
 
 # ---- peg ------------------------------------------------------------------------------------
 
-def parse_cards_loose(words):
+def parse_cards_loose(words: Iterable[str]) -> list[int]:
     """Cards that may repeat (a wild card named as a card already there)."""
     return [parse_cards([w])[0] for w in words]
 
 
-def _peg_words(words, rules):
+def _peg_words(words: Iterable[str], rules: Any) -> list[int]:
     """Cards laid; a wild card is written JK=5S (laid as the card it is named)."""
     out, wild = [], 0
     for w in words:
@@ -239,7 +247,7 @@ def _peg_words(words, rules):
     return out
 
 
-def _peg_cards(cards):
+def _peg_cards(cards: list[int]) -> dict[str, Any]:
     count = sum(VALUE[c] for c in cards)
     if count > 31:
         raise CribsimError(f"cribsim: the count would be {count}, over 31 (R-PEG-2)")
@@ -252,7 +260,7 @@ def _peg_cards(cards):
     }
 
 
-def cmd_peg(args):
+def cmd_peg(args: argparse.Namespace) -> int:
     rules = _rules_arg(args)
     if args.batch:
         failed = False
@@ -285,7 +293,7 @@ PLAYER_PRESETS = {(2, False): "standard", (3, False): "three_player", (4, False)
                   (4, True): "four_player_partners", (5, False): "five_player"}
 
 
-def cmd_play(args):
+def cmd_play(args: argparse.Namespace) -> int:
     from .engine import play_game
     from .match import make_strategies
     from .narrate import narrate
@@ -310,7 +318,7 @@ def cmd_play(args):
     return 0
 
 
-def _play_other(rules, args):
+def _play_other(rules: Any, args: argparse.Namespace) -> int:
     from .games import GAMES
     from .match import make_strategies
     from .strategy import factory
@@ -325,7 +333,7 @@ def _play_other(rules, args):
 
 # ---- run, report, list ---------------------------------------------------------------------
 
-def cmd_run(args):
+def cmd_run(args: argparse.Namespace) -> int:
     from .tournament.config import load_experiment
     from .tournament.runner import run_experiment
 
@@ -349,7 +357,7 @@ def cmd_run(args):
 SUPERVISED = "CRIBSIM_SUPERVISED_FD"
 
 
-def _supervise(args, exp):
+def _supervise(args: argparse.Namespace, exp: Experiment) -> int:
     """Ray's core ends the driver process at once (no Python cleanup, its own messages, exit 1)
     when a raylet dies. So a Ray run plays in a child process and this one waits: when the
     child ends without saying it finished (a byte on a pipe, written by :func:`main`), the
@@ -376,7 +384,7 @@ def _supervise(args, exp):
     env = dict(os.environ, **{SUPERVISED: str(write_end), RAY_LOG: log})
     if not any(os.path.samefile(root, p) for p in _site_dirs()):  # a checkout: the child imports this copy
         env["PYTHONPATH"] = os.pathsep.join(p for p in [root, env.get("PYTHONPATH", "")] if p)
-    streams = {}
+    streams: dict[str, Any] = {}
     for name, fd in (("stdout", 1), ("stderr", 2)):
         try:
             own = getattr(sys, name).fileno() == fd
@@ -387,7 +395,8 @@ def _supervise(args, exp):
     try:
         child = subprocess.Popen(cmd, env=env, pass_fds=(write_end,), **streams)
         os.close(write_end)
-        forward = {sig: signal.signal(sig, lambda n, f: child.send_signal(n)) for sig in (signal.SIGTERM, signal.SIGHUP)}
+        forward = {sig: signal.signal(sig, lambda n, f: child.send_signal(n))
+                   for sig in (signal.SIGTERM, signal.SIGHUP)}
         try:
             got_out, got_err = child.communicate()
         finally:
@@ -418,35 +427,35 @@ def _supervise(args, exp):
     raise RunFailed(f"cribsim: run failed: {reason}{saved}")
 
 
-def _site_dirs():
+def _site_dirs() -> list[str]:
     import site
 
     dirs = list(getattr(site, "getsitepackages", lambda: [])()) + [site.getusersitepackages()]
     return [d for d in dirs if os.path.isdir(d)]
 
 
-def _nonempty(path):
+def _nonempty(path: str) -> bool:
     try:
         return os.path.getsize(path) > 0
     except OSError:
         return False
 
 
-def _remove(path):
+def _remove(path: str) -> None:
     try:
         os.unlink(path)
     except OSError:
         pass
 
 
-def cmd_report(args):
+def cmd_report(args: argparse.Namespace) -> int:
     from .tournament.report import write_report
 
     write_report(args.dir, quiet=args.quiet)
     return 0
 
 
-def cmd_list(args):
+def cmd_list(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .games import GAMES
@@ -468,7 +477,7 @@ def cmd_list(args):
             doc = (sys.modules[resolve(name, game).__module__].__doc__ or "").strip()
             print(f"  {name:<30} {doc.splitlines()[0] if doc else ''}")
     print("\nExample experiments (cribsim run FILE):")
-    seen = set()
+    seen: set[str] = set()
     local = Path.cwd() / "configs"
     files = sorted(f for f in local.rglob("*.yaml") if "rules" not in f.relative_to(local).parts) \
         if local.is_dir() else []
@@ -491,7 +500,7 @@ def cmd_list(args):
 
 # ---- entry point ----------------------------------------------------------------------------
 
-def build_parser():
+def build_parser() -> _Parser:
     p = _Parser(prog="cribsim", description="Cribbage tournament simulator and rules-variant testbed.")
     p.add_argument("--version", action="version",
                    version=f"cribsim {__version__} ({'compiled' if compiled() else 'pure Python'})")
@@ -561,7 +570,7 @@ def build_parser():
     return p
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     """The error boundary: whatever fails, one line on stderr and an exit code."""
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # strategies named module:Class from the working directory
@@ -598,7 +607,7 @@ def main(argv=None):
         _finished()
 
 
-def _finished():
+def _finished() -> None:
     """Tell a supervising ``cribsim run`` (see _supervise) that this process ended on its own."""
     fd = os.environ.pop(SUPERVISED, None)
     if fd is None:
@@ -610,7 +619,7 @@ def _finished():
         pass
 
 
-def _say(msg):
+def _say(msg: object) -> None:
     """One line on stderr, whatever the message holds (newlines, control characters, a huge
     key from a config); with CRIBSIM_DEBUG=1 the traceback comes first."""
     if os.environ.get("CRIBSIM_DEBUG") and sys.exc_info()[0] is not None:

@@ -16,15 +16,19 @@ For three to five players (one discard each) ``single`` gives the crib's expecte
 one discarded rank, the other crib cards random: a simpler model, stated as such.
 The shipped table (cribsim/data/crib_tables.json) records its samples and seed."""
 
+from __future__ import annotations
+
 import argparse
 import json
 import random
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any, cast
 
 from .cards import card
 from .expect import expected_show
@@ -33,7 +37,7 @@ from .scoring import show_points
 DATA = Path(__file__).resolve().parent / "data" / "crib_tables.json"
 
 
-def cells():
+def cells() -> list[tuple[int, int, bool]]:
     out = []
     for r1 in range(13):
         for r2 in range(r1, 13):
@@ -43,13 +47,13 @@ def cells():
     return out
 
 
-def cell_key(a, b):
+def cell_key(a: int, b: int) -> str:
     """The table key of two discarded cards."""
     r1, r2 = sorted((a >> 2, b >> 2))
     return f"{r1},{r2},{int(r1 != r2 and (a & 3) == (b & 3))}"
 
 
-def _best_discard(hand, table, sign):
+def _best_discard(hand: Sequence[int], table: Mapping[str, float] | None, sign: int) -> list[int]:
     best, best_throw = None, None
     for keep in combinations(hand, 4):
         throw = [c for c in hand if c not in keep]
@@ -58,10 +62,10 @@ def _best_discard(hand, table, sign):
             v += sign * table[cell_key(*throw)]
         if best is None or v > best:
             best, best_throw = v, throw
-    return best_throw
+    return cast("list[int]", best_throw)  # a hand of six has a best discard
 
 
-def _sample_cell(args):
+def _sample_cell(args: tuple[tuple[int, int, bool], str, int, int, Mapping[str, float] | None]) -> float:
     (r1, r2, suited), role, samples, seed, table = args
     rng = random.Random(f"{seed}-{r1}-{r2}-{suited}-{role}")
     total = 0.0
@@ -82,7 +86,7 @@ def _sample_cell(args):
     return total / samples
 
 
-def _single(args):
+def _single(args: tuple[int, int, int]) -> float:
     r, samples, seed = args
     rng = random.Random(f"{seed}-single-{r}")
     total = 0.0
@@ -94,31 +98,31 @@ def _single(args):
     return total / samples
 
 
-def compute(samples=2000, seed=1, iterations=2, processes=2):
+def compute(samples: int = 2000, seed: int = 1, iterations: int = 2, processes: int = 2) -> dict[str, Any]:
     table = {"method": __doc__.split("Method.")[1].split("The shipped")[0].strip(),
              "samples": samples, "seed": seed, "iterations": iterations}
-    prev = None
+    prev: dict[str, Any] | None = None
     with Pool(processes) as pool:
         for it in range(iterations):
             jobs = [(c, role, samples, seed + it, prev and prev[role]) for role in ("own", "opp") for c in cells()]
             vals = pool.map(_sample_cell, jobs, chunksize=4)
-            cur = {"own": {}, "opp": {}}
+            cur: dict[str, dict[str, float]] = {"own": {}, "opp": {}}
             for (c, role, *_), v in zip(jobs, vals):
                 cur[role][f"{c[0]},{c[1]},{int(c[2])}"] = round(v, 4)
             prev = cur
-        table.update(prev)
+        table.update(cast("dict[str, Any]", prev))  # iterations >= 1
         table["single"] = {str(r): round(v, 4) for r, v in
                            enumerate(pool.map(_single, [(r, samples * 20, seed) for r in range(13)]))}
     return table
 
 
 @lru_cache(maxsize=1)
-def load():
+def load() -> dict[str, Any]:
     """The shipped tables: {'own': {key: value}, 'opp': {...}, 'single': {rank: value}}."""
     return json.loads(DATA.read_text())
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="Recompute the expected crib tables (see the module doc).")
     ap.add_argument("--samples", type=int, default=2000, help="samples per cell and role (default 2000)")
     ap.add_argument("--seed", type=int, default=1)

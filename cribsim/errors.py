@@ -3,6 +3,10 @@
 Exit codes: 2 for bad input (a config, an argument, a results folder that cannot be used), 1 for a
 run that started and failed (a bug, a full disk, Ray going away), 130 for an interrupted run."""
 
+from __future__ import annotations
+
+from os import PathLike
+
 
 class CribsimError(Exception):
     """A user-facing error. ``str(err)`` is the whole one-line message."""
@@ -13,7 +17,7 @@ class CribsimError(Exception):
 class ConfigError(CribsimError):
     """A bad config: names the file, the key and what was expected."""
 
-    def __init__(self, source, key, expected):
+    def __init__(self, source: str | PathLike[str], key: str | None, expected: str) -> None:
         self.source, self.key, self.expected = source, key, expected
         where = f"{source}: " if source else ""
         keypart = f"key '{key}': " if key else ""
@@ -35,12 +39,12 @@ class Interrupted(CribsimError):
 class IllegalMove(CribsimError):
     """A strategy returned a move the rules do not allow."""
 
-    def __init__(self, message, seat=-1):
+    def __init__(self, message: str, seat: int = -1) -> None:
         super().__init__(message)
         self.seat = seat
 
 
-def one_line(text, limit=300):
+def one_line(text: object, limit: int = 300) -> str:
     """The first line of ``text``, shortened: error messages from elsewhere (Ray, the OS, a
     plug-in) must not break the one-line rule."""
     lines = [ln.strip() for ln in str(text).splitlines() if ln.strip()]
@@ -49,7 +53,7 @@ def one_line(text, limit=300):
     return first if len(first) <= limit else first[:limit - 3] + "..."
 
 
-def describe(exc, limit=300):
+def describe(exc: BaseException, limit: int = 300) -> str:
     """``Type: first line of the message`` for an exception from code we do not control."""
     msg = one_line(exc, limit)
     return f"{type(exc).__name__}: {msg}" if msg else type(exc).__name__

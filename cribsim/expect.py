@@ -2,14 +2,18 @@
 player has not seen. The fifteens/pairs/runs part is cached by rank pattern (kept ranks, held
 ranks); flush and nobs are added by suit with exact probabilities."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 from .cards import JACK, RANK, SUIT
 from .scoring import RANK_POINTS, RBIT
 
 _RB = tuple(1 << (3 * r) for r in range(13))
-_RANK_EV = {}
+_RANK_EV: dict[int, float] = {}
 
 
-def rank_ev(kkey, hkey, unseen):
+def rank_ev(kkey: int, hkey: int, unseen: int) -> float:
     """Sum over starter ranks of (cards of that rank not held) x rank points of keep+starter."""
     k = (kkey << 40) | hkey  # both keys are under 2**39
     v = _RANK_EV.get(k)
@@ -26,7 +30,7 @@ def rank_ev(kkey, hkey, unseen):
     return v
 
 
-def expected_show(keep, held, crib=False):
+def expected_show(keep: Sequence[int], held: Sequence[int], crib: bool = False) -> float:
     """Expected show points of ``keep`` over every starter not in ``held`` (the cards this player
     has seen, including ``keep``). With ``crib`` a flush needs the starter's suit (R-SHOW-6)."""
     unseen = 52 - len(held)

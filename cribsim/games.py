@@ -3,8 +3,11 @@
 Each game names, lazily, its rules builder, its match function, its built-in strategies and
 its per-variant summary; the runner, statistics and report are shared and know no rules."""
 
+from __future__ import annotations
+
 import importlib
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import ConfigError
 
@@ -14,7 +17,7 @@ class Game:
     name: str
     module: str  # exposes rules_from_mapping, play_match, BUILTIN, variant_headers, variant_row
 
-    def __getattr__(self, attr):
+    def __getattr__(self, attr: str) -> Any:
         return getattr(importlib.import_module(self.module), attr)
 
 
@@ -24,7 +27,7 @@ GAMES = {
 }
 
 
-def game_named(name, source="<inline>", key="game"):
+def game_named(name: str, source: str = "<inline>", key: str = "game") -> Game:
     if name not in GAMES:
         raise ConfigError(source, key, f"expected one of {', '.join(GAMES)}, got {name!r}")
     return GAMES[name]

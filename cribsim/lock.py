@@ -6,6 +6,8 @@ the message a second run gets. It is opened close-on-exec, so processes the run 
 never inherit it, and removed by its holder on release; a taker that finds the file replaced
 between opening and locking it tries again."""
 
+from __future__ import annotations
+
 import datetime
 import errno
 import fcntl
@@ -13,6 +15,7 @@ import json
 import os
 import socket
 from pathlib import Path
+from typing import Any, Literal
 
 from .errors import CribsimError
 
@@ -20,13 +23,13 @@ LOCK_NAME = ".cribsim.lock"
 
 
 class FolderLock:
-    def __init__(self, folder, command="run"):
+    def __init__(self, folder: str | os.PathLike[str], command: str = "run") -> None:
         self.folder = Path(folder)
         self.path = self.folder / LOCK_NAME
         self.command = command
-        self.fd = None
+        self.fd: int | None = None
 
-    def acquire(self):
+    def acquire(self) -> FolderLock:
         for _ in range(10):
             try:
                 fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
@@ -59,7 +62,7 @@ class FolderLock:
             pass  # the lock holds without the note
         return self
 
-    def release(self):
+    def release(self) -> None:
         if self.fd is None:
             return
         try:
@@ -69,15 +72,15 @@ class FolderLock:
         os.close(self.fd)
         self.fd = None
 
-    def __enter__(self):
+    def __enter__(self) -> FolderLock:
         return self.acquire()
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.release()
         return False
 
 
-def holder(folder):
+def holder(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
     """Who holds the folder's lock (a dict, possibly empty), or None if nobody does."""
     path = Path(folder) / LOCK_NAME
     try:
@@ -94,7 +97,7 @@ def holder(folder):
         os.close(fd)
 
 
-def describe_holder(path):
+def describe_holder(path: str | os.PathLike[str]) -> str:
     info = _info(path)
     if not info:
         return "another cribsim holds its lock"
@@ -102,7 +105,7 @@ def describe_holder(path):
             f"since {info.get('since', '?')})")
 
 
-def _info(path):
+def _info(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         with open(path, "rb") as f:
             data = json.loads(f.read(4096) or b"{}")

@@ -1,6 +1,8 @@
 """Names that become file names (an experiment's results folder, a variant's CSV and plot) or
 appear in tables (a lineup entry): checked before anything is written."""
 
+from __future__ import annotations
+
 import re
 
 MAX_NAME = 64
@@ -8,7 +10,7 @@ _NAME = re.compile(r"[A-Za-z0-9_.+-]+")
 _ENTRY = re.compile(r"[A-Za-z0-9_.+:-]+")  # entries may keep a module:Class spec as their name
 
 
-def check_name(name, entry=False):
+def check_name(name: object, entry: bool = False) -> str | None:
     """None for a good name, else what is wrong with it (for an error message). A name is 1 to
     64 characters, letters, digits and ``_-.+`` (and ``:`` for a lineup entry), not ``.`` or
     ``..`` (so it is always a plain file name in the folder it is written to)."""

@@ -68,7 +68,8 @@ def narrate(rules: Any, result: Any, names: list[str] | None = None) -> list[str
         if line:
             out.append(line)
     out.append("")
-    out.append(f"Final score: {standing()}. {sides[result.winner]} win{'s' if len(game_sides[result.winner]) == 1 else ''}"
+    out.append(f"Final score: {standing()}. "
+               f"{sides[result.winner]} win{'s' if len(game_sides[result.winner]) == 1 else ''}"
                f" after {result.deals} deal{'s' if result.deals != 1 else ''}.")
     assert scores == list(result.scores), "narration out of step with the scores"
     return out

@@ -8,16 +8,16 @@ from importlib import resources
 from pathlib import Path
 
 
-def configs_dir():
+def configs_dir() -> Path:
     """The packaged ``configs`` folder (rules/, experiments/, quickstart.yaml)."""
     return Path(str(resources.files("cribsim").joinpath("configs")))
 
 
-def rules_dir():
+def rules_dir() -> Path:
     return configs_dir() / "rules"
 
 
-def example_configs():
+def example_configs() -> list[Path]:
     """Every example experiment shipped (every YAML file outside rules/), sorted."""
     root = configs_dir()
     if not root.is_dir():

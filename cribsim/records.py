@@ -120,7 +120,7 @@ class GameRecord:
                 v = v.get(part, 0)
             else:
                 v = v[int(part)]
-        return int(v) if isinstance(v, bool) else v  # type: ignore[no-any-return]
+        return int(v) if isinstance(v, bool) else v
 
 
 @dataclass

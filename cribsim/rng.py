@@ -6,9 +6,15 @@ game, deal, stream): decks come straight from a BLAKE2b stream keyed by them
 ``random.Random`` seeded by ``derive(seed, *address)``. The deck of deal k of game g of match m
 is therefore the same whichever worker plays it, in whichever order."""
 
+from __future__ import annotations
+
 import hashlib
 import random
 import struct
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+_T = TypeVar("_T")
 
 # streams: what a generator is for (part of the address)
 DECK = 0
@@ -17,18 +23,18 @@ STRATEGY = 2
 COUNTING = 3  # V-MUGGINS: who overlooks and who notices
 
 
-def derive(seed, *address):
+def derive(seed: int, *address: int) -> int:
     """A 64-bit key from a seed and an address of ints (any size, any sign)."""
     data = struct.pack(f"<{len(address) + 1}q", *((seed,) + tuple(address)))
     return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
 
 
-_PACKS: dict = {}
+_PACKS: dict[int, Callable[..., bytes]] = {}
 _blake = hashlib.blake2b
 _WORDS = struct.Struct("<8Q").unpack
 
 
-def addressed_draw(n, k, seed, *address):
+def addressed_draw(n: int, k: int, seed: int, *address: int) -> list[int]:
     """``k`` distinct items of ``range(n)`` in random order, drawn straight from a keyed
     stream: BLAKE2b of (seed, address, block counter) gives eight 64-bit words per block, and a
     partial Fisher-Yates shuffle takes index ``i + floor(u * (n - i))`` from each 53-bit
@@ -49,12 +55,12 @@ def addressed_draw(n, k, seed, *address):
     return pool[:k]
 
 
-def rng_at(seed, *address):
+def rng_at(seed: int, *address: int) -> random.Random:
     """A fresh ``random.Random`` for one address."""
     return random.Random(derive(seed, *address))
 
 
-def draw(rng, population, k):
+def draw(rng: random.Random, population: Iterable[_T], k: int) -> list[_T]:
     """``k`` distinct items of ``population`` in random order (a partial Fisher-Yates shuffle).
 
     Uses ``rng.random()``, three times cheaper than ``Random.sample`` here; the index

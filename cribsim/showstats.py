@@ -4,17 +4,23 @@ with numpy: 270,725 hands x 48 starters = 12,994,800 scores in about a second.
 The rank part comes from a (hand rank pattern x starter rank) table built once with the same
 ``rank_points_from_counts`` the engine's table uses; flush and nobs are added by suit."""
 
+from __future__ import annotations
+
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .cards import JACK
 from .scoring import rank_points_from_counts
 
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
 TOTAL_PAIRS = 12_994_800
 
 
-def _rank_table():
+def _rank_table() -> npt.NDArray[np.int16]:
     """table[r0*2197 + r1*169 + r2*13 + r3, starter_rank] for sorted hand ranks r0<=..<=r3."""
     table = np.zeros((13 ** 4, 13), dtype=np.int16)
     counts = [0] * 13
@@ -36,7 +42,7 @@ def _rank_table():
     return table
 
 
-def all_show_scores():
+def all_show_scores() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16], npt.NDArray[np.int16]]:
     """(hand_scores, crib_scores, no_flush_scores): three int16 arrays of 12,994,800 scores."""
     hands = np.array(list(combinations(range(52), 4)), dtype=np.int16)  # sorted, so ranks sorted
     ranks, suits = hands >> 2, hands & 3
@@ -59,7 +65,7 @@ def all_show_scores():
     return hand_scores, crib_scores, no_flush
 
 
-def distribution(scores):
+def distribution(scores: npt.NDArray[np.integer]) -> dict[int, int]:
     """{score: number of pairs} for the scores that occur."""
     counts = np.bincount(scores)
     return {int(s): int(n) for s, n in enumerate(counts) if n}

@@ -13,7 +13,12 @@ digits raises a ValueError. Here every limit is checked before anything is built
 
 Every failure is a :class:`~cribsim.errors.ConfigError` naming the file."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from os import PathLike
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -28,7 +33,7 @@ _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 class LimitError(yaml.YAMLError):
-    def __init__(self, problem, mark=None):
+    def __init__(self, problem: str, mark: Any = None) -> None:
         super().__init__(problem)
         self.problem, self.problem_mark = problem, mark
 
@@ -36,12 +41,12 @@ class LimitError(yaml.YAMLError):
 class _Loader(yaml.SafeLoader):
     """SafeLoader with depth, alias, size and duplicate-key checks."""
 
-    def __init__(self, stream):
+    def __init__(self, stream: str) -> None:
         super().__init__(stream)
         self._depth = 0
         self._aliases = 0
 
-    def compose_node(self, parent, index):
+    def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
             self._aliases += 1
             if self._aliases > MAX_ALIASES:
@@ -58,16 +63,16 @@ class _Loader(yaml.SafeLoader):
             if nests:
                 self._depth -= 1
 
-    def get_single_data(self):
+    def get_single_data(self) -> Any:
         node = self.get_single_node()
         if node is None:
             return None
         _check_expanded_size(node)
         return self.construct_document(node)
 
-    def construct_mapping(self, node, deep=False):
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
         if isinstance(node, yaml.MappingNode):
-            seen = {}
+            seen: dict[tuple[str, Any], bool] = {}
             for key, _ in node.value:
                 if isinstance(key, yaml.ScalarNode) and key.tag != _MERGE_TAG:
                     ident = (key.tag, key.value)
@@ -78,12 +83,12 @@ class _Loader(yaml.SafeLoader):
 
 
 
-def _check_expanded_size(root):
+def _check_expanded_size(root: Any) -> int:
     """Values in the document with every alias expanded (each shared node counted as often as
     it is referenced), without expanding anything; a cycle is a recursive alias."""
-    size = {}
-    active = set()
-    stack = [(root, False)]
+    size: dict[int, int] = {}
+    active: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
         node, done = stack.pop()
         nid = id(node)
@@ -112,7 +117,7 @@ def _check_expanded_size(root):
     return size[id(root)]
 
 
-def _children(node):
+def _children(node: Any) -> Sequence[Any]:
     if isinstance(node, yaml.SequenceNode):
         return node.value
     if isinstance(node, yaml.MappingNode):
@@ -120,7 +125,7 @@ def _children(node):
     return ()
 
 
-def read_text(path, what="file"):
+def read_text(path: str | PathLike[str], what: str = "file") -> str:
     """The text of a small UTF-8 file: at most MAX_BYTES, read without trusting its size (a FIFO
     or /dev/zero does not hang or fill memory)."""
     p = Path(path)
@@ -143,7 +148,7 @@ def read_text(path, what="file"):
     return text.removeprefix("\ufeff")
 
 
-def loads(text, source):
+def loads(text: str, source: str) -> Any:
     """Parse YAML text within the limits; a ConfigError naming ``source`` on any failure."""
     if len(text) > MAX_BYTES:
         raise ConfigError(source, None, f"larger than {MAX_BYTES:,} bytes")
@@ -164,7 +169,7 @@ def loads(text, source):
         raise ConfigError(source, None, f"invalid YAML: {type(e).__name__}: {str(e).splitlines()[0][:200]}") from None
 
 
-def read_mapping(path, what="YAML file"):
+def read_mapping(path: str | PathLike[str], what: str = "YAML file") -> dict[str, Any]:
     """A YAML file whose top level is a mapping (an empty file is an empty mapping)."""
     data = loads(read_text(path, what), str(path))
     if data is None:

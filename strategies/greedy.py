@@ -3,7 +3,10 @@
 Ties are broken at random (its own seeded generator). It ignores whose crib it is and what the
 opponents may do next: a baseline one step above random."""
 
+from __future__ import annotations
+
 from itertools import combinations
+from typing import Any
 
 from cribsim.cards import RANK, VALUE
 from cribsim.scoring import peg_points
@@ -18,18 +21,19 @@ class GreedyStrategy(Strategy):
     # minimises when rules.objective is -1; obeys obs.discard_rule
     understands = frozenset({"objective", "discard_rule"})
 
-    def inspect(self, obs):
+    def inspect(self, obs: Any) -> tuple[int, ...]:
         """V-TEAM3-2: the four of the eight worth most without the starter."""
         sv, obj = show_value_fn(obs.rules), obs.rules.objective
         return max(combinations(obs.hand + obs.crib, len(obs.hand)), key=lambda k: obj * sv(k, None))
 
-    def pass_cards(self, obs):
+    def pass_cards(self, obs: Any) -> tuple[list[int], list[int]]:
         """V-CANADIAN: the split whose own and partner's hands are worth most (both count for
         the side), without the starter."""
         obj = obs.rules.objective
-        return best_split(obs, lambda keep, passed, thrown: obj * (show_value_fn(obs.rules)(keep, None) + show_value_fn(obs.rules)(passed, None)))
+        return best_split(obs, lambda keep, passed, thrown: obj * (show_value_fn(obs.rules)(keep, None)
+                                                                   + show_value_fn(obs.rules)(passed, None)))
 
-    def bid(self, obs):
+    def bid(self, obs: Any) -> int | None:
         """The crib as the points its best two cards would show (plus a flat 2 for the rest);
         in lowball any bid is welcome (it pegs our score back)."""
         if obs.rules.objective < 0:
@@ -37,7 +41,7 @@ class GreedyStrategy(Strategy):
         best = max(show_value_fn(obs.rules)(pair, None) for pair in combinations(obs.hand, 2))
         return raise_to(obs, best + 2)
 
-    def discard(self, obs):
+    def discard(self, obs: Any) -> list[int]:
         hand = obs.hand
         keep_n = len(hand) - obs.discards
         best, choices = None, []
@@ -52,7 +56,7 @@ class GreedyStrategy(Strategy):
         keep = choices[int(self.rng.random() * len(choices))]
         return [c for c in hand if c not in keep]
 
-    def play(self, obs):
+    def play(self, obs: Any) -> int | tuple[int, int]:
         ranks = [RANK[c] for c in obs.pile]
         best, choices = None, []
         obj = obs.rules.objective

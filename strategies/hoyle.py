@@ -6,7 +6,11 @@ Play: lead from a pair or a low card (under 5), never a 5; otherwise take any po
 (15, 31, pairs, runs), and without points avoid leaving a count of 5 or 21 and play the card
 that leaves the least to answer."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
 from itertools import combinations
+from typing import Any
 
 from cribsim.cards import RANK, VALUE
 from cribsim.scoring import peg_points
@@ -18,7 +22,7 @@ from cribsim.variants.jokers import play_options, show_value_fn
 FIVE = 4  # rank index of the 5
 
 
-def crib_feel(thrown):
+def crib_feel(thrown: Sequence[int]) -> float:
     """A player's sense of what two (or one) discards give a crib."""
     v = 0.0
     for c in thrown:
@@ -43,7 +47,7 @@ class HoyleStrategy(Strategy):
     # minimises when rules.objective is -1; obeys obs.discard_rule
     understands = frozenset({"objective", "discard_rule"})
 
-    def inspect(self, obs):
+    def inspect(self, obs: Any) -> tuple[int, ...]:
         """V-TEAM3-2: certain points kept, and the crib by feel (good cards into our own crib,
         bad ones into the partnership's)."""
         eight = obs.hand + obs.crib
@@ -52,14 +56,15 @@ class HoyleStrategy(Strategy):
         return max(combinations(eight, len(obs.hand)), key=lambda k: obj * (
             show_value_fn(obs.rules)(k, None) + (0.5 if mine else -0.5) * crib_feel([c for c in eight if c not in k])))
 
-    def pass_cards(self, obs):
+    def pass_cards(self, obs: Any) -> tuple[list[int], list[int]]:
         """V-CANADIAN: certain points in both hands of the side, and the crib by feel."""
         mine = obs.side_of[obs.crib_owner] == obs.side
         obj = obs.rules.objective
         return best_split(obs, lambda keep, passed, thrown: obj * (
-            show_value_fn(obs.rules)(keep, None) + show_value_fn(obs.rules)(passed, None) + (0.5 if mine else -0.5) * crib_feel(thrown)))
+            show_value_fn(obs.rules)(keep, None) + show_value_fn(obs.rules)(passed, None)
+            + (0.5 if mine else -0.5) * crib_feel(thrown)))
 
-    def bid(self, obs):
+    def bid(self, obs: Any) -> int | None:
         """A club player's feel: a crib is worth about 4, more with 5s or a pair to throw;
         in lowball any bid is welcome."""
         if obs.rules.objective < 0:
@@ -67,7 +72,7 @@ class HoyleStrategy(Strategy):
         feel = max(crib_feel(pair) for pair in combinations(obs.hand, 2))
         return raise_to(obs, 3 + feel)
 
-    def discard(self, obs):
+    def discard(self, obs: Any) -> list[int] | None:
         hand = obs.hand
         mine = obs.side_of[obs.crib_owner] == obs.side
         best, best_throw = None, None
@@ -77,13 +82,14 @@ class HoyleStrategy(Strategy):
                 continue
             feel = crib_feel(thrown)
             # certain points first; the crib breaks near-ties; low cards help the play
-            v = show_value_fn(obs.rules)(keep, None) + (0.5 if mine else -0.5) * feel + 0.01 * sum(VALUE[c] <= 4 for c in keep)
+            v = show_value_fn(obs.rules)(keep, None) + (0.5 if mine else -0.5) * feel \
+                + 0.01 * sum(VALUE[c] <= 4 for c in keep)
             v *= obs.rules.objective  # lowball: the same judgement, minimised
             if best is None or v > best:
                 best, best_throw = v, thrown
         return best_throw
 
-    def play(self, obs):
+    def play(self, obs: Any) -> int | tuple[int, int] | None:
         legal = obs.legal
         if obs.count == 0:
             return self.lead(obs)
@@ -92,7 +98,7 @@ class HoyleStrategy(Strategy):
         for answer, c in (play_options(obs) if obs.rules.jokers else zip(legal, legal)):
             cnt = obs.count + VALUE[c]
             pts = peg_points(ranks + [RANK[c]], cnt)
-            v = 10 * pts
+            v: float = 10 * pts
             if not pts:
                 if cnt in (5, 21):
                     v -= 5
@@ -106,7 +112,7 @@ class HoyleStrategy(Strategy):
                 best, choice = v, answer
         return choice
 
-    def lead(self, obs):
+    def lead(self, obs: Any) -> int | tuple[int, int]:
         legal = [c for c in obs.legal if c < 52]
         if not legal:  # only jokers (V-JOKERS): lead one as a 4, the classic lead
             return obs.legal[0], 15

@@ -10,4 +10,5 @@ from .narrate import narrate
 from .rules import DominoRules, rules_from_mapping
 from .strategy import BUILTIN
 
-__all__ = ["BUILTIN", "DominoRules", "narrate", "play_game", "play_match", "rules_from_mapping", "summary_info", "COLUMNS"]
+__all__ = ["BUILTIN", "DominoRules", "narrate", "play_game", "play_match", "rules_from_mapping", "summary_info",
+           "COLUMNS"]

@@ -8,12 +8,20 @@ Randomness is addressed: the tiles of hand ``h`` of game ``g`` come from
 ``addressed_draw(28, ..., seed, match_key, g, DECK, h)``; the draw for the first lead and the
 strategies' generators have their own streams (``cribsim.rng``)."""
 
+from __future__ import annotations
+
 from collections import namedtuple
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalMove
 from ..rng import CUT_FOR_DEAL, DECK, STRATEGY, addressed_draw, derive, rng_at
 from .tiles import DOUBLE, N_TILES, PIPS, A, B, tile_str
+
+if TYPE_CHECKING:
+    from ..records import GameRecord
+    from .rules import DominoRules
 
 MAX_HANDS = 10_000  # a safety net; with the domino point off and blocked hands, games still end
 
@@ -36,7 +44,23 @@ class Observation:
     __slots__ = ("seat", "side", "players", "rules", "target", "hand", "legal", "ends", "total",
                  "played", "knocks", "counts", "scores", "leader", "hand_no")
 
-    def __init__(self, seat, side, rules):
+    seat: int
+    side: int
+    players: int
+    rules: DominoRules
+    target: int
+    hand: tuple[int, ...]
+    legal: tuple[tuple[int, int], ...]
+    ends: tuple[int, bool, int, bool] | None
+    total: int
+    played: tuple[tuple[int, int, int], ...]
+    knocks: tuple[tuple[int, int, int], ...]
+    counts: tuple[int, ...]
+    scores: tuple[int, ...]
+    leader: int
+    hand_no: int
+
+    def __init__(self, seat: int, side: int, rules: DominoRules) -> None:
         self.seat, self.side, self.rules = seat, side, rules
         self.players = rules.players
         self.target = rules.target
@@ -45,7 +69,7 @@ class Observation:
         self.total = self.leader = self.hand_no = 0
 
 
-def legal_moves(hand, ends, dbl, laid):
+def legal_moves(hand: Iterable[int], ends: Sequence[int], dbl: Sequence[bool], laid: int) -> list[tuple[int, int]]:
     """Every (tile, end) a hand may lay (F-PLAY-1); a tile fitting two identical ends once."""
     if not laid:
         return [(t, 0) for t in hand]
@@ -61,7 +85,7 @@ def legal_moves(hand, ends, dbl, laid):
     return out
 
 
-def lay(ends, dbl, laid, move):
+def lay(ends: list[int], dbl: list[bool], laid: int, move: tuple[int, int]) -> int:
     """Lay ``move`` on the layout (in place); returns the new end count (F-SCORE-1)."""
     t, e = move
     if not laid:
@@ -76,14 +100,14 @@ def lay(ends, dbl, laid, move):
 @dataclass
 class GameResult:
     winner: int
-    scores: tuple
+    scores: tuple[int, ...]
     first_leader: int
     hands: int
-    stats: list  # values in STATS order
+    stats: list[int]  # values in STATS order
     last_leader: int = 0
-    events: list = field(default=None, repr=False)
+    events: list[Event] | None = field(default=None, repr=False)
 
-    def record(self, level=0, rules=None):
+    def record(self, level: int = 0, rules: Any = None) -> GameRecord:
         """The :class:`cribsim.records.GameRecord` the tournament keeps for this game: hands
         as deals, the first leader as the first dealer, the tallies as named metrics."""
         from ..records import GameRecord
@@ -92,7 +116,7 @@ class GameResult:
         side_of = rules.side_of
         order = (self.winner,) + tuple(sorted((s for s in range(len(sides)) if s != self.winner),
                                               key=lambda s: -self.scores[s]))
-        metrics = dict(zip(STATS, self.stats))
+        metrics: dict[str, float] = dict(zip(STATS, self.stats))
         del metrics["hands"]
         metrics["all_points"] = metrics["leader_points"] + metrics["other_points"]
         metrics["other_points_per_side"] = metrics["other_points"] / (len(sides) - 1)
@@ -102,11 +126,11 @@ class GameResult:
 
 
 class GameOver(Exception):
-    def __init__(self, side):
+    def __init__(self, side: int) -> None:
         self.side = side
 
 
-def draw_for_lead(rules, seed, address, events=None):
+def draw_for_lead(rules: DominoRules, seed: int, address: Sequence[int], events: list[Event] | None = None) -> int:
     """F-LEAD-1: each seat draws a tile; the most pips leads; those tied draw again."""
     contenders = list(range(rules.players))
     rnd = 0
@@ -125,7 +149,8 @@ def draw_for_lead(rules, seed, address, events=None):
 class Game:
     """One game in progress."""
 
-    def __init__(self, rules, strategies, seed, address, events=None):
+    def __init__(self, rules: DominoRules, strategies: Sequence[Any], seed: int, address: Iterable[int],
+                 events: list[Event] | None = None) -> None:
         self.rules = rules
         self.n = rules.players
         self.side_of = rules.side_of
@@ -140,7 +165,7 @@ class Game:
         for seat, strat in enumerate(strategies):
             strat.rng.seed(derive(seed, *self.address, STRATEGY, seat))
 
-    def score(self, seat, points, hand_no, leader, is_lead, note):
+    def score(self, seat: int, points: int, hand_no: int, leader: int, is_lead: bool, note: str) -> None:
         """One scoring event (F-WIN-1): cancelled whole if it would pass the target with the
         exact finish (or win on the lead where that is barred); raises GameOver on a win."""
         side = self.side_of[seat]
@@ -161,22 +186,23 @@ class Game:
         if new >= r.target:
             raise GameOver(side)
 
-    def play_hand(self, hand_no, leader, hands=None):
+    def play_hand(self, hand_no: int, leader: int, hands: Iterable[Iterable[int]] | None = None) -> None:
         """One hand; returns normally when it ends (domino or block), raises GameOver on a win.
         ``hands`` (tests) replaces the addressed deal."""
         n, hs = self.n, self.rules.hand_size
         if hands is None:
             drawn = addressed_draw(N_TILES, n * hs, self.seed, *self.address, DECK, hand_no)
-            hands = [drawn[i * hs:(i + 1) * hs] for i in range(n)]
+            dealt = [drawn[i * hs:(i + 1) * hs] for i in range(n)]
         else:
-            hands = [list(h) for h in hands]
+            dealt = [list(h) for h in hands]
         ev = self.events
         if ev is not None:
             for s in range(n):
-                ev.append(Event(hand_no, s, 0, "deal", None, 0, 0, None, tuple(hands[s])))
+                ev.append(Event(hand_no, s, 0, "deal", None, 0, 0, None, tuple(dealt[s])))
         ends, dbl = [0, 0], [False, False]
         laid = 0
-        played, knocks = [], []
+        played: list[tuple[int, int, int]] = []
+        knocks: list[tuple[int, int, int]] = []
         side_of, sides, table = self.side_of, self.sides, self.table
         domino = 1 if self.rules.domino_point else 0
         st = self.stats
@@ -184,7 +210,7 @@ class Game:
         passes = 0
         seat = leader
         while True:
-            hand = hands[seat]
+            hand = dealt[seat]
             if not hand:  # a partner already out is skipped (F-END-1)
                 seat = (seat + 1) % n
                 continue
@@ -211,7 +237,7 @@ class Game:
                 o.total = (ends[0] * (1 + dbl[0]) + ends[1] * (1 + dbl[1])) if laid > 1 else \
                     (ends[0] + ends[1] if laid else 0)
                 o.played, o.knocks = tuple(played), tuple(knocks)
-                o.counts = tuple(len(h) for h in hands)
+                o.counts = tuple(len(h) for h in dealt)
                 o.scores = tuple(self.scores)
                 o.leader, o.hand_no = leader, hand_no
                 move = self.strategies[seat].play(o)
@@ -229,7 +255,7 @@ class Game:
             done = False
             if not hand:
                 active -= 1
-                done = all(not hands[s] for s in sides[side_of[seat]])
+                done = all(not dealt[s] for s in sides[side_of[seat]])
             if ev is not None:
                 ev.append(Event(hand_no, seat, 0, "lay", move[0], move[1], total,
                                 (ends[0], dbl[0], ends[1], dbl[1]), ""))
@@ -251,7 +277,7 @@ class Game:
             seat = (seat + 1) % n
 
 
-def _move_str(move):
+def _move_str(move: Any) -> str:
     try:
         t, e = move
         return f"{tile_str(t)} on end {e}"
@@ -259,9 +285,10 @@ def _move_str(move):
         return repr(move)
 
 
-def play_game(rules, strategies, seed, address, first_leader=None, log=False):
+def play_game(rules: DominoRules, strategies: Sequence[Any], seed: int, address: tuple[int, int],
+              first_leader: int | None = None, log: bool = False) -> GameResult:
     """One game to the target. ``address`` is (match_key, game); ``first_leader`` None draws."""
-    events = [] if log else None
+    events: list[Event] | None = [] if log else None
     if first_leader is None:
         first_leader = draw_for_lead(rules, seed, address, events)
     g = Game(rules, strategies, seed, address, events)

@@ -2,11 +2,22 @@
 number of games). There are no skunks; the lead keeps rotating clockwise from game to game
 (F-LEAD-1), the first game's leader drawn for."""
 
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
 from ..match import MatchResult, make_strategies, settled
 from .engine import play_game
 
+if TYPE_CHECKING:
+    import random
 
-def play_match(rules, factories, seed, match_key, first_dealer=None, log=False):
+    from .rules import DominoRules
+
+
+def play_match(rules: DominoRules, factories: Sequence[Callable[[random.Random], Any]], seed: int, match_key: int,
+               first_dealer: int | None = None, log: bool = False) -> MatchResult:
     fmt = rules.match
     win_points = fmt.points_table()["win"]
     strategies = make_strategies(factories)

@@ -1,16 +1,23 @@
 """Turn a logged Fives and Threes game into a narrative (for ``cribsim play``): each tile laid,
 the open ends, their total and the points; knocks; cancelled scores; the domino point."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ..narrate import seat_names, side_names
 from .tiles import tile_str
 
+if TYPE_CHECKING:
+    from .rules import DominoRules
 
-def ends_str(ends):
+
+def ends_str(ends: tuple[int, bool, int, bool]) -> str:
     e0, d0, e1, d1 = ends
     return f"{e0}{' (double)' if d0 else ''} | {e1}{' (double)' if d1 else ''}"
 
 
-def narrate(rules, result, names=None):
+def narrate(rules: DominoRules, result: Any, names: list[str] | None = None) -> list[str]:
     names = names or seat_names(rules)
     sides = side_names(rules, names)
     side_of = rules.side_of

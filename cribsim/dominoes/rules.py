@@ -3,8 +3,11 @@
 Every F-VAR knob is a field: target, exact finish, domino point, hand size, whether the lead may
 score the winning points, and scoring by fives only ("All Fives")."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from ..errors import ConfigError
 from ..rules import MatchFormat, RulesBase, bool_key, int_key, match_format, sides_key, unknown_keys
@@ -21,7 +24,7 @@ class DominoRules(RulesBase):
     game: str = "fives_threes"
     players: int = 2
     hand_size: int = 7
-    sides: tuple = ((0,), (1,))
+    sides: tuple[tuple[int, ...], ...] = ((0,), (1,))
     target: int = 61
     exact_finish: bool = True  # F-WIN-1: an event passing the target is cancelled whole
     domino_point: bool = True  # F-END-1: 1 for going out
@@ -29,7 +32,7 @@ class DominoRules(RulesBase):
     score_threes: bool = True  # False: "All Fives", multiples of 5 only
     match: MatchFormat = field(default_factory=MatchFormat)
 
-    def points(self, total):
+    def points(self, total: int) -> int:
         """F-SCORE-1: points for an end count (table: 3:1 5:1 6:2 9:3 10:2 12:4 15:8 18:6 20:4)."""
         if total <= 0:
             return 0
@@ -39,12 +42,12 @@ class DominoRules(RulesBase):
         return pts
 
     @cached_property
-    def points_table(self):
+    def points_table(self) -> tuple[int, ...]:
         """Points for every reachable end count 0..24, as a tuple (the engine's lookup)."""
         return tuple(self.points(t) for t in range(25))
 
 
-def rules_from_mapping(data, source="<inline>"):
+def rules_from_mapping(data: dict[str, Any], source: str = "<inline>") -> DominoRules:
     """Strict: unknown keys and impossible values are one-line errors naming file and key."""
     unknown_keys(source, "", data, TOP_KEYS)
     name = data.get("name", "fives_threes" if source == "<inline>" else source.rsplit("/", 1)[-1].rsplit(".", 1)[0])

@@ -3,6 +3,10 @@
 Tables, not objects, on the hot path: ``A``, ``B``, ``DOUBLE``, ``PIPS`` (both halves) and
 ``HAS[p]`` (the set of tiles showing pip ``p``)."""
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+
 from ..errors import CribsimError
 
 TILES = tuple((a, b) for a in range(7) for b in range(a, 7))
@@ -15,20 +19,20 @@ PIPS = tuple(a + b for a, b in TILES)
 HAS = tuple(frozenset(t for t, (a, b) in enumerate(TILES) if p in (a, b)) for p in range(7))
 
 
-def tile(a, b):
+def tile(a: int, b: int) -> int:
     """The tile [a|b] (either order)."""
     return INDEX[(a, b) if a <= b else (b, a)]
 
 
-def tile_str(t):
+def tile_str(t: int) -> str:
     return f"[{A[t]}|{B[t]}]"
 
 
-def tiles_str(ts):
+def tiles_str(ts: Iterable[int]) -> str:
     return " ".join(tile_str(t) for t in ts)
 
 
-def parse_tile(text):
+def parse_tile(text: str) -> int:
     """``[1|4]``, ``1|4``, ``1-4``, ``4:1`` or ``14`` -> a tile; one-line error otherwise."""
     s = text.strip().strip("[]")
     for sep in "|-:/":

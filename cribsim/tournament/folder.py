@@ -6,14 +6,18 @@ manifest lists (or, for a manifest from before the list existed, the files cribs
 scheme gives it) are ever removed (``--fresh``), and a folder that holds files but no cribsim
 manifest is never written into."""
 
+from __future__ import annotations
+
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, TypeGuard
 
 from ..errors import CribsimError
 from ..lock import LOCK_NAME
 from ..names import check_name
-from ..records import RecordError, match_from_json
+from ..records import MatchRecord, RecordError, match_from_json
 
 MANIFEST = "manifest.json"
 RECORDS = "matches.jsonl"
@@ -29,7 +33,7 @@ class Damaged(CribsimError):
     """A results folder cribsim cannot trust (exit 2): nothing is written to it."""
 
 
-def read_manifest(out):
+def read_manifest(out: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The folder's manifest (a validated dict), or None if there is none. Raises Damaged for one
     that cannot be read, is not JSON, is not cribsim's, or has the wrong shape."""
     path = Path(out) / MANIFEST
@@ -65,10 +69,10 @@ def read_manifest(out):
     return m
 
 
-def manifest_problem(m):
+def manifest_problem(m: Mapping[str, Any]) -> str | None:
     """What is wrong with a manifest's shape (None if nothing): the parts the runner and the
     report rely on, and every name that becomes a file name."""
-    def ints(x):
+    def ints(x: Any) -> TypeGuard[list[int]]:
         return isinstance(x, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in x)
 
     if check_name(m.get("name")):
@@ -108,7 +112,7 @@ def manifest_problem(m):
     return None
 
 
-def owned_files(manifest):
+def owned_files(manifest: Mapping[str, Any]) -> set[str]:
     """File names (in the folder) that cribsim wrote for this manifest's run: the ones it lists,
     else those cribsim's naming scheme gives (older manifests). Only plain names are kept."""
     names = set(BASE_FILES) | set(SCRATCH)
@@ -125,19 +129,19 @@ def owned_files(manifest):
     return {n for n in names if _plain_name(n)}
 
 
-def _plain_name(name):
+def _plain_name(name: object) -> bool:
     return (isinstance(name, str) and name not in ("", ".", "..") and "/" not in name and "\\" not in name
             and "\0" not in name and len(name) <= 255)
 
 
-def foreign_files(out, manifest=None):
+def foreign_files(out: str | os.PathLike[str], manifest: Mapping[str, Any] | None = None) -> list[str]:
     """Files in the folder that are not cribsim's (its lock and scratch files aside)."""
     ours = owned_files(manifest) if manifest else set(SCRATCH)
     ours.add(LOCK_NAME)
     return sorted(f.name for f in Path(out).iterdir() if f.name not in ours)
 
 
-def remove_owned(out, manifest):
+def remove_owned(out: str | os.PathLike[str], manifest: Mapping[str, Any]) -> None:
     """``--fresh``: remove the files of the earlier run that its manifest lists, nothing else;
     the manifest goes last, so an interrupted removal leaves a folder that is still cribsim's."""
     out = Path(out)
@@ -154,19 +158,19 @@ class Records:
     record of the right shape). ``torn_tail`` is a last line with
     no newline that does not parse: an interrupted write, which a resumed run cuts off."""
 
-    def __init__(self):
-        self.by_id = {}
+    def __init__(self) -> None:
+        self.by_id: dict[str, MatchRecord] = {}
         self.unreadable = 0
-        self.unreadable_lines = []
+        self.unreadable_lines: list[int] = []
         self.torn_tail = False
         self.good_end = 0  # byte offset just after the last line that is whole
 
     @property
-    def records(self):
+    def records(self) -> list[MatchRecord]:
         return list(self.by_id.values())
 
 
-def scan_records(path):
+def scan_records(path: str | os.PathLike[str]) -> Records:
     r = Records()
     path = Path(path)
     if not path.exists():
@@ -216,7 +220,7 @@ def scan_records(path):
     return r
 
 
-def unreadable_note(path, recs):
+def unreadable_note(path: str | os.PathLike[str], recs: Records) -> str:
     if not recs.unreadable:
         return ""
     lines = ", ".join(str(n) for n in recs.unreadable_lines) + (", ..." if recs.unreadable > 5 else "")
@@ -224,7 +228,7 @@ def unreadable_note(path, recs):
             f"(line{'s' if recs.unreadable != 1 else ''} {lines}: torn or damaged)")
 
 
-def cut_torn_tail(path, recs):
+def cut_torn_tail(path: str | os.PathLike[str], recs: Records) -> None:
     """Cut an interrupted last write (and add a missing final newline) before appending."""
     path = Path(path)
     size = path.stat().st_size

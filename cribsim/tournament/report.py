@@ -1,21 +1,29 @@
 """Write and print the summary of a results folder: Markdown, CSV, PNG plots, terminal tables.
 Everything is rebuilt from ``manifest.json`` and ``matches.jsonl`` alone."""
 
+from __future__ import annotations
+
 import csv
 import io
 import math
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
 from ..errors import CribsimError, RunFailed, describe
 from . import folder as fld
-from .summary import csv_cells, csv_widths, fmt_cell, summarize, used_records
+from .summary import Table, csv_cells, csv_widths, fmt_cell, summarize, used_records
+
+if TYPE_CHECKING:
+    from ..lock import FolderLock
+    from ..records import MatchRecord
 
 
-def read_results(out_dir):
+def read_results(out_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], list[MatchRecord]]:
     """(manifest, records) of a results folder, refusing one that cannot be read as a whole:
     no folder, no or a damaged manifest, no matches.jsonl (a folder of committed summaries, whose
     records were not kept). Lines of matches.jsonl that cannot be read are counted in
@@ -24,7 +32,7 @@ def read_results(out_dir):
     return manifest, recs.records
 
 
-def _read(out):
+def _read(out: Path) -> tuple[dict[str, Any], fld.Records]:
     if not out.exists():
         raise CribsimError(f"cribsim: {out}: no such folder")
     if not out.is_dir():
@@ -39,7 +47,7 @@ def _read(out):
     return manifest, recs
 
 
-def render(tables, fmt):
+def render(tables: Sequence[Table], fmt: str) -> str:
     parts = []
     for t in tables:
         rows = [[fmt_cell(c) for c in r] for r in t.rows]
@@ -53,7 +61,8 @@ def render(tables, fmt):
     return "".join(parts)
 
 
-def write_report(out_dir, quiet=False, plots=True, locked=False):
+def write_report(out_dir: str | os.PathLike[str], quiet: bool = False, plots: bool = True,
+                 locked: bool = False) -> list[Table]:
     """Write summary.md, one CSV per table and the plots; print the tables unless quiet. The
     tables are computed before anything is written, the folder is locked while writing (unless
     the caller, a run, holds it), and every file written is listed in the manifest."""
@@ -66,14 +75,14 @@ def write_report(out_dir, quiet=False, plots=True, locked=False):
             lock.release()
 
 
-def _lock_for_report(out):
+def _lock_for_report(out: Path) -> FolderLock:
     _read(out)  # refuse a folder it cannot report before touching it (not even a lock file)
     from ..lock import FolderLock
 
     return FolderLock(out, "report").acquire()
 
 
-def _write_report(out, quiet, plots):
+def _write_report(out: Path, quiet: bool, plots: bool) -> list[Table]:
     manifest, recs = _read(out)
     records = recs.records
     unreadable = recs.unreadable + (1 if recs.torn_tail else 0)
@@ -93,7 +102,8 @@ def _write_report(out, quiet, plots):
         print("cribsim: warning: " + "; ".join(parts), file=sys.stderr)
         note = f" {unreadable:,} unreadable line{'s' if unreadable != 1 else ''} of matches.jsonl skipped."
     head = (f"# {manifest['name']}\n\n"
-            f"{len(used) - failed} matches{f' ({failed} failed)' if failed else ''}; seed {manifest['seed']}; config {manifest['config_hash']}; "
+            f"{len(used) - failed} matches{f' ({failed} failed)' if failed else ''}; seed {manifest['seed']}; "
+            f"config {manifest['config_hash']}; "
             f"variants: {', '.join(v['name'] for v in manifest['variants'])}; "
             f"{'paired' if manifest['paired'] else 'unpaired'} deals.{note}\n\n")
     written = [fld.SUMMARY]
@@ -110,7 +120,7 @@ def _write_report(out, quiet, plots):
     return tables
 
 
-def _write_files(out, head, tables, plots, written):
+def _write_files(out: Path, head: str, tables: Sequence[Table], plots: bool, written: list[str]) -> None:
     _atomic_text(out / fld.SUMMARY, head + render(tables, "github"))
     for t in tables:
         buf = io.StringIO()
@@ -131,13 +141,13 @@ def _write_files(out, head, tables, plots, written):
         _plots(out, tables, written)
 
 
-def _atomic_text(path, text):
+def _atomic_text(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text)
     os.replace(tmp, path)
 
 
-def _list_files(out, manifest, written):
+def _list_files(out: Path, manifest: dict[str, Any], written: list[str]) -> None:
     """Add the files written to the manifest's list (what --fresh may remove later)."""
     files = set(manifest.get("files") or fld.owned_files(manifest) - set(fld.SCRATCH))
     if set(written) <= files:
@@ -152,7 +162,7 @@ def _list_files(out, manifest, written):
         pass  # the files are still recognised by name (folder.owned_files)
 
 
-def _plots(out, tables, written):
+def _plots(out: Path, tables: Sequence[Table], written: list[str]) -> None:
     import matplotlib
 
     matplotlib.use("Agg")

@@ -2,7 +2,11 @@
 
 Pure functions on plain numbers, checked against hand-worked values in the tests."""
 
+from __future__ import annotations
+
 import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -10,7 +14,7 @@ Z95 = 1.959963984540054
 ELO_PER_NAT = 400 / math.log(10)
 
 
-def wilson(score, n, z=Z95):
+def wilson(score: float, n: float, z: float = Z95) -> tuple[float, float, float]:
     """(p, lo, hi) for ``score`` successes out of ``n`` (draws count a half)."""
     if n <= 0:
         return (math.nan, math.nan, math.nan)
@@ -23,7 +27,7 @@ def wilson(score, n, z=Z95):
     return (p, lo, hi)
 
 
-def mean_ci(values, z=Z95):
+def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
     """(mean, lo, hi) by the normal approximation; nan interval for fewer than 2 values."""
     n = len(values)
     if n == 0:
@@ -36,7 +40,7 @@ def mean_ci(values, z=Z95):
     return (m, m - half, m + half)
 
 
-def ratio_ci(ys, xs, z=Z95):
+def ratio_ci(ys: Sequence[float], xs: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
     """(R, lo, hi) for R = sum(y) / sum(x), e.g. points per deal from per-game totals; the
     standard error by the delta method (the usual ratio-estimator variance)."""
     n = len(xs)
@@ -52,11 +56,11 @@ def ratio_ci(ys, xs, z=Z95):
     return (r, r - half, r + half)
 
 
-def elo_to_score(elo):
+def elo_to_score(elo: float) -> float:
     return 1 / (1 + 10 ** (-elo / 400))
 
 
-def score_to_elo(score):
+def score_to_elo(score: float) -> float:
     if score <= 0:
         return -math.inf
     if score >= 1:
@@ -64,7 +68,8 @@ def score_to_elo(score):
     return -400 * math.log10(1 / score - 1)
 
 
-def bradley_terry(k, results, iters=10000, tol=1e-12):
+def bradley_terry(k: int, results: Mapping[tuple[int, int], tuple[float, float]], iters: int = 10000,
+                  tol: float = 1e-12) -> dict[str, Any]:
     """Elo ratings (mean 0) and their standard errors from pairwise results.
 
     ``results`` maps (i, j) with i < j to (score_i, n): entry i scored ``score_i`` (wins plus
@@ -102,11 +107,12 @@ def bradley_terry(k, results, iters=10000, tol=1e-12):
             "prior": prior}
 
 
-def sprt_bounds(alpha, beta):
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
-def gsprt(units, mu0, mu1, alpha, beta, min_units=8):
+def gsprt(units: Iterable[float], mu0: float, mu1: float, alpha: float, beta: float,
+          min_units: int = 8) -> dict[str, Any]:
     """Sequential test of H0: mean = mu0 against H1: mean = mu1 on a stream of unit values
     (one per game, or per group of paired games), with the normal (generalised) SPRT:
     LLR_n = n (mu1 - mu0) (2 xbar - mu0 - mu1) / (2 var). Checked after every unit from
@@ -136,7 +142,7 @@ def gsprt(units, mu0, mu1, alpha, beta, min_units=8):
 PENTA = (0.0, 0.5, 1.0, 1.5, 2.0)
 
 
-def pentanomial(pair_scores):
+def pentanomial(pair_scores: Iterable[float]) -> list[int]:
     """Counts of paired-match totals 0, 0.5, 1, 1.5, 2 (LL, LD, DD or WL, WD, WW)."""
     counts = [0] * 5
     for x in pair_scores:
@@ -144,7 +150,7 @@ def pentanomial(pair_scores):
     return counts
 
 
-def variance_ratio(unit_scores, match_scores):
+def variance_ratio(unit_scores: Sequence[float], match_scores: Sequence[float]) -> float:
     """Variance of the mean score estimated from paired units, divided by the variance that
     independent matches would have had (below 1 means pairing helped)."""
     nu, nm = len(unit_scores), len(match_scores)

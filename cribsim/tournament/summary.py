@@ -22,10 +22,10 @@ from . import stats
 class Table:
     name: str  # file stem
     title: str
-    headers: list
-    rows: list = field(default_factory=list)  # cells: str, int, float, or (value, lo, hi)
+    headers: list[str]
+    rows: list[list[Any]] = field(default_factory=list)  # cells: str, int, float, or (value, lo, hi)
     transpose: bool = False  # shown with one column per row (wide tables), CSV unchanged
-    plot: tuple = ()  # headers of the columns to plot (the variants table)
+    plot: tuple[str, ...] = ()  # headers of the columns to plot (the variants table)
 
 
 class Whole(tuple):
@@ -125,9 +125,9 @@ def sprt_streams(manifest: dict, records: Sequence[MatchRecord]) -> list[dict]:
         gb = [_group_units(by_vt[(base, t)], per[base]) for t in range(len(manifest["tables"][base]))]
         n = min(len(x) for x in gx + gb)
         for g in range(n):
-            xs = [_first_dealer_score(r) for t in range(len(gx)) for r in gx[t][g]]
-            bs = [_first_dealer_score(r) for t in range(len(gb)) for r in gb[t][g]]
-            xs, bs = [x for x in xs if x is not None], [x for x in bs if x is not None]
+            xs_all = [_first_dealer_score(r) for t in range(len(gx)) for r in gx[t][g]]
+            bs_all = [_first_dealer_score(r) for t in range(len(gb)) for r in gb[t][g]]
+            xs, bs = [x for x in xs_all if x is not None], [x for x in bs_all if x is not None]
             if xs and bs:
                 units.append(sum(xs) / len(xs) - sum(bs) / len(bs))
         res = stats.gsprt(units, stop["mu0"], stop["mu1"], stop["alpha"], stop["beta"])
@@ -236,11 +236,13 @@ def summarize(manifest: dict, records: Sequence[MatchRecord]) -> list[Table]:
             elo = Whole((bt["elo"][idx[e]], bt["elo"][idx[e]] - stats.Z95 * bt["se"][idx[e]],
                          bt["elo"][idx[e]] + stats.Z95 * bt["se"][idx[e]])) if bt else ""
             forfeits = sum(1 for r in mine if r.forfeit and r.forfeit.entry == e)
-            entry_rows.append([rules["name"], names[e], (*stats.wilson(won + drawn, len(mine)), len(mine)), elo, forfeits])
+            entry_rows.append([rules["name"], names[e], (*stats.wilson(won + drawn, len(mine)), len(mine)), elo,
+                               forfeits])
         # per variant: the game's and the variants' own columns, then the skill gap
         games = [g for r in recs for g in r.games]
         mine_cols = {c["header"] for c in info["columns"]}
         row = [rules["name"]] + [column_cell(c, games) if c.header in mine_cols else "" for c in columns]
+        gap: str | tuple[float, ...]
         label, gap = "", ""
         if bt and len(present) >= 2:
             order = sorted(present, key=lambda e: -bt["elo"][idx[e]])
@@ -335,7 +337,7 @@ def _sprt_table(manifest: dict, names: list[str], streams: list[dict]) -> Table:
 
 # ---- formatting -------------------------------------------------------------------------------
 
-def fmt_cell(c):
+def fmt_cell(c: Any) -> str:
     if isinstance(c, tuple):
         if len(c) == 4:  # rate, lo, hi, n
             return f"{c[0]:.3f} [{c[1]:.3f}, {c[2]:.3f}] ({c[3]})"
@@ -349,14 +351,15 @@ def fmt_cell(c):
     return str(c)
 
 
-def csv_widths(rows, ncols):
+def csv_widths(rows: Sequence[Sequence[Any]], ncols: int) -> list[int]:
     """Per column, how many CSV fields it takes: an interval column (value, lo, hi, n) keeps its
     width in every row, so a blank cell (the matrix diagonal) does not shift the columns."""
     return [max((len(r[i]) if isinstance(r[i], tuple) else 1) for r in rows) if rows else 1
             for i in range(ncols)]
 
 
-def csv_cells(headers, row, widths=None):
+def csv_cells(headers: Sequence[str], row: Sequence[Any],
+              widths: Sequence[int] | None = None) -> tuple[list[str], list[Any]]:
     """Flatten a row for CSV: an interval becomes value, lo, hi (and n); a blank in an interval
     column is padded to the column's width."""
     widths = widths or [len(c) if isinstance(c, tuple) else 1 for c in row]
@@ -369,7 +372,7 @@ def csv_cells(headers, row, widths=None):
     return hs, cs
 
 
-def _num(x):
+def _num(x: Any) -> Any:
     if isinstance(x, float):
         return "" if math.isnan(x) else f"{x:.6f}"
     return x

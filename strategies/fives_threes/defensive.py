@@ -4,7 +4,9 @@ The reply is the expected best over the tiles that player may hold (consistent w
 knocks: a seat that knocked holds no tile showing either end it knocked on). Doubles are kept
 for scoring ends: a double laid for nothing costs half a point."""
 
-from cribsim.dominoes.engine import lay, legal_moves
+from __future__ import annotations
+
+from cribsim.dominoes.engine import Observation, lay, legal_moves
 from cribsim.dominoes.strategy import TileStrategy, excluded, immediate, next_seat, outcome, unseen
 from cribsim.dominoes.tiles import DOUBLE
 
@@ -14,7 +16,7 @@ DOUBLE_KEEP = 0.5
 class DefensiveTiles(TileStrategy):
     name = "defensive"
 
-    def play(self, obs):
+    def play(self, obs: Observation) -> tuple[int, int]:
         rules = obs.rules
         table = rules.points_table
         nxt = next_seat(obs, obs.seat)
@@ -48,8 +50,8 @@ class DefensiveTiles(TileStrategy):
                 replies.sort(reverse=True)
                 miss = 1.0
                 for r in replies:  # expected best reply, holdings taken as independent
-                    v -= r * p * miss
-                    miss *= 1 - p
+                    v -= r * p * miss  # type: ignore[operator]  # p is set whenever cand is
+                    miss *= 1 - p  # type: ignore[operator]
             if top is None or v > top + 1e-9:
                 best, top = [m], v
             elif abs(v - top) <= 1e-9:

@@ -2,13 +2,16 @@
 
 The exact finish is respected: a score that would pass 61 counts 0, one that makes 61 wins."""
 
+from __future__ import annotations
+
+from cribsim.dominoes.engine import Observation
 from cribsim.dominoes.strategy import TileStrategy, immediate
 
 
 class GreedyTiles(TileStrategy):
     name = "greedy"
 
-    def play(self, obs):
+    def play(self, obs: Observation) -> tuple[int, int]:
         best, top = [], -1
         for m in obs.legal:
             pts, wins, _, _ = immediate(obs, m)

@@ -7,7 +7,12 @@ greedy play by all seats; the move with the best mean of (own side's points minu
 the other sides', plus or minus ``win_value`` for reaching the target) is laid. Moves that win
 at once are taken; exact-finish cancellations are simulated."""
 
-from cribsim.dominoes.engine import lay
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+from cribsim.dominoes.engine import Observation, lay
 from cribsim.dominoes.strategy import TileStrategy, excluded, immediate, layout, unseen
 from cribsim.dominoes.tiles import A, B
 from cribsim.errors import CribsimError
@@ -16,14 +21,14 @@ from cribsim.errors import CribsimError
 class SearchTiles(TileStrategy):
     name = "mc"
 
-    def __init__(self, rng, samples=96, win_value=60):
+    def __init__(self, rng: Any, samples: int = 96, win_value: float = 60) -> None:
         super().__init__(rng)
         if not (isinstance(samples, int) and samples >= 1):
             raise CribsimError(f"cribsim: strategy 'mc' needs samples >= 1 (a whole number), got {samples!r}")
         self.samples = samples
         self.win_value = win_value
 
-    def play(self, obs):
+    def play(self, obs: Observation) -> tuple[int, int]:
         moves = obs.legal
         for m in moves:
             if immediate(obs, m)[1]:
@@ -46,7 +51,8 @@ class SearchTiles(TileStrategy):
         tied = [m for m, v in zip(moves, totals) if v >= best - 1e-9]
         return tied[int(self.rng.random() * len(tied))]
 
-    def _sample(self, obs, pool, others, bars, tries=20):
+    def _sample(self, obs: Observation, pool: Sequence[int], others: Sequence[int], bars: dict[int, set[int]],
+                tries: int = 20) -> dict[int, list[int]] | None:
         """Hands for the other seats, consistent with their counts and knocks (most
         constrained seat first; a dead end retries)."""
         rnd = self.rng.random
@@ -71,14 +77,14 @@ class SearchTiles(TileStrategy):
                 return hands
         return None
 
-    def _rollout(self, obs, sampled, move):
+    def _rollout(self, obs: Observation, sampled: dict[int, list[int]], move: tuple[int, int]) -> float:
         """Play the hand out from ``move`` with greedy seats; value for this seat's side."""
         rules = obs.rules
         table = rules.points_table
         side_of, sides = rules.side_of, rules.sides
         n = obs.players
         rnd = self.rng.random
-        hands = [None] * n
+        hands = cast("list[list[int]]", [None] * n)  # every seat's filled in below
         for s in range(n):
             hands[s] = list(sampled.get(s, ()))
         mine = list(obs.hand)
