@@ -471,6 +471,13 @@ def cmd_list(args: argparse.Namespace) -> int:
         except CribsimError as e:  # a broken file in ./configs/rules: say so, list the rest
             shown = f"(cannot load: {one_line(str(e).removeprefix('cribsim: '), 120)})"
         print(f"  {name:<30} {shown}")
+    print("\nRule variants (name them in a rules file's variants:, or set a knob that turns one on):")
+    from .variants import VARIANTS
+
+    for v in VARIANTS.values():
+        print(f"  {v.name:<30} {v.rule}: {v.summary}")
+        for p in v.params:
+            print(f"  {'':<32}{p.describe()}")
     for game in GAMES:
         print(f"\nStrategies for game: {game} (use by name, or module:Class):")
         for name in sorted(builtins(game)):

@@ -55,12 +55,13 @@ class Param:
     def describe(self) -> str:
         """A line for the README and ``cribsim list``: name, type, default, range, doc."""
         if self.choices is not None:
-            rng = " | ".join(map(str, self.choices))
+            rng = " | ".join(str(c) if c != "" else "''" for c in self.choices)
         elif self.lo is not None or self.hi is not None:
             rng = f"{_fmt(self.lo)}..{_fmt(self.hi)}"
         else:
             rng = self.kind.__name__
-        return f"{self.name} ({rng}, default {self.default!r}): {self.doc}"
+        on = "" if self.on is _MISSING else f", {self.on!r} when the variant is named"
+        return f"{self.name} ({rng}, default {self.default!r}{on}): {self.doc}"
 
     @property
     def enabled_value(self) -> Any:
