@@ -38,12 +38,21 @@ def host_argv() -> list[str]:
     from .host import BOOT
 
     root = str(Path(__file__).resolve().parents[2])
-    paths = [root]
+    paths: list[str] = []
     for p in sys.path:
         p = os.getcwd() if p == "" else p
         if p not in paths:
             paths.append(p)
+    if not any(_same(root, p) for p in paths):  # cribsim came through an import hook (an editable install)
+        paths.insert(0, root)
     return [sys.executable, "-c", BOOT, json.dumps(paths), str(os.getpid())]
+
+
+def _same(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 _LIVE: weakref.WeakSet[Link] = weakref.WeakSet()
