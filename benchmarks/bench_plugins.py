@@ -24,7 +24,6 @@ from cribsim.rules import load_rules
 from cribsim.strategy import BUILTIN, factory
 
 
-
 def rate(rules, strategies, seconds, start):
     games = 0
     t0 = time.perf_counter()

@@ -184,3 +184,4 @@ class Chatty(RandomStrategy):
             print("chatty: my play!")
             os.write(1, b"chatty: raw bytes on fd 1\n")
         return super().play(obs)
+

@@ -194,6 +194,30 @@ def test_a_duck_typed_plugin_without_its_generator_plays(tmp_path):
         assert all(r["forfeit"] is None for r in records(tmp_path / trusted))
 
 
+def test_a_plugin_that_will_not_start_again_forfeits_and_the_run_goes_on(tmp_path):
+    # it played here, then died; loading it again fails: its fault, not the worker's
+    marker = tmp_path / "ran"
+    (tmp_path / "phoenix_zz.py").write_text(textwrap.dedent(f"""\
+        import os
+        from strategies.random_play import RandomStrategy
+        if os.path.exists({str(marker)!r}):
+            os._exit(9)
+
+
+        class Bot(RandomStrategy):
+            def play(self, obs):
+                open({str(marker)!r}, "w").close()
+                os._exit(3)
+    """))
+    cfg = write(tmp_path, "name: phoenix\nlineup: [random, {name: p, strategy: 'phoenix_zz:Bot'}]\nmatches: 4\n")
+    exp = load_experiment(cfg)
+    run_experiment(exp, tmp_path / "out", serial=True, quiet=True)
+    errors = sorted(r["forfeit"]["error"] for r in records(tmp_path / "out"))
+    again = ("it could not be started again: strategy 'phoenix_zz:Bot': its process ended (exit code 9) "
+             "while loading it")
+    assert errors == [again] * 3 + ["its process ended (exit code 3)"]
+
+
 # ---- the same results as in-process -----------------------------------------------------------------
 
 def test_a_copy_of_random_plays_exactly_as_the_builtin(tmp_path):
@@ -262,7 +286,7 @@ def test_a_player_dies_with_its_parent(tmp_path):
         print(link.proc.pid, flush=True)
         os._exit(0)  # no cleanup at all
     """)
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
     pid = int(out.stdout.split()[0])
     for _ in range(100):
         if not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1][:3]:

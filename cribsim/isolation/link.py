@@ -12,8 +12,9 @@ import subprocess
 import sys
 import time
 import weakref
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from .protocol import MAX_LINE, decode, encode
 

@@ -12,8 +12,9 @@ to the seat."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import partial
-from typing import Any, Sequence
+from typing import Any
 
 from ..errors import CribsimError, IllegalMove
 from .link import Died, Garbled, Late, Link
@@ -207,6 +208,7 @@ class Isolated:
         self.caps = caps if caps is not None else check(spec, self.params, self.rules, game)
         self.cls = proxy_class(spec, game, self.caps)
         self.links: dict[int, Link] = {}
+        self.started = False  # whether a player of this entry has started in this process
         self.wire: dict[int, tuple[Any, dict[str, Any]]] = {}  # id(rules) -> (rules, to_dict())
 
     def __call__(self, rng: Any) -> Any:
@@ -220,7 +222,15 @@ class Isolated:
         if link is None:
             link = self.links[seat] = Link()
         if not link.alive:  # first use, or after a fault: a fresh player
-            caps = hello(link, self.spec, self.params, self.rules, self.game)
+            try:
+                caps = hello(link, self.spec, self.params, self.rules, self.game)
+            except CribsimError as e:
+                if not self.started:  # never started in this process: it cannot run here (the run fails)
+                    raise
+                # it ran here before its fault: failing to start again is its own fault
+                raise PluginFault(seat, "crash", f"it could not be started again: {str(e).removeprefix('cribsim: ')}") \
+                    from None
+            self.started = True
             if caps != self.caps:
                 link.close()
                 raise CribsimError(f"cribsim: strategy {self.spec!r} says it can do {caps} here, but {self.caps} "

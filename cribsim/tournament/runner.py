@@ -500,8 +500,8 @@ def run_ray(ctx, pending, sink, workers, batch_seconds, queued=0, stop=None):
                 size = _next_size(info["seconds"], len(batch), batch_seconds, len(pending), workers)
             now = time.monotonic()
             for ref, (batch, due) in list(inflight.items()):
-                if now > due and not (stop is not None and stop.requested):  # hung: cancel, then one by one
-                    del inflight[ref]
+                if now > due and not (stop is not None and stop.requested) and not ray.wait([ref], timeout=0)[0]:
+                    del inflight[ref]  # hung: cancelled, then its matches one by one
                     with contextlib.suppress(Exception):
                         ray.cancel(ref, force=True)
                     records, info = _salvage(ray, single, ctx_ref, batch, limit)
