@@ -202,7 +202,13 @@ def factory(spec, params=None, rules=(), game="cribbage"):
 
     def make(rng):
         if takes_rng:
-            return cls(rng, **params)
+            made = cls(rng, **params)
+            if getattr(made, "rng", None) is None:  # took the generator but did not keep it:
+                try:  # it still has one for the engine to seed (not a crash outside any decision)
+                    made.rng = rng
+                except AttributeError:
+                    pass
+            return made
         made = cls(**params)
         made.rng = rng
         return made

@@ -605,8 +605,9 @@ FLAKY = textwrap.dedent("""\
 
 
     class SecondTimeUnlucky(RandomStrategy):
-        # made once when the lineup is checked (fine), then fails when a match makes it:
-        # an error outside any decision, so not a forfeit but a failed run
+        # made once when the lineup is checked (fine), then fails when a match makes it: an
+        # error outside any decision, so (trusted: in the engine's process, like the engine's
+        # own code) not a forfeit but a failed run
         made = 0
 
         def __init__(self, rng):
@@ -621,7 +622,7 @@ def _flaky_config(tmp_path, name="flaky", matches=6):
     mod = f"flaky_{uuid.uuid4().hex[:10]}"
     (tmp_path / f"{mod}.py").write_text(FLAKY)
     cfg = tmp_path / f"{name}.yaml"
-    cfg.write_text(f"name: {name}\nlineup: [random, {{name: f, strategy: '{mod}:SecondTimeUnlucky'}}]\n"
+    cfg.write_text(f"name: {name}\nlineup: [random, {{name: f, strategy: '{mod}:SecondTimeUnlucky', trusted: true}}]\n"
                    f"matches: {matches}\n")
     return cfg
 
@@ -642,8 +643,8 @@ def test_a_failing_match_under_ray_fails_the_run(tmp_path, ray_cluster):
 
     hardening_plugins.SecondTimeUnlucky.made = 0
     cfg = tmp_path / "flaky.yaml"
-    cfg.write_text("name: flaky\nlineup: [random, {name: f, strategy: 'tests.hardening_plugins:SecondTimeUnlucky'}]\n"
-                   "matches: 6\n")
+    cfg.write_text("name: flaky\nlineup: [random, {name: f, strategy: 'tests.hardening_plugins:SecondTimeUnlucky', "
+                   "trusted: true}]\nmatches: 6\n")
     exp = load_experiment(cfg)
     with pytest.raises(RunFailed, match="KeyError: 2"):
         run_experiment(exp, tmp_path / "out", workers=2, quiet=True, batch_seconds=0.05)

@@ -173,13 +173,15 @@ def test_faulty_strategies_forfeit_and_the_run_goes_on(tmp_path, ray_cluster):
 
 
 def test_a_dying_worker_is_retried_and_results_stay_identical(tmp_path, ray_cluster):
+    # trusted: the crasher runs in the worker's own process (isolated, its death would be its
+    # forfeit: tests/test_isolation.py), so the worker dies and Ray retries its batch
     marker = tmp_path / "crashed-once"
     cfg = write(tmp_path, f"""\
         name: crash
         variants: [standard]
         lineup:
           - {{name: rnd, strategy: random}}
-          - {{name: crasher, strategy: "tests.bad_strategies:Crasher", params: {{marker: "{marker}"}}}}
+          - {{name: crasher, strategy: "tests.bad_strategies:Crasher", params: {{marker: "{marker}"}}, trusted: true}}
         matches: 30
         seed: 8
     """)

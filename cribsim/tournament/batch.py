@@ -8,6 +8,7 @@ import time
 
 from ..errors import IllegalMove
 from ..games import GAMES
+from ..isolation import Isolated, PluginFault, is_plugin, timeout_message
 from ..records import Forfeit, MatchRecord
 from ..strategy import factory
 from .guard import DecisionTimeout, Watchdog
@@ -16,21 +17,46 @@ from .guard import DecisionTimeout, Watchdog
 def make_context(exp):
     """What workers need (shipped once with ray.put): picklable, no live objects."""
     return {"seed": exp.seed, "game": exp.game, "variants": exp.variants, "lineup": exp.lineup,
-            "time_limit": exp.time_limit, "hash": exp.config_hash()}
+            "time_limit": exp.time_limit, "hash": exp.config_hash(), "plugins": exp.plugins}
 
 
 _FACTORIES = {}
 
 
 def _factories(ctx):
+    """Each lineup entry's maker, made once per process and experiment: a built-in (or a trusted
+    plug-in) in-process, any other plug-in isolated (its player processes live as long as this
+    process plays this experiment)."""
     key = ctx["hash"]
     if key not in _FACTORIES:
-        _FACTORIES.clear()
-        _FACTORIES[key] = [factory(e.strategy, e.param_dict(), game=ctx["game"]) for e in ctx["lineup"]]
+        release()
+        game, plugins = ctx["game"], ctx.get("plugins") or ()
+        makers = []
+        for i, e in enumerate(ctx["lineup"]):
+            if is_plugin(e.strategy, game) and not getattr(e, "trusted", False):
+                caps = plugins[i] if i < len(plugins) else None
+                makers.append(Isolated(e.strategy, e.param_dict(), game, ctx["variants"], ctx["time_limit"], caps))
+            else:
+                makers.append(factory(e.strategy, e.param_dict(), game=game))
+        _FACTORIES[key] = makers
     return _FACTORIES[key]
 
 
-def _tracked(make, seat, dog):
+def release():
+    """End the player processes of isolated plug-ins (a serial run's end; a new experiment)."""
+    for makers in _FACTORIES.values():
+        for make in makers:
+            close = getattr(make, "close", None)
+            if close is not None:
+                close()
+    _FACTORIES.clear()
+
+
+def _tracked(make, seat, rules, dog):
+    bind = getattr(make, "bind", None)
+    if bind is not None:  # an isolated plug-in: the seat's own player process
+        make = bind(seat, rules)
+
     def make_tracked(rng):
         return dog.track(make(rng), seat)
     return make_tracked
@@ -41,7 +67,7 @@ def play_one(ctx, spec, dog):
     rules = ctx["variants"][spec.variant]
     makers = _factories(ctx)
     side_of = rules.side_of
-    seat_makers = [_tracked(makers[spec.sides[side_of[seat]]], seat, dog) for seat in range(rules.players)]
+    seat_makers = [_tracked(makers[spec.sides[side_of[seat]]], seat, rules, dog) for seat in range(rules.players)]
     rec = MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides), -1, None, None)
     try:
         counters = None
@@ -51,7 +77,9 @@ def play_one(ctx, spec, dog):
         kwargs = {"counters": counters} if counters else {}
         m = GAMES[rules.game].play_match(rules, seat_makers, ctx["seed"], spec.key, **kwargs)
     except DecisionTimeout as e:
-        seat, kind, msg = e.seat, "timeout", f"a decision took over {ctx['time_limit']} s"
+        seat, kind, msg = e.seat, "timeout", timeout_message(ctx["time_limit"])
+    except PluginFault as e:  # an isolated plug-in: late, dead or failing
+        seat, kind, msg = e.seat, e.kind, e.message
     except IllegalMove as e:
         seat, kind, msg = e.seat, "illegal", str(e)
     except Exception as e:

@@ -4,7 +4,7 @@
     game: cribbage
     variants: [standard, configs/rules/x.yaml, {name: short, extends: standard, target: 61}]
     lineup:
-      - {name: mine, strategy: "mypkg.bots:Clever", params: {depth: 2}}
+      - {name: mine, strategy: "mypkg.bots:Clever", params: {depth: 2}}   # isolated (trusted: true: in-process)
       - {strategy: random}
     format: round_robin            # or gauntlet, or pairings (with pairings: [[a, b], ...])
     match: {first_to: 1}           # overrides the match format of every variant
@@ -27,6 +27,8 @@ from pathlib import Path
 
 from ..errors import ConfigError, CribsimError, describe
 from ..games import GAMES, game_named
+from ..isolation import check as check_plugin
+from ..isolation import is_plugin
 from ..names import check_name
 from ..rules import (
     check_match_sides,
@@ -42,7 +44,7 @@ from ..strategy import factory
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
             "matches", "paired", "seed", "time_limit", "stop"}
-ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance"}
+ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance", "trusted"}
 FORMATS = ("round_robin", "gauntlet", "pairings")
 DEFAULT_RULES = {"cribbage": "standard", "fives_threes": "fives_threes"}
 
@@ -65,15 +67,19 @@ class Entry:
     params: tuple = ()  # sorted (key, value) pairs
     miss_rate: float = 0.0  # V-MUGGINS counting model: chance of overlooking each scoring item
     vigilance: float = 1.0  # chance of spotting an opponent's miss (with muggins)
+    trusted: bool = False  # a plug-in played in the engine's process (unsafe), not isolated
 
     def param_dict(self):
         return dict(self.params)
 
     def to_dict(self):
-        """As JSON; a perfect counter's model is left out, so older configs keep their hash."""
+        """As JSON; a perfect counter's model and an untrusted entry's flag are left out, so older
+        configs keep their hash."""
         d = dataclasses.asdict(self)
         if self.miss_rate == 0.0 and self.vigilance == 1.0:
             del d["miss_rate"], d["vigilance"]
+        if not self.trusted:
+            del d["trusted"]
         return d
 
 
@@ -103,6 +109,8 @@ class Experiment:
     raw: str = ""  # canonical JSON of the resolved config
     game: str = "cribbage"
     plugin_dir: str = ""  # the config's folder: plug-in strategy modules are imported from there
+    # per lineup entry: an isolated plug-in's capabilities (cribsim.isolation), None in-process
+    plugins: tuple = dataclasses.field(default=(), compare=False)
 
     def config_hash(self):
         return hashlib.sha256(self.raw.encode()).hexdigest()[:16]
@@ -178,6 +186,7 @@ def load_experiment(path, seed=None, need_matches=False):
     variants = _variants(source, data.get("variants", [DEFAULT_RULES[game]]), match, game)
 
     lineup = _lineup(source, data.get("lineup"), game, variants)
+    lineup, plugins = [e for e, _ in lineup], lineup
     fmt = data.get("format", "round_robin")
     if not isinstance(fmt, str) or fmt not in FORMATS:
         raise ConfigError(source, "format", f"expected one of {', '.join(FORMATS)}, got {_shown(fmt)}")
@@ -213,7 +222,7 @@ def load_experiment(path, seed=None, need_matches=False):
     }
     raw = json.dumps(resolved, sort_keys=True, default=list)
     return Experiment(name, source, tuple(variants), tuple(lineup), tables, matches, paired, seed,
-                      time_limit, sprt, raw, game, plugin_dir)
+                      time_limit, sprt, raw, game, plugin_dir, tuple(caps for _, caps in plugins))
 
 
 def _variants(source, spec, match, game):
@@ -280,8 +289,18 @@ def _lineup(source, spec, game, variants=()):
             raise ConfigError(source, f"{key}.params", "expected a mapping of parameters")
         _plain(source, f"{key}.params", params)
         name = _name(source, f"{key}.name", e.get("name", strat), entry=True)
+        trusted = e.get("trusted", False)
+        if not isinstance(trusted, bool):
+            raise ConfigError(source, f"{key}.trusted", f"expected true or false, got {_shown(trusted)}")
+        if trusted and not is_plugin(strat, game):
+            raise ConfigError(source, f"{key}.trusted", "is for module:Class plug-ins; built-in strategies always "
+                                                        "play in-process")
+        caps = None
         try:
-            factory(strat, params, rules=variants, game=game)
+            if is_plugin(strat, game) and not trusted:  # loaded and checked in a process of its own
+                caps = check_plugin(strat, params, variants, game)
+            else:
+                factory(strat, params, rules=variants, game=game)
         except CribsimError as err:
             raise ConfigError(source, f"{key}.strategy", str(err).removeprefix("cribsim: ")) from None
         rates = []
@@ -292,8 +311,8 @@ def _lineup(source, spec, game, variants=()):
             if game != "cribbage" and k in e:
                 raise ConfigError(source, f"{key}.{k}", "the counting model is for cribbage")
             rates.append(float(v))
-        out.append(Entry(name, strat, tuple(sorted(params.items())), *rates))
-    _unique(source, "lineup[{}].name", [e.name for e in out], "entry")
+        out.append((Entry(name, strat, tuple(sorted(params.items())), *rates, trusted=trusted), caps))
+    _unique(source, "lineup[{}].name", [e.name for e, _ in out], "entry")
     return out
 
 

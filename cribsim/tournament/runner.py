@@ -29,7 +29,7 @@ from ..games import GAMES
 from ..lock import FolderLock, describe_holder, holder
 from ..records import Forfeit, MatchRecord
 from . import folder as fld
-from .batch import make_context, play_batch
+from .batch import make_context, play_batch, release
 from .schedule import build_schedule, groups_for
 from .summary import sprt_streams
 
@@ -276,14 +276,31 @@ def _take(pending, sink, size):
 
 def run_serial(ctx, pending, sink, batch_seconds, stop=None):
     size, nodes = 4, set()
-    while pending and not (stop and stop.requested):
-        batch = _take(pending, sink, size)
-        if not batch:
-            break
-        records, info = play_batch(ctx, batch)
-        sink.add(records)
-        size = _next_size(info["seconds"], len(batch), batch_seconds, len(pending), 1)
+    try:
+        while pending and not (stop and stop.requested):
+            batch = _take(pending, sink, size)
+            if not batch:
+                break
+            records, info = play_batch(ctx, batch)
+            sink.add(records)
+            size = _next_size(info["seconds"], len(batch), batch_seconds, len(pending), 1)
+    finally:
+        release()  # isolated plug-ins' player processes end with the run
     return nodes
+
+
+# A Ray batch that has not finished by its deadline is cancelled (its worker killed): a hang no
+# time limit can interrupt (a built-in or the engine looping in C) must not hang the run. The
+# deadline is what every decision of every match taking the whole time limit would need, with
+# DECISIONS_PER_MATCH decisions a match, at least DEADLINE_FLOOR, doubled for a task that waits
+# behind another on its worker.
+DEADLINE_FLOOR = 60.0
+DECISIONS_PER_MATCH = 2000
+
+
+def batch_deadline(time_limit, matches):
+    """Seconds a batch of ``matches`` matches may take before it is cancelled."""
+    return max(DEADLINE_FLOOR, time_limit * matches * DECISIONS_PER_MATCH)
 
 
 def _next_size(seconds, n, target, remaining, workers):
@@ -439,15 +456,20 @@ def ray_messages_to_log():
 def run_ray(ctx, pending, sink, workers, batch_seconds, queued=0, stop=None):
     """``queued`` extra tasks wait behind the running ones (with an embedded Ray, whose CPUs
     equal the workers) so that no worker idles while the driver writes results. A task that
-    raises (our code, not a dying worker) fails the run; after Ctrl-C nothing new is sent, the
-    tasks in flight are cancelled and their matches left to a resumed run."""
+    raises (our code, not a dying worker) fails the run; a task past its deadline
+    (:func:`batch_deadline`) is cancelled and its matches played one by one; after Ctrl-C
+    nothing new is sent, the tasks in flight are cancelled and their matches left to a resumed
+    run."""
+    import time
+
     import ray
 
     # SPREAD: batches go to every node of a cluster rather than filling the head node first
     remote = ray.remote(max_retries=3, retry_exceptions=False, scheduling_strategy="SPREAD")(_ray_batch)
     single = ray.remote(max_retries=3, retry_exceptions=False)(_ray_batch)
     ctx_ref = ray.put(ctx)
-    inflight = {}
+    limit = ctx["time_limit"]
+    inflight = {}  # ref -> (batch, the time it is cancelled)
     size, nodes = 4, set()
     try:
         while pending or inflight:
@@ -457,25 +479,33 @@ def run_ray(ctx, pending, sink, workers, batch_seconds, queued=0, stop=None):
                 batch = _take(pending, sink, size)
                 if not batch:
                     break
-                inflight[remote.remote(ctx_ref, batch)] = batch
+                inflight[remote.remote(ctx_ref, batch)] = (batch, time.monotonic() + 2 * batch_deadline(limit, len(batch)))
             if not inflight:
                 break
             ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
             for ref in ready:
-                batch = inflight.pop(ref)
+                batch, _ = inflight.pop(ref)
                 try:
                     records, info = ray.get(ref)
                 except ray.exceptions.RayTaskError as e:
                     if stop is not None and stop.requested:
                         continue  # interrupted along with us
                     raise RunFailed(f"cribsim: run failed: match {batch[0].id}..: {_task_error(e)}") from None
-                except ray.exceptions.RayError as e:
+                except ray.exceptions.RayError:
                     if stop is not None and stop.requested:
                         continue
-                    records, info = _salvage(ray, single, ctx_ref, batch, e)
+                    records, info = _salvage(ray, single, ctx_ref, batch, limit)
                 nodes.add(info.get("node", ""))
                 sink.add(records)
                 size = _next_size(info["seconds"], len(batch), batch_seconds, len(pending), workers)
+            now = time.monotonic()
+            for ref, (batch, due) in list(inflight.items()):
+                if now > due and not (stop is not None and stop.requested) and not ray.wait([ref], timeout=0)[0]:
+                    del inflight[ref]  # hung: cancelled, then its matches one by one
+                    with contextlib.suppress(Exception):
+                        ray.cancel(ref, force=True)
+                    records, info = _salvage(ray, single, ctx_ref, batch, limit)
+                    sink.add(records)
     finally:
         for ref in inflight:
             with contextlib.suppress(Exception):
@@ -493,22 +523,39 @@ def _task_error(e):
     return f"{getattr(e, 'cause_cls', type(e)).__name__}"
 
 
-def _salvage(ray, single, ctx_ref, batch, error):
-    """A batch whose worker kept dying: play its matches one by one; a match that still kills
-    its worker is recorded as failed (no result), not fatal to the run. A match that raises is
-    a bug: the run fails."""
+def _salvage(ray, single, ctx_ref, batch, time_limit):
+    """A batch whose worker kept dying, or that hung: play its matches one by one; a match that
+    still kills its worker, or does not finish by its deadline, is recorded as failed (no result),
+    not fatal to the run, with a message that is the same in every run. A match that raises is a
+    bug: the run fails."""
     records, info = [], {"seconds": 0.0, "node": ""}
+    due = batch_deadline(time_limit, 1)
     for spec in batch:
+        ref = single.remote(ctx_ref, [spec])
         try:
-            recs, inf = ray.get(single.remote(ctx_ref, [spec]))
+            recs, inf = ray.get(ref, timeout=due)
             records += recs
             info["seconds"] += inf["seconds"]
         except ray.exceptions.RayTaskError as e:
             raise RunFailed(f"cribsim: run failed: match {spec.id}: {_task_error(e)}") from None
-        except ray.exceptions.RayError as e:
+        except (ray.exceptions.GetTimeoutError, ray.exceptions.RayError) as e:
+            if isinstance(e, ray.exceptions.GetTimeoutError):
+                with contextlib.suppress(Exception):
+                    ray.cancel(ref, force=True)
+                why = f"it did not finish within {due:g} s, so its worker was stopped"
+            else:
+                why = _worker_died(e)
             records.append(MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides),
-                                       -1, None, Forfeit(None, None, "crash", describe(e, 200))))
+                                       -1, None, Forfeit(None, None, "crash", why)))
     return records, info
+
+
+def _worker_died(e):
+    """A failed match's message: what happened, by the error's class only (Ray's own text
+    carries pids, addresses and colour codes, which would differ from run to run)."""
+    cause = getattr(e, "cause", None)
+    kind = type(cause).__name__ if isinstance(cause, BaseException) else type(e).__name__
+    return f"its worker process died ({kind}), also when the match was retried"
 
 
 def count_on_disk(path):

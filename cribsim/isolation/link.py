@@ -1,0 +1,237 @@
+"""The engine's end of a player process: start it, ask one request at a time with a wall-clock
+deadline, and kill it (with anything it started) when it is late, dead or done."""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+import weakref
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .protocol import MAX_LINE, decode, encode
+
+_now = time.monotonic
+
+
+class Late(Exception):
+    """No reply within the deadline (the process has been killed)."""
+
+
+class Died(Exception):
+    """The process ended, or closed its output (the message says how; no pid, nothing variable)."""
+
+
+class Garbled(Exception):
+    """A line that is not a reply of the protocol (the process has been killed)."""
+
+
+def host_argv() -> list[str]:
+    """The command that starts the Python host: this interpreter, with this process's module path
+    (cribsim's own folder first, so the host imports this very cribsim)."""
+    from .host import BOOT
+
+    root = str(Path(__file__).resolve().parents[2])
+    paths: list[str] = []
+    for p in sys.path:
+        p = os.getcwd() if p == "" else p
+        if p not in paths:
+            paths.append(p)
+    if not any(_same(root, p) for p in paths):  # cribsim came through an import hook (an editable install)
+        paths.insert(0, root)
+    return [sys.executable, "-c", BOOT, json.dumps(paths), str(os.getpid())]
+
+
+def _same(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+_LIVE: weakref.WeakSet[Link] = weakref.WeakSet()
+
+
+class Link:
+    """One player process. :meth:`request` sends one message and returns the reply (a dict);
+    it raises :class:`Late`, :class:`Died` or :class:`Garbled`, after which the process is gone
+    and the next request starts a new one (the caller says hello again: see ``alive``)."""
+
+    def __init__(self, argv: Sequence[str] | None = None) -> None:
+        self.argv = list(argv) if argv is not None else None
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.buf = b""
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None
+
+    def start(self) -> None:
+        argv = self.argv if self.argv is not None else host_argv()
+        # a session of its own: Ctrl-C at the terminal is the run's, and killing the group takes
+        # whatever the player started
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True,
+                                     start_new_session=True, bufsize=0)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.wfd, self.rfd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        os.set_blocking(self.wfd, False)
+        self.buf = b""
+        _LIVE.add(self)
+
+    def request(self, msg: dict[str, Any], limit: float) -> dict[str, Any]:
+        if self.proc is None:
+            self.start()
+        deadline = _now() + limit
+        try:
+            self._send(encode(msg), deadline)
+            line = self._line(deadline)
+        except (Late, Died, Garbled):
+            raise
+        except BaseException:  # interrupted (a watchdog, Ctrl-C): the exchange is torn, so is the process
+            self.kill()
+            raise
+        try:
+            reply = decode(line)
+        except (ValueError, RecursionError):
+            self.kill()
+            raise Garbled("its reply is not JSON") from None
+        if not isinstance(reply, dict):
+            self.kill()
+            raise Garbled("its reply is not a JSON object")
+        return reply
+
+    def _send(self, data: bytes, deadline: float) -> None:
+        view = memoryview(data)
+        poller = select.poll()
+        poller.register(self.wfd, select.POLLOUT)
+        while view:
+            try:
+                view = view[os.write(self.wfd, view):]
+                continue
+            except BlockingIOError:
+                pass
+            except BrokenPipeError:
+                raise Died(self._ended()) from None
+            left = deadline - _now()
+            if left <= 0:
+                self.kill()
+                raise Late()
+            poller.poll(max(left * 1000, 1))
+
+    def _line(self, deadline: float) -> bytes:
+        poller = select.poll()
+        poller.register(self.rfd, select.POLLIN)
+        buf = self.buf
+        while True:
+            end = buf.find(b"\n")
+            if end >= 0:
+                if end + 1 != len(buf):  # a second line nobody asked for
+                    self.kill()
+                    raise Garbled("it wrote more than one reply")
+                self.buf = b""
+                return buf[:end]
+            if len(buf) > MAX_LINE:
+                self.kill()
+                raise Garbled(f"its reply is longer than {MAX_LINE:,} bytes")
+            left = deadline - _now()
+            if left <= 0:
+                self.kill()
+                raise Late()
+            if not poller.poll(max(left * 1000, 1)):
+                continue
+            chunk = os.read(self.rfd, 1 << 16)
+            if not chunk:
+                self.buf = b""
+                raise Died(self._ended())
+            buf += chunk
+            self.buf = buf
+
+    def _ended(self) -> str:
+        """How the process ended (it is reaped; a process that closed its output but lives on is
+        killed): a message without pids or times."""
+        proc = self.proc
+        assert proc is not None
+        try:
+            code = proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return "its process closed its output"
+        self._forget()
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"its process was killed by {name}"
+        return f"its process ended (exit code {code})"
+
+    def kill(self) -> None:
+        """Kill the process and its group at once (a player that is late, dead or garbled)."""
+        proc = self.proc
+        if proc is None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            try:
+                proc.kill()
+            except OSError:
+                pass
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        self._forget()
+
+    def close(self) -> None:
+        """End the process: end of input (it exits by itself), then kill whatever is left."""
+        proc = self.proc
+        if proc is None:
+            return
+        try:
+            proc.stdin.close()  # type: ignore[union-attr]
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            pass
+        self.kill()
+
+    def _forget(self) -> None:
+        proc, self.proc = self.proc, None
+        self.buf = b""
+        _LIVE.discard(self)
+        if proc is not None:
+            for f in (proc.stdin, proc.stdout):
+                try:
+                    f.close()  # type: ignore[union-attr]
+                except OSError:
+                    pass
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # anything the player left behind in its group
+            except OSError:
+                pass
+
+
+def close_all() -> None:
+    """Every live player process of this process: ended (at exit, and when a run is done)."""
+    links = list(_LIVE)
+    for link in links:
+        if link.proc is not None:
+            try:
+                link.proc.stdin.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+    for link in links:
+        link.close()
+
+
+atexit.register(close_all)

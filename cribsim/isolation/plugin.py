@@ -1,0 +1,248 @@
+"""Plug-in strategies in the engine's process: a stand-in (proxy) per seat, and the checks at load.
+
+The parent never imports a plug-in's module. :func:`check` asks a host process to load and
+check it (the loader's own checks run there) and returns its capabilities; :class:`Isolated`
+makes, for one lineup entry, a proxy per seat and match whose decision methods are exactly those
+the plug-in implements (so a variant's default answers the rest, as in-process), whose ``rng``
+forwards ``seed`` to the host, and whose decisions are requests with the experiment's time limit.
+One host per seat, started on first use and again after a fault, serves every match of this
+process. A fault raises :class:`PluginFault` (timeout, crash, error) or ``IllegalMove``, charged
+to the seat."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from ..errors import CribsimError, IllegalMove
+from .link import Died, Garbled, Late, Link
+from .protocol import PROTOCOL, tuples, well_formed
+
+STARTUP_LIMIT = 60.0  # seconds for a host to start, import the plug-in and check it
+_SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
+
+
+class PluginFault(Exception):
+    """A plug-in's fault in a match: ``kind`` is timeout, crash or error; ``message`` says what,
+    the same in every run."""
+
+    def __init__(self, seat: int, kind: str, message: str) -> None:
+        super().__init__(seat, kind, message)
+        self.seat, self.kind, self.message = seat, kind, message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def timeout_message(limit: float) -> str:
+    """The forfeit message of a decision over the time limit (the same as the in-process guard's)."""
+    return f"a decision took over {limit} s"
+
+
+def is_plugin(spec: Any, game: str = "cribbage") -> bool:
+    """Whether a lineup strategy is a plug-in: a ``module:Class`` that is not a built-in (neither
+    a built-in's short name nor the class it names)."""
+    from ..strategy import builtins
+
+    table = builtins(game)
+    return isinstance(spec, str) and spec not in table and spec not in table.values()
+
+
+def hello(link: Link, spec: str, params: dict[str, Any], rules: Sequence[Any], game: str) -> dict[str, Any]:
+    """Start the player (if it is not running) and load the plug-in: its capabilities, or a
+    CribsimError with the loader's one-line message."""
+    msg = {"kind": "hello", "protocol": PROTOCOL, "game": game, "strategy": spec, "params": params,
+           "rules": [r.to_dict() for r in rules]}
+    who = f"strategy {spec!r}"
+    try:
+        reply = link.request(msg, STARTUP_LIMIT)
+    except Late:
+        raise CribsimError(f"cribsim: {who}: loading it took over {STARTUP_LIMIT:g} s") from None
+    except Died as e:
+        raise CribsimError(f"cribsim: {who}: {e} while loading it") from None
+    except Garbled as e:
+        raise CribsimError(f"cribsim: {who}: {e} (the player protocol, see the README)") from None
+    except OSError as e:  # the interpreter could not be started
+        raise CribsimError(f"cribsim: {who}: cannot start its process ({e.strerror or e})") from None
+    if reply.get("kind") == "error":
+        link.close()
+        raise CribsimError(f"cribsim: {str(reply.get('message'))[:1000]}")
+    caps = _capabilities(reply)
+    if caps is None:
+        link.kill()
+        raise CribsimError(f"cribsim: {who}: its hello reply is not capabilities of protocol {PROTOCOL}")
+    return caps
+
+
+def _capabilities(reply: dict[str, Any]) -> dict[str, Any] | None:
+    if reply.get("kind") != "capabilities" or reply.get("protocol") != PROTOCOL:
+        return None
+    name, decisions, understands = reply.get("name"), reply.get("decisions"), reply.get("understands", [])
+    if not isinstance(name, str) or not isinstance(decisions, list) or not isinstance(understands, list):
+        return None
+    if not all(isinstance(d, str) and d.isidentifier() and not d.startswith("_") for d in decisions):
+        return None
+    if not all(isinstance(u, str) for u in understands):
+        return None
+    return {"name": name, "decisions": sorted(set(decisions)), "understands": sorted(set(understands))}
+
+
+def check(spec: str, params: dict[str, Any], rules: Sequence[Any], game: str) -> dict[str, Any]:
+    """Load a plug-in in a host of its own, check it against every rule set, and end the host;
+    returns its capabilities. Every failure is one CribsimError (the loader's messages)."""
+    from ..strategy import missing_for, resolve
+
+    if not isinstance(spec, str) or not _SPEC.fullmatch(spec):
+        resolve(spec, game)  # the loader's message for a malformed spec (it imports nothing)
+    link = Link()
+    try:
+        caps = hello(link, spec, dict(params or {}), rules, game)
+    finally:
+        link.close()
+    cls = proxy_class(spec, game, caps)
+    for r in rules:  # the engine's own check of what the player says it can do
+        missing = missing_for(cls, r)
+        if missing:
+            raise CribsimError(f"cribsim: strategy {spec!r} cannot play {r.name}: it lacks {'; '.join(missing)}")
+    return caps
+
+
+class _RemoteRng:
+    """``strategy.rng`` of a proxy: the engine's per-game ``seed`` goes to the player."""
+
+    __slots__ = ("_proxy",)
+
+    def __init__(self, proxy: Proxy) -> None:
+        self._proxy = proxy
+
+    def seed(self, value: Any) -> None:
+        self._proxy._ask({"kind": "seed", "seed": value})
+
+
+class Proxy:
+    """Stands in for a plug-in in the engine: the decision methods the plug-in implements
+    (added by :func:`proxy_class`), each a request to its player process."""
+
+    name = "plugin"
+    game = "cribbage"
+    understands: frozenset[str] = frozenset()
+    params = ()
+
+    def __init__(self, link: Link, seat: int, limit: float) -> None:
+        self._link, self._seat, self._limit = link, seat, limit
+        self.rng = _RemoteRng(self)
+
+    def _ask(self, msg: dict[str, Any]) -> dict[str, Any]:
+        seat = self._seat
+        try:
+            reply = self._link.request(msg, self._limit)
+        except Late:
+            raise PluginFault(seat, "timeout", timeout_message(self._limit)) from None
+        except Died as e:
+            raise PluginFault(seat, "crash", str(e)) from None
+        except Garbled as e:
+            raise PluginFault(seat, "error", f"{e} (the player protocol)") from None
+        if reply.get("kind") == "error":
+            message = str(reply.get("message"))[:1000]
+            if reply.get("illegal"):
+                raise IllegalMove(f"seat {seat} {message}", seat)
+            raise PluginFault(seat, "error", message)
+        return reply
+
+    def _decide(self, decision: str, obs: Any) -> Any:
+        to_dict = getattr(obs, "to_dict", None)
+        d = to_dict() if to_dict is not None else _slots(obs)
+        reply = self._ask({"kind": "decide", "decision": decision, "obs": d})
+        if reply.get("kind") != "reply" or "answer" not in reply:
+            self._link.kill()
+            raise PluginFault(self._seat, "error", f"its reply to {decision} is not a reply (the player protocol)")
+        answer = tuples(reply["answer"])
+        if not well_formed(answer):
+            raise IllegalMove(f"seat {self._seat} answered {decision} with {_short(answer)}: not a card, a set of "
+                              "cards or null (whole numbers, lists and null)", self._seat)
+        return answer
+
+
+def _slots(obs: Any) -> dict[str, Any]:
+    return {k: getattr(obs, k) for k in type(obs).__slots__ if k != "rules"}
+
+
+def _short(v: Any, limit: int = 80) -> str:
+    text = repr(v)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _decision(name: str) -> Any:
+    def decide(self: Proxy, obs: Any) -> Any:
+        return self._decide(name, obs)
+
+    decide.__name__ = decide.__qualname__ = name
+    return decide
+
+
+_CLASSES: dict[tuple[Any, ...], type[Proxy]] = {}
+
+
+def proxy_class(spec: str, game: str, caps: dict[str, Any]) -> type[Proxy]:
+    """The proxy class for a plug-in with these capabilities (made once)."""
+    key = (spec, game, caps["name"], tuple(caps["decisions"]), tuple(caps["understands"]))
+    cls = _CLASSES.get(key)
+    if cls is None:
+        ns: dict[str, Any] = {"name": caps["name"], "game": game, "understands": frozenset(caps["understands"]),
+                              "spec": spec, "__module__": __name__}
+        for d in caps["decisions"]:
+            ns[d] = _decision(d)
+        cls = _CLASSES[key] = type("Isolated", (Proxy,), ns)
+    return cls
+
+
+class Isolated:
+    """One lineup entry's plug-in, isolated: ``bind(seat, rules)`` is the ``make(rng)`` of that
+    seat (a fresh proxy per match, on the seat's own player process)."""
+
+    def __init__(self, spec: str, params: dict[str, Any], game: str, rules: Sequence[Any], limit: float,
+                 caps: dict[str, Any] | None = None) -> None:
+        self.spec, self.params, self.game, self.rules, self.limit = spec, dict(params), game, tuple(rules), limit
+        self.caps = caps if caps is not None else check(spec, self.params, self.rules, game)
+        self.cls = proxy_class(spec, game, self.caps)
+        self.links: dict[int, Link] = {}
+        self.started = False  # whether a player of this entry has started in this process
+        self.wire: dict[int, tuple[Any, dict[str, Any]]] = {}  # id(rules) -> (rules, to_dict())
+
+    def __call__(self, rng: Any) -> Any:
+        raise TypeError("an isolated plug-in is made for a seat: bind(seat, rules) first")
+
+    def bind(self, seat: int, rules: Any) -> Any:
+        return partial(self.make, seat, rules)
+
+    def make(self, seat: int, rules: Any, rng: Any = None) -> Proxy:
+        link = self.links.get(seat)
+        if link is None:
+            link = self.links[seat] = Link()
+        if not link.alive:  # first use, or after a fault: a fresh player
+            try:
+                caps = hello(link, self.spec, self.params, self.rules, self.game)
+            except CribsimError as e:
+                if not self.started:  # never started in this process: it cannot run here (the run fails)
+                    raise
+                # it ran here before its fault: failing to start again is its own fault
+                raise PluginFault(seat, "crash", f"it could not be started again: {str(e).removeprefix('cribsim: ')}") \
+                    from None
+            self.started = True
+            if caps != self.caps:
+                link.close()
+                raise CribsimError(f"cribsim: strategy {self.spec!r} says it can do {caps} here, but {self.caps} "
+                                   "when the lineup was checked")
+        proxy = self.cls(link, seat, self.limit)
+        wired = self.wire.get(id(rules))
+        if wired is None or wired[0] is not rules:
+            wired = self.wire[id(rules)] = (rules, rules.to_dict())
+        proxy._ask({"kind": "match", "game": self.game, "rules": wired[1], "seat": seat, "params": self.params})
+        return proxy
+
+    def close(self) -> None:
+        for link in self.links.values():
+            link.close()
+        self.links.clear()
