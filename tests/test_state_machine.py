@@ -149,3 +149,21 @@ def test_ev_counts_its_own_discards_as_seen():
     assert ev.one_ply(o) == C("7C")[0]
     o.discarded = ()
     assert ev.one_ply(o) == C("TH")[0]
+
+
+def test_a_card_of_the_wrong_type_is_an_illegal_move():
+    # 5.0 == 5 in Python, but it is not a card: the engine refuses it as illegal (a forfeit in a
+    # tournament), in the play and in the discard, rather than crashing on it later
+    rules = load_rules("standard")
+    g = GameState(rules, 3, (0, 0), 0).start()
+    hand = g.observation().hand
+    with pytest.raises(IllegalMove):
+        g.apply([float(hand[0]), hand[1]])
+    from strategies.random_play import RandomStrategy
+
+    class Floaty(RandomStrategy):
+        def play(self, obs):
+            return float(super().play(obs))
+
+    with pytest.raises(IllegalMove, match="played"):
+        play_game(rules, [Floaty(random.Random(0)), Floaty(random.Random(1))], 1, (0, 0))

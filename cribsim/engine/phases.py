@@ -51,6 +51,8 @@ def without(hand: Sequence[int], cards: Any) -> list[int] | None:
     rest = list(hand)
     try:
         for c in cards:
+            if type(c) is not int:
+                return None
             rest.remove(c)
     except (ValueError, TypeError):
         return None
@@ -102,6 +104,8 @@ def discard(g: GameState) -> Answers:
             rest = list(hand)
             try:
                 for c in choice:
+                    if type(c) is not int:
+                        raise TypeError(c)
                     rest.remove(c)  # fails on a card not held, or named twice
                 bad = len(rest) != len(hand) - k or (rule is not None and not (
                     set(rule[0]) <= set(choice) <= set(rule[1])))
@@ -211,7 +215,7 @@ def play(g: GameState) -> Answers:
         c = ask[seat](obs) if ask is not None else (yield seat)
         if name_card is not None:
             c, shown = name_card(c, obs)
-        elif c in obs.legal:
+        elif type(c) is int and c in legal:  # (5.0 == 5, but is not a card)
             shown = c
         else:
             raise IllegalMove(f"seat {seat} played {c!r}, legal were {cards_str(legal)} at count {count}", seat)
@@ -256,7 +260,7 @@ def play_error(obs: Any, answer: Any) -> str | None:
         except IllegalMove as e:
             return str(e)
         return None
-    if answer not in obs.legal:
+    if type(answer) is not int or answer not in obs.legal:
         return f"played {answer!r}, legal were {cards_str(obs.legal)} at count {obs.count}"
     return None
 
