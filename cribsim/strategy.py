@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
 from .errors import ConfigError, CribsimError
 from .observation import Observation
 from .params import Param
+
+if TYPE_CHECKING:
+    import random
 
 __all__ = ["BUILTIN", "Observation", "Strategy", "allowed", "allowed_keeps", "builtins", "capabilities",
            "factory", "resolve"]
@@ -64,6 +67,15 @@ class Strategy:
 
     def play(self, obs: Any) -> Any:
         raise NotImplementedError
+
+
+class StrategyFactory(Protocol):
+    """What :func:`factory` returns: ``make(rng) -> Strategy``, carrying the ``spec`` it was made
+    from."""
+
+    spec: Any
+
+    def __call__(self, rng: Any) -> Any: ...
 
 
 def capabilities(cls: Any) -> frozenset[str]:
@@ -128,7 +140,7 @@ def allowed_keeps(obs: Any) -> Iterator[tuple[tuple[int, ...], list[int]]]:
             yield keep, thrown
 
 
-def builtins(game="cribbage"):
+def builtins(game: str = "cribbage") -> dict[str, str]:
     """{short name: 'module:Class'} of a game's built-in strategies."""
     if game == "cribbage":
         return BUILTIN
@@ -142,15 +154,15 @@ DECISIONS = {"cribbage": ("discard", "play"), "fives_threes": ("play",)}
 _SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
 
 
-def resolve(spec, game="cribbage"):
+def resolve(spec: Any, game: str = "cribbage") -> type[Any]:
     """The Strategy class for a built-in name (``random``) or ``module:Class``, checked to
     play ``game``. Every failure (a malformed spec, a module that cannot be imported, raises or
     exits while importing, an attribute that is not a strategy class) is one CribsimError."""
     table = builtins(game)
     target = table.get(spec, spec) if isinstance(spec, str) else spec
     if not isinstance(target, str) or ":" not in target:
-        raise CribsimError(f"cribsim: unknown strategy {_shown(spec)} for {game} (built-in: {', '.join(sorted(table))}; "
-                           f"or give module:Class)")
+        raise CribsimError(f"cribsim: unknown strategy {_shown(spec)} for {game} "
+                           f"(built-in: {', '.join(sorted(table))}; or give module:Class)")
     if not _SPEC.fullmatch(target):
         raise CribsimError(f"cribsim: strategy {_shown(spec)}: expected module:Class (a dotted module name, a colon, "
                            "a class name), e.g. mybots:LowCard")
@@ -185,7 +197,8 @@ def resolve(spec, game="cribbage"):
     return cls
 
 
-def factory(spec, params=None, rules=(), game="cribbage"):
+def factory(spec: Any, params: Mapping[str, Any] | None = None, rules: Iterable[Any] = (),
+            game: str = "cribbage") -> StrategyFactory:
     """A callable ``make(rng) -> Strategy`` (fresh instance per match), checked against every
     rule set in ``rules`` (the decisions without a default and what their variants need). The
     class is made once here with the parameters (checked against its declared ``params`` and its
@@ -200,7 +213,7 @@ def factory(spec, params=None, rules=(), game="cribbage"):
     params = check_params(cls, dict(params or {}))
     takes_rng = _check_params(spec, cls, params)
 
-    def make(rng):
+    def make(rng: Any) -> Any:
         if takes_rng:
             made = cls(rng, **params)
             if getattr(made, "rng", None) is None:  # took the generator but did not keep it:
@@ -222,11 +235,12 @@ def factory(spec, params=None, rules=(), game="cribbage"):
     except BaseException as e:
         raise CribsimError(f"cribsim: strategy {_shown(spec)}: making it with params {_shown(params)} failed "
                            f"({_describe(e)})") from None
-    make.spec = spec
-    return make
+    maker = cast(StrategyFactory, make)  # the function, with the spec as an attribute
+    maker.spec = spec
+    return maker
 
 
-def _check_params(spec, cls, params):
+def _check_params(spec: Any, cls: type[Any], params: dict[str, Any]) -> bool:
     """Whether the constructor takes the generator first; a parameter it does not take is an
     error naming the ones it does."""
     import inspect
@@ -256,12 +270,12 @@ def _check_params(spec, cls, params):
     return takes_rng
 
 
-def _shown(v, limit=80):
+def _shown(v: object, limit: int = 80) -> str:
     text = repr(v)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _describe(exc):
+def _describe(exc: BaseException) -> str:
     from .errors import describe
 
     if isinstance(exc, SystemExit):
@@ -269,7 +283,7 @@ def _describe(exc):
     return describe(exc, 200)
 
 
-def _probe_rng():
+def _probe_rng() -> random.Random:
     import random
 
     return random.Random(0)
