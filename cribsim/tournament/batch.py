@@ -3,8 +3,12 @@
 Each match is a pure function of its MatchSpec and the experiment context, so batches can be
 any size, in any order, on any worker, and replayed after a crash, with identical records."""
 
+from __future__ import annotations
+
 import os
 import time
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalMove
 from ..games import GAMES
@@ -13,17 +17,21 @@ from ..records import Forfeit, MatchRecord
 from ..strategy import factory
 from .guard import DecisionTimeout, Watchdog
 
+if TYPE_CHECKING:
+    from .config import Experiment
+    from .schedule import MatchSpec
 
-def make_context(exp):
+
+def make_context(exp: Experiment) -> dict[str, Any]:
     """What workers need (shipped once with ray.put): picklable, no live objects."""
     return {"seed": exp.seed, "game": exp.game, "variants": exp.variants, "lineup": exp.lineup,
             "time_limit": exp.time_limit, "hash": exp.config_hash(), "plugins": exp.plugins}
 
 
-_FACTORIES = {}
+_FACTORIES: dict[str, list[Callable[[Any], Any]]] = {}  # config hash -> each entry's maker
 
 
-def _factories(ctx):
+def _factories(ctx: dict[str, Any]) -> list[Callable[[Any], Any]]:
     """Each lineup entry's maker, made once per process and experiment: a built-in (or a trusted
     plug-in) in-process, any other plug-in isolated (its player processes live as long as this
     process plays this experiment)."""
@@ -31,7 +39,7 @@ def _factories(ctx):
     if key not in _FACTORIES:
         release()
         game, plugins = ctx["game"], ctx.get("plugins") or ()
-        makers = []
+        makers: list[Callable[[Any], Any]] = []
         for i, e in enumerate(ctx["lineup"]):
             if is_plugin(e.strategy, game) and not getattr(e, "trusted", False):
                 caps = plugins[i] if i < len(plugins) else None
@@ -42,7 +50,7 @@ def _factories(ctx):
     return _FACTORIES[key]
 
 
-def release():
+def release() -> None:
     """End the player processes of isolated plug-ins (a serial run's end; a new experiment)."""
     for makers in _FACTORIES.values():
         for make in makers:
@@ -52,23 +60,24 @@ def release():
     _FACTORIES.clear()
 
 
-def _tracked(make, seat, rules, dog):
+def _tracked(make: Callable[[Any], Any], seat: int, rules: Any, dog: Watchdog) -> Callable[[Any], Any]:
     bind = getattr(make, "bind", None)
     if bind is not None:  # an isolated plug-in: the seat's own player process
         make = bind(seat, rules)
 
-    def make_tracked(rng):
+    def make_tracked(rng: Any) -> Any:
         return dog.track(make(rng), seat)
     return make_tracked
 
 
-def play_one(ctx, spec, dog):
+def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord:
     """The record of one match; a strategy's fault is a forfeit charged to its side."""
     rules = ctx["variants"][spec.variant]
     makers = _factories(ctx)
     side_of = rules.side_of
     seat_makers = [_tracked(makers[spec.sides[side_of[seat]]], seat, rules, dog) for seat in range(rules.players)]
     rec = MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides), -1, None, None)
+    seat: int | None  # the seat at fault (blame: None if no strategy's)
     try:
         counters = None
         if any(e.miss_rate for e in ctx["lineup"]):  # V-MUGGINS counting models, per seat
@@ -99,7 +108,7 @@ def play_one(ctx, spec, dog):
     return rec
 
 
-def play_batch(ctx, specs):
+def play_batch(ctx: dict[str, Any], specs: Iterable[MatchSpec]) -> tuple[list[MatchRecord], dict[str, Any]]:
     """Records for the given specs, plus (pid, node, seconds) for the runner's bookkeeping."""
     t0 = time.perf_counter()
     out = []

@@ -12,20 +12,26 @@ deal's time at about ten decisions a deal; a wrapper around every call measured 
 this costs nothing measurable, at the price of enforcing the limit
 to within a quarter of it (a decision is caught between 1 and 1.25 limits)."""
 
+from __future__ import annotations
+
 import signal
 import threading
 import time
+from types import FrameType
+from typing import Any, Literal, TypeVar
 
 _now = time.perf_counter
 
+_S = TypeVar("_S")
+
 
 class DecisionTimeout(Exception):
-    def __init__(self, seat):
+    def __init__(self, seat: int) -> None:
         super().__init__(seat)
         self.seat = seat
 
 
-def _owner(frame, owners):
+def _owner(frame: FrameType, owners: dict[int, int]) -> int | None:
     """The registered strategy whose method this frame runs, or None."""
     s = frame.f_locals.get("self")
     return owners.get(id(s)) if s is not None else None
@@ -35,25 +41,25 @@ class Watchdog:
     """Context manager for one batch: register strategies with ``track``; call ``blame`` on an
     exception; hangs raise DecisionTimeout (main thread only: elsewhere hangs are not caught)."""
 
-    def __init__(self, limit):
+    def __init__(self, limit: float) -> None:
         self.limit = limit
-        self.owners = {}  # id(strategy) -> seat
-        self.keep = []  # the instances, so their ids stay theirs
-        self.frame = None
+        self.owners: dict[int, int] = {}  # id(strategy) -> seat
+        self.keep: list[Any] = []  # the instances, so their ids stay theirs
+        self.frame: FrameType | None = None
         self.since = 0.0
         self.active = False
 
-    def track(self, strategy, seat):
+    def track(self, strategy: _S, seat: int) -> _S:
         self.owners[id(strategy)] = seat
         self.keep.append(strategy)
         return strategy
 
-    def reset(self):
+    def reset(self) -> None:
         self.owners.clear()
         self.keep.clear()
         self.frame = None
 
-    def blame(self, exc):
+    def blame(self, exc: BaseException) -> int | None:
         """The seat whose strategy code the exception came through, or None."""
         tb = exc.__traceback__
         seat = None
@@ -65,7 +71,7 @@ class Watchdog:
             tb = tb.tb_next
         return seat
 
-    def _tick(self, signum, frame):
+    def _tick(self, signum: int, frame: FrameType | None) -> None:
         outer = None
         f = frame
         while f is not None:
@@ -83,7 +89,7 @@ class Watchdog:
             self.frame = None
             raise DecisionTimeout(seat)
 
-    def __enter__(self):
+    def __enter__(self) -> Watchdog:
         if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
             self.old = signal.signal(signal.SIGALRM, self._tick)
             period = min(max(self.limit / 4, 0.01), 1.0)
@@ -91,7 +97,7 @@ class Watchdog:
             self.active = True
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         if self.active:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self.old)
