@@ -15,15 +15,19 @@
     stop: {sprt: {elo0: 0, elo1: 20, alpha: 0.05, beta: 0.05}}
 """
 
+from __future__ import annotations
+
 import dataclasses
 import hashlib
 import json
 import math
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, overload
 
 from ..errors import ConfigError, CribsimError, describe
 from ..games import GAMES, game_named
@@ -41,6 +45,9 @@ from ..rules import (
     unknown_keys,
 )
 from ..strategy import factory
+
+if TYPE_CHECKING:
+    from ..rules import MatchFormat
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
             "matches", "paired", "seed", "time_limit", "stop"}
@@ -64,15 +71,15 @@ MAX_TEXT = 10_000  # characters of a string value (description, a parameter)
 class Entry:
     name: str
     strategy: str
-    params: tuple = ()  # sorted (key, value) pairs
+    params: tuple[tuple[str, Any], ...] = ()  # sorted (key, value) pairs
     miss_rate: float = 0.0  # V-MUGGINS counting model: chance of overlooking each scoring item
     vigilance: float = 1.0  # chance of spotting an opponent's miss (with muggins)
     trusted: bool = False  # a plug-in played in the engine's process (unsafe), not isolated
 
-    def param_dict(self):
+    def param_dict(self) -> dict[str, Any]:
         return dict(self.params)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """As JSON; a perfect counter's model and an untrusted entry's flag are left out, so older
         configs keep their hash."""
         d = dataclasses.asdict(self)
@@ -91,32 +98,37 @@ class Sprt:
     alpha: float
     beta: float
     baseline: int = -1  # variant index for the first_dealer test
-    settings: tuple = ()  # as written, for the report
+    settings: tuple[tuple[str, Any], ...] = ()  # as written, for the report
 
 
 @dataclass(frozen=True)
 class Experiment:
     name: str
     source: str
-    variants: tuple  # Rules, in order
-    lineup: tuple  # Entry
-    tables: tuple  # per variant: tuple of tables, each a tuple of entry indexes (one per side)
+    variants: tuple[Any, ...]  # Rules, in order
+    lineup: tuple[Entry, ...]  # Entry
+    # per variant: tuple of tables, each a tuple of entry indexes (one per side)
+    tables: tuple[tuple[tuple[int, ...], ...], ...]
     matches: int
     paired: bool
     seed: int
     time_limit: float
-    sprt: Sprt = None
+    sprt: Sprt | None = None
     raw: str = ""  # canonical JSON of the resolved config
     game: str = "cribbage"
     plugin_dir: str = ""  # the config's folder: plug-in strategy modules are imported from there
     # per lineup entry: an isolated plug-in's capabilities (cribsim.isolation), None in-process
-    plugins: tuple = dataclasses.field(default=(), compare=False)
+    plugins: tuple[dict[str, Any] | None, ...] = dataclasses.field(default=(), compare=False)
 
-    def config_hash(self):
+    def config_hash(self) -> str:
         return hashlib.sha256(self.raw.encode()).hexdigest()[:16]
 
 
-def _num(source, key, v, lo, kind=float, hi=None):
+@overload
+def _num(source: str, key: str, v: Any, lo: float, kind: type[int], hi: float | None = None) -> int: ...
+@overload
+def _num(source: str, key: str, v: Any, lo: float, kind: type[float] = float, hi: float | None = None) -> float: ...
+def _num(source: str, key: str, v: Any, lo: float, kind: type[float] = float, hi: float | None = None) -> float:
     """A finite number (a whole number for ``kind=int``) lo..hi."""
     ok = isinstance(v, (int, float)) and not isinstance(v, bool)
     if kind is int:
@@ -130,23 +142,23 @@ def _num(source, key, v, lo, kind=float, hi=None):
     return v
 
 
-def _big(n):
+def _big(n: float) -> str:
     return "2**63-1" if n == MAX_SEED else f"{n:,}".replace(",", "_") if isinstance(n, int) and n >= 10 ** 6 else str(n)
 
 
-def _shown(v, limit=80):
+def _shown(v: object, limit: int = 80) -> str:
     text = repr(v)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _name(source, key, v, entry=False):
+def _name(source: str, key: str, v: Any, entry: bool = False) -> str:
     problem = check_name(v, entry)
     if problem:
         raise ConfigError(source, key, problem)
     return v
 
 
-def plugin_path(folder):
+def plugin_path(folder: str | os.PathLike[str]) -> str:
     """Put ``folder`` (the config's) first on sys.path, so ``module:Class`` strategies beside
     the config import (the runner gives Ray workers the same folder on PYTHONPATH)."""
     folder = os.path.abspath(folder)
@@ -155,7 +167,7 @@ def plugin_path(folder):
     return folder
 
 
-def load_experiment(path, seed=None, need_matches=False):
+def load_experiment(path: str | Path, seed: int | None = None, need_matches: bool = False) -> Experiment:
     """Load and validate an experiment config; every error names the file and the key.
     ``need_matches`` (the CLI's ``run``): ``matches`` must be given rather than defaulting to 100."""
     if not Path(path).is_file():
@@ -185,8 +197,8 @@ def load_experiment(path, seed=None, need_matches=False):
         match = match_format(source, data["match"])
     variants = _variants(source, data.get("variants", [DEFAULT_RULES[game]]), match, game)
 
-    lineup = _lineup(source, data.get("lineup"), game, variants)
-    lineup, plugins = [e for e, _ in lineup], lineup
+    entries = _lineup(source, data.get("lineup"), game, variants)
+    lineup, plugins = [e for e, _ in entries], entries
     fmt = data.get("format", "round_robin")
     if not isinstance(fmt, str) or fmt not in FORMATS:
         raise ConfigError(source, "format", f"expected one of {', '.join(FORMATS)}, got {_shown(fmt)}")
@@ -195,7 +207,8 @@ def load_experiment(path, seed=None, need_matches=False):
     tables = tuple(_tables(source, fmt, data.get("pairings"), lineup, r, i) for i, r in enumerate(variants))
 
     if need_matches and "matches" not in data:
-        raise ConfigError(source, "matches", f"missing: how many matches per table and variant (1..{_big(MAX_MATCHES)})")
+        raise ConfigError(source, "matches",
+                          f"missing: how many matches per table and variant (1..{_big(MAX_MATCHES)})")
     matches = _num(source, "matches", data.get("matches", 100), 1, int, MAX_MATCHES)
     paired = data.get("paired", True)
     if not isinstance(paired, bool):
@@ -225,7 +238,7 @@ def load_experiment(path, seed=None, need_matches=False):
                       time_limit, sprt, raw, game, plugin_dir, tuple(caps for _, caps in plugins))
 
 
-def _variants(source, spec, match, game):
+def _variants(source: str, spec: Any, match: MatchFormat | None, game: str) -> list[Any]:
     if not isinstance(spec, list) or not spec:
         raise ConfigError(source, "variants", "expected a non-empty list of rules names, files or mappings")
     if len(spec) > MAX_VARIANTS:
@@ -251,8 +264,10 @@ def _variants(source, spec, match, game):
         except ConfigError as e:
             if e.source == source:
                 raise
-            raise ConfigError(source, key, f"in {e.source}: {e.expected}" + (f" (key '{e.key}')" if e.key else "")) from None
-        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:  # a rules check that did not expect this
+            raise ConfigError(source, key,
+                              f"in {e.source}: {e.expected}" + (f" (key '{e.key}')" if e.key else "")) from None
+        except (TypeError, ValueError, KeyError, AttributeError,
+                IndexError) as e:  # a rules check that did not expect this
             raise ConfigError(source, key, f"invalid rules ({describe(e, 200)})") from None
         problem = check_name(r.name)
         if problem:
@@ -268,7 +283,8 @@ def _variants(source, spec, match, game):
     return out
 
 
-def _lineup(source, spec, game, variants=()):
+def _lineup(source: str, spec: Any, game: str,
+            variants: Sequence[Any] = ()) -> list[tuple[Entry, dict[str, Any] | None]]:
     if not isinstance(spec, list) or not spec:
         raise ConfigError(source, "lineup", "expected a list of entries such as {name: ev, strategy: ev}")
     if len(spec) > MAX_ENTRIES:
@@ -311,12 +327,14 @@ def _lineup(source, spec, game, variants=()):
             if game != "cribbage" and k in e:
                 raise ConfigError(source, f"{key}.{k}", "the counting model is for cribbage")
             rates.append(float(v))
-        out.append((Entry(name, strat, tuple(sorted(params.items())), *rates, trusted=trusted), caps))
+        # rates holds exactly miss_rate and vigilance (mypy cannot see the list's length)
+        out.append((Entry(name, strat, tuple(sorted(params.items())), *rates,  # type: ignore[misc, arg-type]
+                          trusted=trusted), caps))
     _unique(source, "lineup[{}].name", [e.name for e, _ in out], "entry")
     return out
 
 
-def _plain(source, key, value):
+def _plain(source: str, key: str, value: Any) -> None:
     """Parameters are JSON data (they go into the manifest and the config hash): strings,
     whole and finite numbers, true/false, null, lists and mappings with string keys; at most
     MAX_PARAM_NODES values."""
@@ -347,13 +365,14 @@ def _plain(source, key, value):
                                              f"mapping), got a {type(v).__name__}")
 
 
-def _unique(source, key, names, what):
+def _unique(source: str, key: str, names: list[str], what: str) -> None:
     for i, n in enumerate(names):
         if names.index(n) != i:
             raise ConfigError(source, key.format(i), f"duplicate {what} name {n!r}")
 
 
-def _tables(source, fmt, pairings, lineup, rules, vi):
+def _tables(source: str, fmt: str, pairings: Any, lineup: Sequence[Entry], rules: Any,
+            vi: int) -> tuple[tuple[int, ...], ...]:
     k = len(rules.sides)
     n = len(lineup)
     if fmt == "pairings":
@@ -385,7 +404,8 @@ def _tables(source, fmt, pairings, lineup, rules, vi):
     return tuple((0,) + rest for rest in combinations(range(1, n), k - 1))  # gauntlet
 
 
-def _sprt(source, stop, variants, tables):
+def _sprt(source: str, stop: Any, variants: Sequence[Any],
+          tables: tuple[tuple[tuple[int, ...], ...], ...]) -> Sprt | None:
     if stop is None:
         return None
     if not isinstance(stop, dict) or set(stop) != {"sprt"} or not isinstance(stop["sprt"], dict):
