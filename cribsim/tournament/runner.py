@@ -9,6 +9,8 @@ anything is written; whatever goes wrong after the run started (an exception, a 
 going away, Ctrl-C) ends with every finished match kept, the manifest saying how it ended and
 why, and one ``cribsim:`` line (exit 1 for a failed run, 130 for an interrupted one)."""
 
+from __future__ import annotations
+
 import contextlib
 import datetime
 import io
@@ -21,7 +23,10 @@ import sys
 import tempfile
 import threading
 from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any, Literal
 
 from .. import __version__
 from ..errors import CribsimError, Interrupted, RunFailed, describe
@@ -30,17 +35,25 @@ from ..lock import FolderLock, describe_holder, holder
 from ..records import Forfeit, MatchRecord
 from . import folder as fld
 from .batch import make_context, play_batch, release
-from .schedule import build_schedule, groups_for
+from .schedule import MatchSpec, build_schedule, groups_for
 from .summary import sprt_streams
+
+if TYPE_CHECKING:
+    from .config import Experiment
+
+    # what a run plays with: (context, pending matches, sink) -> the nodes that played them
+    Play = Callable[[dict[str, Any], deque[MatchSpec], "_Sink"], set[str]]
+    # an SPRT stream that has decided: (variant, table), or (variant, None) for the first-dealer test
+    Stream = tuple[int, int | None]
 
 RESULT_FILES = fld.BASE_FILES
 
 
-def _now():
+def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-def _git_commit():
+def _git_commit() -> str | None:
     root = Path(__file__).resolve().parents[2]
     try:
         r = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5)
@@ -49,7 +62,7 @@ def _git_commit():
         return None
 
 
-def _write_json(path, data):
+def _write_json(path: Path, data: Any) -> None:
     """Write-then-rename, fsynced: a reader (or a crash) sees the old file or the new one."""
     tmp = path.with_suffix(".tmp")
     try:
@@ -64,7 +77,7 @@ def _write_json(path, data):
         raise
 
 
-def manifest_for(exp, workers, mode):
+def manifest_for(exp: Experiment, workers: int | None, mode: str) -> dict[str, Any]:
     return {
         "name": exp.name, "cribsim_version": __version__, "git_commit": _git_commit(),
         "config": exp.source, "config_hash": exp.config_hash(), "seed": exp.seed,
@@ -87,7 +100,7 @@ def manifest_for(exp, workers, mode):
     }
 
 
-def load_done(path):
+def load_done(path: Path) -> list[MatchRecord]:
     """Records already in matches.jsonl (see :func:`folder.scan_records`). A half-written last
     line (an interrupted write) is cut off, so its match is replayed; lines that cannot be read
     elsewhere in the file are left as they are, counted and reported (their matches are played
@@ -99,7 +112,7 @@ def load_done(path):
     return recs.records
 
 
-def _note_damage(path, recs):
+def _note_damage(path: Path, recs: fld.Records) -> None:
     if recs.torn_tail:
         _warn(f"{path}: cut a half-written last line (an interrupted write); its match is played again")
     note = fld.unreadable_note(path, recs)
@@ -107,11 +120,11 @@ def _note_damage(path, recs):
         _warn(note + "; they stay in the file and their matches are played again")
 
 
-def _warn(msg):
+def _warn(msg: str) -> None:
     print(f"cribsim: warning: {msg}", file=sys.stderr)
 
 
-def check_out(exp, out, resume, fresh, locked=False):
+def check_out(exp: Experiment, out: Path, resume: bool, fresh: bool, locked: bool = False) -> dict[str, Any] | None:
     """Everything about the results folder that can be checked without writing: a folder (or
     nothing yet), cribsim's own or empty, not in use (unless ``locked``: we hold it), holding
     this config's run unless ``fresh``. Returns the earlier manifest (None if none)."""
@@ -152,12 +165,12 @@ def check_out(exp, out, resume, fresh, locked=False):
     return old
 
 
-def _few(names, n=3):
+def _few(names: list[str], n: int = 3) -> str:
     shown = ", ".join(names[:n])
     return shown + (f" and {len(names) - n} more" if len(names) > n else "")
 
 
-def prepare_out(exp, out, resume, fresh):
+def prepare_out(exp: Experiment, out: Path, resume: bool, fresh: bool) -> list[MatchRecord]:
     """Check the output folder; returns the records already done. A folder holding a run of the
     same config (same hash: same rules, lineup, seed, ...) is continued, which is safe because
     every match is a pure function of the config; a different config is refused unless
@@ -173,15 +186,16 @@ def prepare_out(exp, out, resume, fresh):
 class _Sink:
     """Appends records to matches.jsonl, tracks the SPRT, reports progress."""
 
-    def __init__(self, path, manifest, done, total, progress):
+    def __init__(self, path: Path, manifest: dict[str, Any], done: Sequence[MatchRecord], total: int,
+                 progress: bool) -> None:
         self.path = path
         self.f = open(path, "a")
         self.manifest = manifest
         self.keep = bool(manifest.get("stop"))  # records stay in memory only for the SPRT
         self.records = list(done) if self.keep else []
         self.played = {r.id for r in done}
-        self.closed = set()
-        self.bar = None
+        self.closed: set[Stream] = set()
+        self.bar: Any = None  # a tqdm progress bar
         if progress:
             from tqdm import tqdm
 
@@ -189,7 +203,7 @@ class _Sink:
                             disable=not sys.stderr.isatty(), smoothing=0.1)
         self.update_sprt()
 
-    def add(self, records):
+    def add(self, records: Sequence[MatchRecord]) -> None:
         self.f.write("".join(json.dumps(r.to_json(), separators=(",", ":")) + "\n" for r in records))
         self.f.flush()
         os.fsync(self.f.fileno())
@@ -201,13 +215,13 @@ class _Sink:
         if self.manifest.get("stop"):
             self.update_sprt()
 
-    def update_sprt(self):
+    def update_sprt(self) -> None:
         self.closed = closed_streams(self.manifest, self.records)
 
-    def wanted(self, spec):
+    def wanted(self, spec: MatchSpec) -> bool:
         return wanted(self.manifest, self.closed, spec)
 
-    def close(self):
+    def close(self) -> None:
         """Close the file; an error here (a full disk on the last flush) is raised after the
         progress bar is gone."""
         if self.bar is not None:
@@ -215,11 +229,11 @@ class _Sink:
                 self.bar.close()
             self.bar = None
         if self.f is not None:
-            f, self.f = self.f, None
+            f, self.f = self.f, None  # type: ignore[assignment]  # closed: the sink is not used after
             f.close()
 
 
-def closed_streams(manifest, records):
+def closed_streams(manifest: dict[str, Any], records: Sequence[MatchRecord]) -> set[Stream]:
     """The SPRT streams that have decided: (variant, table) for the elo test, (variant, None)
     for the first-dealer test."""
     streams = sprt_streams(manifest, records)
@@ -229,7 +243,7 @@ def closed_streams(manifest, records):
     return decided
 
 
-def wanted(manifest, closed, spec):
+def wanted(manifest: dict[str, Any], closed: set[Stream], spec: MatchSpec) -> bool:
     if not closed:
         return True
     key = (spec.variant, spec.table) if manifest["stop"]["test"] == "elo" else (spec.variant, None)
@@ -240,33 +254,33 @@ class _StopFlag:
     """Ctrl-C (SIGINT) while a run plays: the first one asks the run to stop once the results in
     hand are written (so nothing is torn and the count is exact); a second stops at once."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.requested = False
-        self.old = None
+        self.old: Callable[[int, FrameType | None], Any] | int | signal.Handlers | None = None
 
-    def _handler(self, signum, frame):
+    def _handler(self, signum: int, frame: FrameType | None) -> None:
         if self.requested:
             raise KeyboardInterrupt
         self.requested = True
 
-    def __enter__(self):
+    def __enter__(self) -> _StopFlag:
         if threading.current_thread() is threading.main_thread():
             self.old = signal.signal(signal.SIGINT, self._handler)
         return self
 
-    def rearm(self):
+    def rearm(self) -> None:
         """Take SIGINT back (Ray may install its own handler while it starts)."""
         if self.old is not None:
             signal.signal(signal.SIGINT, self._handler)
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         if self.old is not None:
             signal.signal(signal.SIGINT, self.old)
         return False
 
 
-def _take(pending, sink, size):
-    batch = []
+def _take(pending: deque[MatchSpec], sink: _Sink, size: int) -> list[MatchSpec]:
+    batch: list[MatchSpec] = []
     while pending and len(batch) < size:
         spec = pending.popleft()
         if sink.wanted(spec):
@@ -274,7 +288,9 @@ def _take(pending, sink, size):
     return batch
 
 
-def run_serial(ctx, pending, sink, batch_seconds, stop=None):
+def run_serial(ctx: dict[str, Any], pending: deque[MatchSpec], sink: _Sink, batch_seconds: float,
+               stop: _StopFlag | None = None) -> set[str]:
+    nodes: set[str]
     size, nodes = 4, set()
     try:
         while pending and not (stop and stop.requested):
@@ -298,19 +314,19 @@ DEADLINE_FLOOR = 60.0
 DECISIONS_PER_MATCH = 2000
 
 
-def batch_deadline(time_limit, matches):
+def batch_deadline(time_limit: float, matches: int) -> float:
     """Seconds a batch of ``matches`` matches may take before it is cancelled."""
     return max(DEADLINE_FLOOR, time_limit * matches * DECISIONS_PER_MATCH)
 
 
-def _next_size(seconds, n, target, remaining, workers):
+def _next_size(seconds: float, n: int, target: float, remaining: int, workers: int) -> int:
     per = max(seconds / max(n, 1), 1e-5)
     size = int(target / per)
     share = -(-remaining // max(workers, 1))  # spread the tail over the workers
     return max(1, min(size, 5000, max(share, 1)))
 
 
-def _ray_batch(ctx, specs):
+def _ray_batch(ctx: dict[str, Any], specs: list[MatchSpec]) -> tuple[list[MatchRecord], dict[str, Any]]:
     import ray
 
     records, info = play_batch(ctx, specs)
@@ -322,7 +338,7 @@ TOKEN_HINT = ("set RAY_AUTH_MODE=token and the cluster's token in RAY_AUTH_TOKEN
               "RAY_AUTH_TOKEN_PATH, or ~/.ray/auth_token; `ray get-auth-token` on the head prints it)")
 
 
-def init_ray(workers, address, plugin_dirs=()):
+def init_ray(workers: int | None, address: str | None, plugin_dirs: Sequence[str] = ()) -> tuple[int, bool]:
     """Join a cluster (``address`` or RAY_ADDRESS) or start an embedded local Ray. Returns the
     number of workers to use and whether this process started Ray itself. Every failure is one
     CribsimError (a cluster that does not answer or wants a token fails at once, not after
@@ -372,7 +388,7 @@ def init_ray(workers, address, plugin_dirs=()):
     return workers, embedded
 
 
-def _check_reachable(address, timeout=5.0):
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
     """Fail fast with one line if a host:port address does not answer (Ray itself would retry
     for minutes). Other forms (``auto``, ``ray://``) are left to Ray."""
     import socket
@@ -388,14 +404,14 @@ def _check_reachable(address, timeout=5.0):
                            f"({getattr(e, 'strerror', None) or e})") from None
 
 
-def _check_token(address):
+def _check_token(address: str) -> None:
     """One request to the cluster's GCS with the token we would send (none, without
     RAY_AUTH_MODE=token): a cluster with token authentication (Ray 2.52+) refuses it in
     milliseconds, where ray.init retries for 20 s and then says only "Failed to connect"."""
     if "://" in address:
         return
     try:
-        from ray._raylet import GcsClient
+        from ray._raylet import GcsClient  # type: ignore[attr-defined]  # not in Ray's stub of _raylet
         from ray.exceptions import AuthenticationError
     except ImportError:  # a Ray without token authentication
         return
@@ -411,7 +427,7 @@ RAY_LOG = "CRIBSIM_RAY_LOG"
 
 
 @contextlib.contextmanager
-def ray_messages_to_log():
+def ray_messages_to_log() -> Iterator[str | None]:
     """Ray's core writes its warnings and errors (auth retries, a dead raylet, ...) straight to
     file descriptor 2. For the Ray part of a run that descriptor goes to a log file, while
     ``sys.stderr`` (our messages, the progress bar) keeps the terminal; the log's path is given
@@ -453,7 +469,8 @@ def ray_messages_to_log():
                 ours.close()
 
 
-def run_ray(ctx, pending, sink, workers, batch_seconds, queued=0, stop=None):
+def run_ray(ctx: dict[str, Any], pending: deque[MatchSpec], sink: _Sink, workers: int, batch_seconds: float,
+            queued: int = 0, stop: _StopFlag | None = None) -> set[str]:
     """``queued`` extra tasks wait behind the running ones (with an embedded Ray, whose CPUs
     equal the workers) so that no worker idles while the driver writes results. A task that
     raises (our code, not a dying worker) fails the run; a task past its deadline
@@ -469,7 +486,8 @@ def run_ray(ctx, pending, sink, workers, batch_seconds, queued=0, stop=None):
     single = ray.remote(max_retries=3, retry_exceptions=False)(_ray_batch)
     ctx_ref = ray.put(ctx)
     limit = ctx["time_limit"]
-    inflight = {}  # ref -> (batch, the time it is cancelled)
+    inflight: dict[Any, tuple[list[MatchSpec], float]] = {}  # ref -> (batch, the time it is cancelled)
+    nodes: set[str]
     size, nodes = 4, set()
     try:
         while pending or inflight:
@@ -479,7 +497,8 @@ def run_ray(ctx, pending, sink, workers, batch_seconds, queued=0, stop=None):
                 batch = _take(pending, sink, size)
                 if not batch:
                     break
-                inflight[remote.remote(ctx_ref, batch)] = (batch, time.monotonic() + 2 * batch_deadline(limit, len(batch)))
+                inflight[remote.remote(ctx_ref, batch)] = (
+                    batch, time.monotonic() + 2 * batch_deadline(limit, len(batch)))
             if not inflight:
                 break
             ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
@@ -513,7 +532,7 @@ def run_ray(ctx, pending, sink, workers, batch_seconds, queued=0, stop=None):
     return nodes
 
 
-def _task_error(e):
+def _task_error(e: BaseException) -> str:
     """The exception a Ray task raised, as ``Type: message`` (not Ray's multi-line wrapper)."""
     cause = getattr(e, "cause", None)
     if isinstance(cause, CribsimError):
@@ -523,11 +542,14 @@ def _task_error(e):
     return f"{getattr(e, 'cause_cls', type(e)).__name__}"
 
 
-def _salvage(ray, single, ctx_ref, batch, time_limit):
+def _salvage(ray: Any, single: Any, ctx_ref: Any, batch: list[MatchSpec],
+             time_limit: float) -> tuple[list[MatchRecord], dict[str, Any]]:
     """A batch whose worker kept dying, or that hung: play its matches one by one; a match that
     still kills its worker, or does not finish by its deadline, is recorded as failed (no result),
     not fatal to the run, with a message that is the same in every run. A match that raises is a
     bug: the run fails."""
+    records: list[MatchRecord]
+    info: dict[str, Any]
     records, info = [], {"seconds": 0.0, "node": ""}
     due = batch_deadline(time_limit, 1)
     for spec in batch:
@@ -550,7 +572,7 @@ def _salvage(ray, single, ctx_ref, batch, time_limit):
     return records, info
 
 
-def _worker_died(e):
+def _worker_died(e: BaseException) -> str:
     """A failed match's message: what happened, by the error's class only (Ray's own text
     carries pids, addresses and colour codes, which would differ from run to run)."""
     cause = getattr(e, "cause", None)
@@ -558,7 +580,7 @@ def _worker_died(e):
     return f"its worker process died ({kind}), also when the match was retried"
 
 
-def count_on_disk(path):
+def count_on_disk(path: Path) -> int:
     """Distinct matches whose records are whole in matches.jsonl: what a resumed run keeps."""
     try:
         return len(fld.scan_records(path).by_id)
@@ -566,7 +588,8 @@ def count_on_disk(path):
         return 0
 
 
-def _pending(exp, specs, done, manifest):
+def _pending(exp: Experiment, specs: Sequence[MatchSpec], done: Sequence[MatchRecord],
+             manifest: dict[str, Any]) -> list[MatchSpec]:
     have = {r.id for r in done}
     pending = [s for s in specs if s.id not in have]
     if pending and manifest.get("stop"):
@@ -575,8 +598,10 @@ def _pending(exp, specs, done, manifest):
     return pending
 
 
-def run_experiment(exp, out_dir=None, workers=None, address=None, serial=False, resume=False, fresh=False,
-                   progress=True, batch_seconds=1.5, report=True, quiet=False):
+def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = None, workers: int | None = None,
+                   address: str | None = None, serial: bool = False, resume: bool = False, fresh: bool = False,
+                   progress: bool = True, batch_seconds: float = 1.5, report: bool = True,
+                   quiet: bool = False) -> dict[str, Any]:
     """Play every missing match of ``exp`` into ``out_dir`` and write the report.
 
     Nothing is written until the folder checks pass and Ray (if used) is up; then the folder is
@@ -621,7 +646,7 @@ def run_experiment(exp, out_dir=None, workers=None, address=None, serial=False, 
                         os.unlink(log)
 
 
-def _with_log(msg, log):
+def _with_log(msg: str, log: str | None) -> str:
     """``msg`` pointing at the log of Ray's own messages, if Ray wrote any."""
     try:
         if not log or os.path.getsize(log) == 0:
@@ -631,7 +656,7 @@ def _with_log(msg, log):
     return f"{msg} (Ray's own messages: {log})"
 
 
-def _shutdown(embedded):
+def _shutdown(embedded: bool) -> None:
     if not embedded:
         return
     try:
@@ -642,7 +667,9 @@ def _shutdown(embedded):
         pass
 
 
-def _run_locked(exp, out, specs, manifest, resume, fresh, report, quiet, progress, stop, play, workers, log=None):
+def _run_locked(exp: Experiment, out: Path, specs: list[MatchSpec], manifest: dict[str, Any], resume: bool,
+                fresh: bool, report: bool, quiet: bool, progress: bool, stop: _StopFlag, play: Play, workers: int,
+                log: str | None = None) -> dict[str, Any]:
     """The part that writes: lock the folder, settle the earlier run, play, record how it ended."""
     created = not out.exists()
     try:
@@ -661,7 +688,9 @@ def _run_locked(exp, out, specs, manifest, resume, fresh, report, quiet, progres
                 out.rmdir()
 
 
-def _run_in(exp, out, specs, manifest, resume, fresh, report, quiet, progress, stop, play, workers, log):
+def _run_in(exp: Experiment, out: Path, specs: list[MatchSpec], manifest: dict[str, Any], resume: bool, fresh: bool,
+            report: bool, quiet: bool, progress: bool, stop: _StopFlag, play: Play, workers: int,
+            log: str | None) -> dict[str, Any]:
     old = check_out(exp, out, resume, fresh, locked=True)  # again, now that the folder is ours
     jsonl = out / fld.RECORDS
     try:
@@ -675,13 +704,13 @@ def _run_in(exp, out, specs, manifest, resume, fresh, report, quiet, progress, s
     manifest["workers"] = workers
     pending = deque(_pending(exp, specs, done, manifest))
     if not pending and done:  # finished before: nothing to play (and no Ray was started for it)
-        manifest = dict(old)
+        manifest = dict(old)  # type: ignore[arg-type]  # done is empty unless old is a manifest
         if manifest.get("status") not in ("complete", "stopped by the SPRT"):
             decided = bool(manifest.get("stop")) and len(done) < len(specs)
             manifest.update(status="stopped by the SPRT" if decided else "complete", ended=_now())
             manifest.pop("error", None)
         manifest["played"] = len(done)
-        manifest["files"] = sorted(fld.owned_files(old) - set(fld.SCRATCH))
+        manifest["files"] = sorted(fld.owned_files(old) - set(fld.SCRATCH))  # type: ignore[arg-type]  # (as above)
         note = _write_manifest(out, manifest, "")
         if note:
             raise RunFailed(f"cribsim: run failed: {note.lstrip('; ')}")
@@ -699,6 +728,8 @@ def _run_in(exp, out, specs, manifest, resume, fresh, report, quiet, progress, s
     except OSError as e:
         raise RunFailed(f"cribsim: run failed: cannot write {out / fld.MANIFEST} ({e.strerror or e}); "
                         f"{len(done):,} matches on disk") from None
+    error: str | None
+    nodes: set[str]
     status, error, nodes = "complete", None, set()
     sink = None
     try:
@@ -741,7 +772,7 @@ def _run_in(exp, out, specs, manifest, resume, fresh, report, quiet, progress, s
     return manifest
 
 
-def record_abrupt_end(out, reason):
+def record_abrupt_end(out: str | os.PathLike[str], reason: str) -> int | None:
     """After the run's process died without closing its run (Ray's core ends its driver at once
     when a raylet dies): mark the manifest failed with the reason. Returns the matches on disk
     (None if the folder is not a run left running)."""
@@ -759,7 +790,7 @@ def record_abrupt_end(out, reason):
         return None
 
 
-def _ray_or_bug(e):
+def _ray_or_bug(e: BaseException) -> str:
     try:
         import ray
 
@@ -770,7 +801,7 @@ def _ray_or_bug(e):
     return f"{describe(e, 200)} (a bug: please report it with CRIBSIM_DEBUG=1's traceback)"
 
 
-def _write_manifest(out, manifest, note):
+def _write_manifest(out: Path, manifest: dict[str, Any], note: str) -> str:
     """Write the final manifest; if that fails too (a full disk), say so in the message."""
     try:
         _write_json(out / fld.MANIFEST, manifest)
@@ -779,7 +810,7 @@ def _write_manifest(out, manifest, note):
         return f"{note}; the manifest could not be updated ({e.strerror or e})"
 
 
-def _report(out, quiet):
+def _report(out: Path, quiet: bool) -> None:
     """The report of a run whose matches are all on disk; its failure fails the command (1), not
     the run (``cribsim report`` can be run again)."""
     from .report import write_report
