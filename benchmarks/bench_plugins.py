@@ -67,7 +67,8 @@ def main():
         plugin.close()
     print(f"{args.strategy}: host start-up (process, imports, checks): {startup:.2f} s")
     for name, rs in rates.items():
-        print(f"{name:>13}: games/s per round {', '.join(f'{r:,.0f}' for r in rs)}; median {statistics.median(rs):,.0f}")
+        print(f"{name:>13}: games/s per round {', '.join(f'{r:,.0f}' for r in rs)}; "
+              f"median {statistics.median(rs):,.0f}")
     ratios = [a / b for a, b in zip(rates["in-process"], rates["one isolated"])]
     print(f"in-process / one isolated per round: {', '.join(f'{x:.1f}' for x in ratios)}")
     print(f"in-process / one isolated (median rates): "

@@ -105,7 +105,7 @@ def check_game(rules, result):
                 assert new > rules.target or (not rules.lead_may_win and laid == 1 and new >= rules.target)
             pending_points = 0
         elif e.kind == "block":
-            for s, h in hands.items():
+            for h in hands.values():
                 if h:
                     assert not legal_moves(h, ends, dbl, laid), "F-END-2: blocked only if nobody can play"
         elif e.kind == "out":

@@ -205,7 +205,8 @@ def test_every_f_var_knob_has_a_rules_file():
 ])
 def test_bad_rules_are_one_line_errors(data, key, what):
     with pytest.raises(ConfigError) as err:
-        ft_rules(**data) if "game" not in data else __import__("cribsim.rules", fromlist=["x"]).rules_from_mapping(data, "x.yaml")
+        ft_rules(**data) if "game" not in data else \
+            __import__("cribsim.rules", fromlist=["x"]).rules_from_mapping(data, "x.yaml")
     assert err.value.key == key and what in str(err.value) and "\n" not in str(err.value)
 
 

@@ -430,7 +430,8 @@ def test_a_damaged_folder_is_refused_and_left_as_it_is(tmp_path, capsys, finishe
     assert fragment in err, err
     assert snapshot(tmp_path) == before
     assert not (tmp_path / "evil").exists()
-    if how not in ("committed", "records-wrong-shape", "records-schema-1", "records-is-a-folder"):  # a run is refused there too
+    # a run is refused there too
+    if how not in ("committed", "records-wrong-shape", "records-schema-1", "records-is-a-folder"):
         cfg = tmp_path / "small.yaml"
         cfg.write_text(SMALL)
         before = snapshot(tmp_path)
@@ -556,7 +557,8 @@ def test_name_dotdot_and_a_foreign_folder_lose_nothing(tmp_path, capsys, monkeyp
     (work / "dots.yaml").write_text("name: '..'\nlineup: [random, greedy]\nmatches: 2\n")
     (work / "plain.yaml").write_text("name: plain\nlineup: [random, greedy]\nmatches: 2\n")
     before = snapshot(work)
-    for argv in (["run", "dots.yaml", "--serial", "--fresh"], ["run", "plain.yaml", "--serial", "--out", ".", "--fresh"],
+    for argv in (["run", "dots.yaml", "--serial", "--fresh"],
+                 ["run", "plain.yaml", "--serial", "--out", ".", "--fresh"],
                  ["run", "plain.yaml", "--serial", "--out", "results", "--fresh"]):
         code, _, err = cli(argv, capsys)
         one_line(err, code, 2)
@@ -569,7 +571,8 @@ def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
     cfg = tmp_path / "exp.yaml"
     cfg.write_text("name: long\nlineup: [random, greedy]\nmatches: 20000\nseed: 6\n")
     out = tmp_path / "out"
-    first = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--serial", "--quiet", "--out", str(out)],
+    first = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--serial", "--quiet",
+                              "--out", str(out)],
                              cwd=tmp_path, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         jsonl = out / "matches.jsonl"

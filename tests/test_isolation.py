@@ -265,7 +265,8 @@ def test_lineup_errors_still_name_the_file_and_key(tmp_path):
         cfg = write(tmp_path, "name: x\nvariants: [lowball]\n"
                               f"lineup: [random, {{strategy: 'plain_only:Plain', trusted: {trusted}}}]\nmatches: 2\n")
         with pytest.raises(CribsimError, match=r"exp.yaml: key 'lineup\[1\].strategy': strategy 'plain_only:Plain' "
-                                               r"cannot play lowball: it lacks 'objective' \(declare it in understands\)"):
+                                               r"cannot play lowball: it lacks 'objective' "
+                                               r"\(declare it in understands\)"):
             load_experiment(cfg)
     cfg = write(tmp_path, "name: x\nlineup: [{strategy: random, trusted: true}, greedy]\nmatches: 2\n", "t.yaml")
     with pytest.raises(CribsimError, match=r"key 'lineup\[0\].trusted'"):

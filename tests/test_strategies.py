@@ -14,7 +14,8 @@ from tests.helpers import C
 
 PRESETS = ["standard", "three_player", "four_player", "four_player_partners", "five_player"]
 # rules files that change what a strategy decides on (hand sizes, the discard constraint)
-VARIANTS = ["three_player_dealer_six", "five_card", "seven_card", "toss_fives", "nineteen", "back_ten", "lowball", "auction", "jokers", "jokers_non_dealer",
+VARIANTS = ["three_player_dealer_six", "five_card", "seven_card", "toss_fives", "nineteen", "back_ten", "lowball",
+            "auction", "jokers", "jokers_non_dealer",
             "lowball_partners", "lowball_three", "canadian_doubles", "three_player_team", "three_player_team_inspect",
             "three_player_continued", "five_player_continued"]
 CHEAP = {"mc": {"rollouts": 4, "discard_rollouts": 2}}
