@@ -248,6 +248,13 @@ def _check_params(spec: Any, cls: type[Any], params: dict[str, Any]) -> bool:
     for k in params:
         if not isinstance(k, str) or not k.isidentifier():
             raise CribsimError(f"cribsim: strategy {_shown(spec)}: parameter names are identifiers, got {_shown(k)}")
+    declared = [p.name for p in getattr(cls, "params", ())]
+    if declared and issubclass(cls, Strategy):  # the declared parameters are the checked ones
+        for k in params:
+            if k not in declared:
+                raise CribsimError(f"cribsim: strategy {_shown(spec)} takes no parameter {k!r} "
+                                   f"(it takes {', '.join(declared)})")
+        return True
     try:
         sig = inspect.signature(cls)
     except (TypeError, ValueError):

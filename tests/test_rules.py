@@ -27,7 +27,9 @@ def test_player_count_defaults_and_skunk_lines_scale_with_target():
 
 def test_rules_are_immutable_and_fingerprinted():
     r = load_rules("standard")
-    with pytest.raises(Exception):
+    import dataclasses
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
         r.target = 61
     assert r.fingerprint() == Rules().fingerprint()
     assert r.fingerprint() != rules_from_mapping({"target": 61}).fingerprint()

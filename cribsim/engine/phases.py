@@ -166,8 +166,8 @@ def play(g: GameState) -> Answers:
         hands, turn, count, pile, played, gos, last = (start.hands, start.turn, start.count, start.pile,
                                                        start.played, start.gos, start.last)
         pkey = 0
-        for c in pile:
-            pkey = pkey << 4 | PILE_BIT[c]
+        for laid in pile:
+            pkey = pkey << 4 | PILE_BIT[laid]
     left = sum(map(len, hands))
     observations = g.obs
     logging = g.events is not None

@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from .. import __version__
 from ..errors import CribsimError, Interrupted, RunFailed, describe
@@ -189,7 +189,7 @@ class _Sink:
     def __init__(self, path: Path, manifest: dict[str, Any], done: Sequence[MatchRecord], total: int,
                  progress: bool) -> None:
         self.path = path
-        self.f = open(path, "a")
+        self.f: TextIO | None = open(path, "a")
         self.manifest = manifest
         self.keep = bool(manifest.get("stop"))  # records stay in memory only for the SPRT
         self.records = list(done) if self.keep else []
@@ -204,9 +204,11 @@ class _Sink:
         self.update_sprt()
 
     def add(self, records: Sequence[MatchRecord]) -> None:
-        self.f.write("".join(json.dumps(r.to_json(), separators=(",", ":")) + "\n" for r in records))
-        self.f.flush()
-        os.fsync(self.f.fileno())
+        f = self.f
+        assert f is not None, "records added to a closed sink"
+        f.write("".join(json.dumps(r.to_json(), separators=(",", ":")) + "\n" for r in records))
+        f.flush()
+        os.fsync(f.fileno())
         self.played.update(r.id for r in records)
         if self.keep:
             self.records.extend(records)
@@ -229,7 +231,7 @@ class _Sink:
                 self.bar.close()
             self.bar = None
         if self.f is not None:
-            f, self.f = self.f, None  # type: ignore[assignment]  # closed: the sink is not used after
+            f, self.f = self.f, None  # closed: the sink is not used after
             f.close()
 
 
