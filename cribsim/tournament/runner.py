@@ -28,7 +28,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
-from .. import __version__
+from .. import __version__, compiled
 from ..errors import CribsimError, Interrupted, RunFailed, describe
 from ..games import GAMES
 from ..lock import FolderLock, describe_holder, holder
@@ -95,6 +95,7 @@ def manifest_for(exp: Experiment, workers: int | None, mode: str) -> dict[str, A
             "test": exp.sprt.test, "mu0": exp.sprt.mu0, "mu1": exp.sprt.mu1, "alpha": exp.sprt.alpha,
             "beta": exp.sprt.beta, "baseline": exp.sprt.baseline, "settings": dict(exp.sprt.settings)},
         "workers": workers, "mode": mode, "python": sys.version.split()[0],
+        "engine": "compiled" if compiled() else "pure Python",
         "started": _now(), "ended": None, "status": "running", "played": 0, "nodes": [],
         "files": list(fld.BASE_FILES),  # every file cribsim writes here (--fresh removes only these)
     }
