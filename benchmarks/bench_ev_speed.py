@@ -9,23 +9,13 @@ line is the ratio of the median rates."""
 
 import argparse
 import statistics
-import time
+
+from common import rate  # benchmarks/common.py (run from this folder or the project root)
 
 from cribsim import compiled
-from cribsim.engine import play_game
 from cribsim.match import make_strategies
 from cribsim.rules import load_rules
 from cribsim.strategy import factory
-
-
-def rate(rules, strategies, seconds, start):
-    games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        for _ in range(50):
-            play_game(rules, strategies, 1, (start + games, 0))
-            games += 1
-    return games / (time.perf_counter() - t0), games
 
 
 def main():
@@ -37,12 +27,12 @@ def main():
     rules = load_rules("standard")
     lineups = {name: make_strategies([factory(name)] * 2) for name in ("random", "ev")}
     for _name, strategies in lineups.items():
-        rate(rules, strategies, args.warmup, 10**9)  # other deals than the timed ones
+        rate(rules, strategies, args.warmup, 10**9, 50)  # other deals than the timed ones
     rates = {name: [] for name in lineups}
     start = {name: 0 for name in lineups}
     for _ in range(args.rounds):
         for name, strategies in lineups.items():
-            r, n = rate(rules, strategies, args.seconds, start[name])
+            r, n = rate(rules, strategies, args.seconds, start[name], 50)
             start[name] += n
             rates[name].append(r)
     print(f"engine: {'compiled' if compiled() else 'pure Python'}")

@@ -17,21 +17,12 @@ import argparse
 import statistics
 import time
 
-from cribsim.engine import play_game
+from common import rate  # benchmarks/common.py (run from this folder or the project root)
+
 from cribsim.isolation import Isolated, check
 from cribsim.match import make_strategies
 from cribsim.rules import load_rules
 from cribsim.strategy import BUILTIN, factory
-
-
-def rate(rules, strategies, seconds, start):
-    games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        for _ in range(10):
-            play_game(rules, strategies, 1, (start + games, 0))
-            games += 1
-    return games / (time.perf_counter() - t0), games
 
 
 def main():
@@ -55,12 +46,12 @@ def main():
             "both isolated": [plugin.make(0, rules), plugin.make(1, rules)],
         }
         for strategies in lineups.values():
-            rate(rules, strategies, args.warmup, 10**9)  # other deals than the timed ones
+            rate(rules, strategies, args.warmup, 10**9, 10)  # other deals than the timed ones
         rates = {name: [] for name in lineups}
         start = {name: 0 for name in lineups}
         for _ in range(args.rounds):
             for name, strategies in lineups.items():
-                r, n = rate(rules, strategies, args.seconds, start[name])
+                r, n = rate(rules, strategies, args.seconds, start[name], 10)
                 start[name] += n
                 rates[name].append(r)
     finally:

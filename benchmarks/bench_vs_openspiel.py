@@ -18,8 +18,9 @@ import statistics
 import sys
 import time
 
+from common import rate  # benchmarks/common.py (run from this folder or the project root)
+
 from cribsim import compiled
-from cribsim.engine import play_game
 from cribsim.match import make_strategies
 from cribsim.rules import load_rules
 from cribsim.strategy import factory
@@ -33,17 +34,6 @@ def openspiel_rate(game, seconds: float, rng: random.Random) -> float:
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
         games += 1
-    return games / (time.perf_counter() - t0)
-
-
-def cribsim_rate(rules, strategies, seconds: float, start: list[int]) -> float:
-    games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        for _ in range(20):
-            play_game(rules, strategies, 1, (start[0], 0))
-            start[0] += 1
-            games += 1
     return games / (time.perf_counter() - t0)
 
 
@@ -61,13 +51,15 @@ def main() -> None:
     strategies = make_strategies([factory("random")] * 2)
     rng, start = random.Random(1), [10**6]
     openspiel_rate(game, 1.0, rng)  # warm-up: tables filled, caches hot
-    cribsim_rate(rules, strategies, 1.0, start)
+    rate(rules, strategies, 1.0, start[0])
     start[0] = 0
     print(f"cribsim engine: {'compiled' if compiled() else 'pure Python'}")
     ours, theirs = [], []
     for _ in range(args.rounds):
         theirs.append(openspiel_rate(game, args.seconds, rng))
-        ours.append(cribsim_rate(rules, strategies, args.seconds, start))
+        r, n = rate(rules, strategies, args.seconds, start[0])
+        start[0] += n
+        ours.append(r)
         print(f"openspiel {theirs[-1]:,.0f} games/s  cribsim {ours[-1]:,.0f} games/s  "
               f"ratio {ours[-1] / theirs[-1]:.3f}")
     print(f"cribsim/openspiel (median rates): {statistics.median(ours) / statistics.median(theirs):.3f}")

@@ -157,21 +157,12 @@ class GameState:
 
     def run(self, answers: dict[str, list[Callable[[Any], Any]]]) -> None:
         """The same game with every decision answered in place by ``answers[decision][seat]``
-        (the tournament's driver: no round trip through the flow per decision). Returns when
-        stopped after ``until_deal``; a decided game raises GameOver."""
+        (the tournament's driver: each phase calls the seat's answer where it would yield, so
+        the flow never yields and there is no round trip per decision). Returns when stopped
+        after ``until_deal``; a decided game raises GameOver."""
         self.answers = answers
-        steps = self.program.steps
-        while self.deal_no < MAX_DEALS:
-            for run, decision in steps:
-                if decision is None:
-                    run(self)
-                else:
-                    self.decision = decision
-                    for _ in run(self):
-                        raise RuntimeError(f"phase {run.__name__} asked a decision it was given an answer for")
-            if not self.next_deal():
-                return
-        raise RuntimeError(f"game {self.address} did not end within {MAX_DEALS} deals")
+        for _ in self.flow():
+            raise RuntimeError(f"a phase asked for a {self.decision} decision it was given answers for")
 
     def next_deal(self) -> bool:
         """Pass the deal to the left for the next deal; False when the game stops here."""
