@@ -139,29 +139,6 @@ def peg_points(ranks: Sequence[int], count: int) -> int:
     return pts
 
 
-def _peg_fill(key: int) -> int:
-    ranks = []
-    while key:
-        ranks.append((key & 15) - 1)
-        key >>= 4
-    ranks.reverse()
-    return peg_points(ranks, sum(RANK_VALUE[r] for r in ranks))
-
-
-def _key_of(ranks: Iterable[int]) -> int:
-    key = 0
-    for r in ranks:
-        key = key << 4 | (r + 1)
-    return key
-
-
-# pegging points by the pile's key (PILE_BIT: 4 bits per card laid since the last reset, the new
-# card lowest), filled on first use; bounded (emptied past 400,000 piles, a few tens of MB)
-PEG: Any = LazyTable(_peg_fill, 400_000)
-# what a card adds to a pile's key (after shifting it 4 bits): its rank + 1
-PILE_BIT = tuple(RANK[c] + 1 for c in range(NUM_STANDARD))
-
-
 # ---- explanatory path -------------------------------------------------------------------
 
 # the numbers a show is spoken in (fifteens count in twos; runs, flushes and pairs are small)

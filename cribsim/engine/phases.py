@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import JACK, RANK, VALUE, card_str, cards_str
 from ..errors import IllegalMove
-from ..scoring import PEG as PEG_POINTS
-from ..scoring import PILE_BIT, peg_breakdown, show_breakdown, show_points
+from ..scoring import peg_breakdown, peg_points, show_breakdown, show_points
 from .events import CRIB, HAND, HEELS, PEG
 from .variant import Decision, Phase
 
@@ -161,13 +160,11 @@ def play(g: GameState) -> Answers:
         hands = [list(k) for k in g.kept]
         count, pile, played, gos, last = 0, (), (), (), -1
         turn = g.dealer + 1 if g.dealer + 1 < n else 0  # R-PEG-1
-        pkey = 0  # the pile since the last reset, 4 bits a card (scoring.PEG)
+        ranks: list[int] = []  # the ranks laid since the last reset
     else:
         hands, turn, count, pile, played, gos, last = (start.hands, start.turn, start.count, start.pile,
                                                        start.played, start.gos, start.last)
-        pkey = 0
-        for laid in pile:
-            pkey = pkey << 4 | PILE_BIT[laid]
+        ranks = [RANK[laid] for laid in pile]
     left = sum(map(len, hands))
     observations = g.obs
     logging = g.events is not None
@@ -200,7 +197,7 @@ def play(g: GameState) -> Answers:
             if not legal:  # R-PEG-3: nobody can play: one for the go, reset, left of last leads
                 award(last, 1, PEG, "go")
                 scores = tuple(g.scores)
-                count, pile, pkey, said_go = 0, (), 0, 0
+                count, pile, ranks, said_go = 0, (), [], 0
                 if logging:
                     g.log(last, "reset")
                 if once:
@@ -223,7 +220,7 @@ def play(g: GameState) -> Answers:
         left -= 1
         count += VALUE[shown]
         pile += (shown,)
-        pkey = pkey << 4 | PILE_BIT[shown]
+        ranks.append(RANK[shown])
         played += ((seat, c),)
         last = seat
         if logging:
@@ -235,13 +232,13 @@ def play(g: GameState) -> Answers:
             if items:
                 g.award_items(seat, items, PEG)
                 scores = tuple(g.scores)
-        elif pkey > 15:  # two cards or more: a score is possible
-            pts = PEG_POINTS[pkey]
+        elif len(ranks) > 1:  # two cards or more: a score is possible
+            pts = peg_points(ranks, count)
             if pts:
                 award(seat, pts, PEG)
                 scores = tuple(g.scores)
         if count == 31:  # 2 for the 31 already scored, never also the go (R-PEG-3)
-            count, pile, pkey, said_go = 0, (), 0, 0
+            count, pile, ranks, said_go = 0, (), [], 0
             if logging:
                 g.log(seat, "reset")
             if once:
