@@ -16,6 +16,7 @@ from setuptools import setup
 COMPILED = [
     "cribsim/cards.py",
     "cribsim/scoring.py",
+    "cribsim/expect.py",
     "cribsim/rng.py",
     "cribsim/engine/phases.py",
     "cribsim/engine/state.py",
