@@ -45,10 +45,11 @@ class GreedyStrategy(Strategy):
         hand = obs.hand
         keep_n = len(hand) - obs.discards
         best, choices = None, []
+        sv, obj, rule = show_value_fn(obs.rules), obs.rules.objective, obs.discard_rule
         for keep in combinations(hand, keep_n):
-            if obs.discard_rule is not None and not allowed(obs, [c for c in hand if c not in keep]):
+            if rule is not None and not allowed(obs, [c for c in hand if c not in keep]):
                 continue
-            pts = show_value_fn(obs.rules)(keep, None) * obs.rules.objective  # lowball: the fewest
+            pts = sv(keep, None) * obj  # lowball: the fewest
             if best is None or pts > best:
                 best, choices = pts, [keep]
             elif pts == best:

@@ -760,7 +760,10 @@ def _run_in(exp: Experiment, out: Path, specs: list[MatchSpec], manifest: dict[s
             except OSError as e:
                 if status != "failed":
                     status, error = "failed", f"cannot write {jsonl} ({e.strerror or e})"
-    played = count_on_disk(jsonl)
+    # a run that ended cleanly wrote (and fsynced) exactly what its sink counted; any other end is
+    # counted on disk, as a resumed run will find it
+    played = len(sink.played) if sink is not None and status in ("complete", "stopped by the SPRT") \
+        else count_on_disk(jsonl)
     manifest.update(ended=_now(), status=status, played=played, nodes=sorted(n for n in nodes if n))
     if error:
         manifest["error"] = error
