@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
+from .engine.phases import obeys
 from .errors import ConfigError, CribsimError
 from .observation import Observation
 from .params import Param
@@ -127,8 +128,7 @@ def check_params(cls: Any, params: dict[str, Any], where: str = "params") -> dic
 
 def allowed(obs: Any, thrown: Any) -> bool:
     """Whether a set of discards obeys ``obs.discard_rule`` (always, without one)."""
-    rule = obs.discard_rule
-    return rule is None or (set(rule[0]) <= set(thrown) <= set(rule[1]))
+    return obeys(obs.discard_rule, thrown)
 
 
 def allowed_keeps(obs: Any) -> Iterator[tuple[tuple[int, ...], list[int]]]:

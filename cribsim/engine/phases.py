@@ -9,6 +9,7 @@ them."""
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ..cards import JACK, RANK, VALUE, card_str, cards_str
@@ -58,6 +59,11 @@ def without(hand: Sequence[int], cards: Any) -> list[int] | None:
     return rest
 
 
+def obeys(rule: tuple[Sequence[int], Sequence[int]] | None, choice: Sequence[int]) -> bool:
+    """A variant's discard rule (must, pool): the discards include ``must``, come from ``pool``."""
+    return rule is None or set(rule[0]) <= set(choice) <= set(rule[1])
+
+
 def discard_error(obs: Any, choice: Any) -> str | None:
     """Why ``choice`` is not a legal discard for ``obs`` (R-DEAL-2, and a variant's discard
     rule), or None."""
@@ -69,7 +75,7 @@ def discard_error(obs: Any, choice: Any) -> str | None:
     if choice is None or without(hand, choice) is None or len(choice) != k:
         return f"discarded {choice!r} from {cards_str(hand)}, expected {k} of its cards"
     rule = obs.discard_rule
-    if rule is not None and not (set(rule[0]) <= set(choice) <= set(rule[1])):
+    if not obeys(rule, choice):
         return (f"discarded {cards_str(choice)} from {cards_str(hand)}: the discards must include "
                 f"{cards_str(rule[0]) or 'nothing'} and come from {cards_str(rule[1])}")
     return None
@@ -77,8 +83,6 @@ def discard_error(obs: Any, choice: Any) -> str | None:
 
 def discard_choices(obs: Any) -> list[tuple[int, ...]]:
     """Every legal discard (the thrown cards), in ``combinations(hand)`` order."""
-    from itertools import combinations
-
     return [c for c in combinations(obs.hand, obs.discards) if discard_error(obs, c) is None]
 
 
@@ -100,17 +104,8 @@ def discard(g: GameState) -> Answers:
             obs.starter, obs.count, obs.pile, obs.played, obs.legal = None, 0, (), (), ()
             rule = obs.discard_rule = rule_of(r, hand, k) if rule_of is not None else None
             choice = ask[seat](obs) if ask is not None else (yield seat)
-            rest = list(hand)
-            try:
-                for c in choice:
-                    if type(c) is not int:
-                        raise TypeError(c)
-                    rest.remove(c)  # fails on a card not held, or named twice
-                bad = len(rest) != len(hand) - k or (rule is not None and not (
-                    set(rule[0]) <= set(choice) <= set(rule[1])))
-            except (ValueError, TypeError):
-                bad = True
-            if bad:
+            rest = without(hand, choice)
+            if rest is None or len(rest) != len(hand) - k or not obeys(rule, choice):
                 raise IllegalMove(f"seat {seat} {discard_error(obs, choice)}", seat)
             hand = hands[seat] = rest
             crib.extend(choice)

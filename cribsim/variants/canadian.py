@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ..cards import cards_str
-from ..engine.phases import without
+from ..engine.phases import obeys, without
 from ..engine.variant import Decision, Phase, Variant
 from ..errors import ConfigError, IllegalMove
 from ..scoring import show_points
@@ -36,7 +36,7 @@ def pass_error(obs: Any, choice: Any) -> str | None:
         return (f"answered {choice!r} for {cards_str(obs.hand)}: expected ({PASS} cards for the partner, "
                 f"{THROW} for the crib), all its own")
     rule = obs.discard_rule
-    if rule is not None and not (set(rule[0]) <= set(to_crib) <= set(rule[1])):
+    if not obeys(rule, to_crib):
         return (f"threw {cards_str(to_crib)}: the cards for the crib must include {cards_str(rule[0]) or 'nothing'} "
                 f"and come from {cards_str(rule[1])}")
     return None
@@ -50,7 +50,7 @@ def splits(obs: Any) -> list[tuple[list[int], list[int], list[int]]]:
         rest = [c for c in hand if c not in keep]
         for passed in combinations(rest, obs.passes):
             thrown = [c for c in rest if c not in passed]
-            if rule is None or set(rule[0]) <= set(thrown) <= set(rule[1]):
+            if obeys(rule, thrown):
                 out.append((list(keep), list(passed), thrown))
     return out
 
