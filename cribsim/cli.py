@@ -449,9 +449,15 @@ def _remove(path: str) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .tournament.report import write_report
+    from .tournament.report import read_results, write_report
 
     write_report(args.dir, quiet=args.quiet)
+    if args.pgn:
+        from .tournament.pgn import write_pgn
+
+        manifest, records = read_results(args.dir)
+        n = write_pgn(manifest, records, args.pgn)
+        print(f"wrote {n:,} games to {args.pgn}", file=sys.stderr)
     return 0
 
 
@@ -570,7 +576,12 @@ def build_parser() -> _Parser:
     rp = sub.add_parser("report", help="rebuild every summary table and plot from a results folder")
     rp.add_argument("dir", help="a results folder, e.g. results/quickstart")
     rp.add_argument("--quiet", action="store_true", help="write the files only")
+    rp.add_argument("--pgn", metavar="FILE", help="also write every match as a PGN header block (for Ordo, BayesElo)")
     rp.set_defaults(func=cmd_report)
+
+    from .cli_games import add_commands
+
+    add_commands(sub)
 
     ls = sub.add_parser("list", help="list built-in rule sets, strategies and example experiments")
     ls.set_defaults(func=cmd_list)

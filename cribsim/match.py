@@ -11,9 +11,13 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .engine import GameResult, play_game
+
+if TYPE_CHECKING:
+    from .gamelog import MatchTape
+    from .opening import Opening
 
 NO_SKUNK, SKUNK, DOUBLE_SKUNK, TRIPLE_SKUNK = range(4)
 SKUNK_NAMES = ("win", "skunk", "double_skunk", "triple_skunk")
@@ -137,20 +141,29 @@ def make_strategies(factories: Sequence[Callable[[random.Random], Any]]) -> list
 
 def play_match(rules: Any, factories: Sequence[Callable[[random.Random], Any]], seed: int, match_key: int,
                first_dealer: int | None = None, log: bool = False,
-               counters: Sequence[tuple[float, float]] | None = None) -> MatchResult:
+               counters: Sequence[tuple[float, float]] | None = None, opening: Opening | None = None,
+               tape: MatchTape | None = None) -> MatchResult:
     """Play one match. ``factories`` make each seat's strategy (fresh per match);
     ``match_key`` addresses every deck of the match; ``first_dealer`` None cuts for it;
-    ``counters`` (per seat: miss_rate, vigilance) models players who overlook points."""
+    ``counters`` (per seat: miss_rate, vigilance) models players who overlook points. An
+    ``opening`` (a deal book's deals, a start position) starts every game of the match; a
+    ``tape`` records every game (game records)."""
     fmt = rules.match
     table = fmt.points_table()
     strategies = make_strategies(factories)
     points = [0] * len(rules.sides)
     result = MatchResult(-1, points)
     dealer = first_dealer
+    decks = start = None
+    if opening is not None:
+        decks, start = opening.deck_map(), opening.scores
     g = 0
     while True:
+        if opening is not None and opening.dealer is not None:
+            dealer = opening.dealer
         game = play_game(rules, strategies, seed, (match_key, g), dealer, log=log, counters=counters,
-                         match_score=tuple(points))
+                         match_score=tuple(points), decks=decks, start_scores=start,
+                         tape=tape.game() if tape is not None else None)
         level = game_skunk(rules, game)
         result.games.append(game)
         result.skunks.append(level)

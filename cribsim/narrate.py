@@ -27,7 +27,7 @@ def narrate(rules: Any, result: Any, names: list[str] | None = None) -> list[str
     game_sides = result.sides
     sides = side_names(rules, names, game_sides)
     side_of = result.side_of
-    scores = [0] * len(game_sides)
+    scores = list(result.start_scores or [0] * len(game_sides))
     out: list[str] = []
     targets = result.targets
     if len(set(targets)) > 1:

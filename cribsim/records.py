@@ -154,6 +154,7 @@ class MatchRecord:
     game_points: list[int] | None
     forfeit: Forfeit | None
     games: list[GameRecord] = field(default_factory=list)
+    log: Any = field(default=None, compare=False, repr=False)  # the game record (cribsim.gamelog), if kept
 
     def to_json(self) -> dict[str, Any]:
         return {"schema": SCHEMA, "id": self.id, "variant": self.variant, "table": self.table, "group": self.group,

@@ -177,3 +177,22 @@ def read_mapping(path: str | PathLike[str], what: str = "YAML file") -> dict[str
     if not isinstance(data, dict):
         raise ConfigError(path, None, "expected a mapping of keys to values at the top level")
     return data
+
+
+def key_line(path: str | PathLike[str], keys: Sequence[str | int]) -> int | None:
+    """The line (1 first) where the value at ``keys`` starts in a YAML file already read with
+    :func:`read_mapping` (so within its limits), for messages; None if it is not found."""
+    try:
+        node = yaml.compose(Path(path).read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+        return None
+    for k in keys:
+        if isinstance(node, yaml.MappingNode) and isinstance(k, str):
+            node = next((v for kn, v in node.value if getattr(kn, "value", None) == k), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(k, int) and 0 <= k < len(node.value):
+            node = node.value[k]
+        else:
+            return None
+        if node is None:
+            return None
+    return int(node.start_mark.line) + 1

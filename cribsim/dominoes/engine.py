@@ -11,7 +11,7 @@ strategies' generators have their own streams (``cribsim.rng``)."""
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +20,7 @@ from ..rng import CUT_FOR_DEAL, DECK, STRATEGY, addressed_draw, derive, rng_at
 from .tiles import DOUBLE, N_TILES, PIPS, A, B, tile_str
 
 if TYPE_CHECKING:
+    from ..gamelog import GameLog, GameTape
     from ..records import GameRecord
     from .rules import DominoRules
 
@@ -106,6 +107,7 @@ class GameResult:
     stats: list[int]  # values in STATS order
     last_leader: int = 0
     events: list[Event] | None = field(default=None, repr=False)
+    start_scores: tuple[int, ...] | None = None  # a game started from a later position (by side)
 
     def record(self, level: int = 0, rules: Any = None) -> GameRecord:
         """The :class:`cribsim.records.GameRecord` the tournament keeps for this game: hands
@@ -150,15 +152,18 @@ class Game:
     """One game in progress."""
 
     def __init__(self, rules: DominoRules, strategies: Sequence[Any], seed: int, address: Iterable[int],
-                 events: list[Event] | None = None) -> None:
+                 events: list[Event] | None = None, scores: Sequence[int] | None = None,
+                 plays: Sequence[Callable[[Observation], Any]] | None = None) -> None:
         self.rules = rules
         self.n = rules.players
         self.side_of = rules.side_of
         self.sides = rules.sides
         self.table = rules.points_table
         self.strategies = strategies
+        self.plays = list(plays) if plays is not None else [s.play for s in strategies]  # each seat's answer
         self.seed, self.address = seed, tuple(address)
-        self.scores = [0] * len(rules.sides)
+        self.scores = list(scores) if scores is not None else [0] * len(rules.sides)
+        self.dealt: list[list[int]] | None = None  # a game record: each hand's tiles, seat by seat
         self.stats = [0] * len(STATS)
         self.events = events
         self.obs = [Observation(s, self.side_of[s], rules) for s in range(self.n)]
@@ -195,6 +200,8 @@ class Game:
             dealt = [drawn[i * hs:(i + 1) * hs] for i in range(n)]
         else:
             dealt = [list(h) for h in hands]
+        if self.dealt is not None:
+            self.dealt.append([t for h in dealt for t in h])
         ev = self.events
         if ev is not None:
             for s in range(n):
@@ -240,7 +247,7 @@ class Game:
                 o.counts = tuple(len(h) for h in dealt)
                 o.scores = tuple(self.scores)
                 o.leader, o.hand_no = leader, hand_no
-                move = self.strategies[seat].play(o)
+                move = self.plays[seat](o)
                 if isinstance(move, list):
                     move = tuple(move)
                 if move not in legal:
@@ -286,19 +293,72 @@ def _move_str(move: Any) -> str:
 
 
 def play_game(rules: DominoRules, strategies: Sequence[Any], seed: int, address: tuple[int, int],
-              first_leader: int | None = None, log: bool = False) -> GameResult:
-    """One game to the target. ``address`` is (match_key, game); ``first_leader`` None draws."""
-    events: list[Event] | None = [] if log else None
+              first_leader: int | None = None, log: bool = False, start_scores: Sequence[int] | None = None,
+              tape: GameTape | None = None, hands: Sequence[Sequence[int]] | None = None,
+              plays: Sequence[Callable[[Observation], Any]] | None = None, given_only: bool = False) -> GameResult:
+    """One game to the target. ``address`` is (match_key, game); ``first_leader`` None draws.
+    ``start_scores`` (by side) starts from a later position; a ``tape`` records the draw for the
+    lead, the tiles of every hand and every answer (a game record); ``hands`` (the tiles of the
+    first hands, seat by seat: a deal book, or every hand with ``given_only``: a replay) replace
+    the addressed deals, and ``plays`` the strategies' answers."""
+    events: list[Event] | None = [] if log or tape is not None else None
     if first_leader is None:
         first_leader = draw_for_lead(rules, seed, address, events)
-    g = Game(rules, strategies, seed, address, events)
+    if tape is not None:
+        tape.cuts = [[e.seat, e.tile] for e in events or ()]
+        tape.start_scores = list(start_scores) if start_scores is not None else None
+        plays = [tape.wrap(s.play) for s in strategies]
+        if not log:
+            events = None
+    g = Game(rules, strategies, seed, address, events, start_scores, plays)
+    if tape is not None:
+        g.dealt = tape.decks
+    hs = rules.hand_size
     h = 0
     try:
         while h < MAX_HANDS:
-            g.play_hand(h, (first_leader + h) % g.n)  # F-LEAD-1: the lead passes clockwise
+            dealt = None
+            if hands is not None and h < len(hands):
+                dealt = [hands[h][i * hs:(i + 1) * hs] for i in range(g.n)]
+            elif given_only:
+                raise ValueError(f"the tiles of {len(hands or ())} hands are given, the game plays more")
+            g.play_hand(h, (first_leader + h) % g.n, dealt)  # F-LEAD-1: the lead passes clockwise
             h += 1
         raise RuntimeError(f"game {address} did not end within {MAX_HANDS} hands")
     except GameOver as over:
         g.stats[0] = h + 1
         return GameResult(over.side, tuple(g.scores), first_leader, h + 1, g.stats,
-                          (first_leader + h) % g.n, events)
+                          (first_leader + h) % g.n, events, tuple(start_scores) if start_scores else None)
+
+
+def replay_game(rules: DominoRules, log: GameLog, seed: int, address: tuple[int, int],
+                counters: Any = None, where: str = "record") -> GameResult:
+    """Play a recorded game again: its hands, its first leader and its answers (forced moves
+    are not recorded: the engine makes them), each checked by the rules. Returns the result
+    with the events. Raises RecordFileError (naming ``where``) for a record the rules refuse or
+    that ends before (or after) the game."""
+    from ..gamelog import RecordFileError, script
+
+    for k, deck in enumerate(log.decks):
+        if len(deck) != rules.players * rules.hand_size or len(set(deck)) != len(deck) or \
+                not all(0 <= t < N_TILES for t in deck):
+            raise RecordFileError(f"cribsim: {where}: the tiles of hand {k + 1} are not {rules.players} hands of "
+                                  f"{rules.hand_size} different tiles")
+    answer = script(log.actions, where)
+    asked = [0]
+
+    def play(obs: Observation) -> Any:
+        asked[0] += 1
+        return answer(obs)
+    try:
+        result = play_game(rules, [], seed, address, log.first_dealer, log=True, start_scores=log.start_scores,
+                           hands=log.decks, plays=[play] * rules.players, given_only=True)
+    except IllegalMove as e:
+        raise RecordFileError(f"cribsim: {where}: answer {asked[0]} is refused by the rules: {e}") from None
+    except (ValueError, IndexError, TypeError) as e:
+        raise RecordFileError(f"cribsim: {where}: {e}") from None
+    if asked[0] != len(log.actions):
+        raise RecordFileError(f"cribsim: {where}: the game ended after {asked[0]} of {len(log.actions)} answers")
+    if result.events is not None and log.cuts:
+        result.events[:0] = [Event(-1, seat, 0, "draw", tile, 0, 0, None, "") for seat, tile in log.cuts]
+    return result

@@ -13,20 +13,30 @@ from .engine import play_game
 if TYPE_CHECKING:
     import random
 
+    from ..gamelog import MatchTape
+    from ..opening import Opening
     from .rules import DominoRules
 
 
 def play_match(rules: DominoRules, factories: Sequence[Callable[[random.Random], Any]], seed: int, match_key: int,
-               first_dealer: int | None = None, log: bool = False) -> MatchResult:
+               first_dealer: int | None = None, log: bool = False, opening: Opening | None = None,
+               tape: MatchTape | None = None) -> MatchResult:
+    """Play one match; an ``opening`` (a deal book's first hands, a start position: the first
+    leader and the scores) starts every game, a ``tape`` records every game (game records)."""
     fmt = rules.match
     win_points = fmt.points_table()["win"]
     strategies = make_strategies(factories)
     points = [0] * len(rules.sides)
     result = MatchResult(-1, points)
     leader = first_dealer
+    start = opening.scores if opening is not None else None
+    hands = [list(d) for d in opening.decks] if opening is not None and opening.decks else None
     g = 0
     while True:
-        game = play_game(rules, strategies, seed, (match_key, g), leader, log=log)
+        if opening is not None and opening.dealer is not None:
+            leader = opening.dealer
+        game = play_game(rules, strategies, seed, (match_key, g), leader, log=log, start_scores=start,
+                         tape=tape.game() if tape is not None else None, hands=hands)
         result.games.append(game)
         result.skunks.append(0)
         points[game.winner] += win_points

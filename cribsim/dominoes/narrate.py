@@ -21,7 +21,7 @@ def narrate(rules: DominoRules, result: Any, names: list[str] | None = None) -> 
     names = names or seat_names(rules)
     sides = side_names(rules, names)
     side_of = rules.side_of
-    scores = [0] * len(rules.sides)
+    scores = list(result.start_scores or [0] * len(rules.sides))
     out = []
     draws = [e for e in result.events if e.kind == "draw"]
     if draws:

@@ -9,12 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import RANK
 from ..rng import CUT_FOR_DEAL, STRATEGY, derive, rng_at
 from .events import SOURCES, Event
 from .state import GameOver, GameState
+
+if TYPE_CHECKING:
+    from ..gamelog import GameLog, GameTape
 
 
 @dataclass
@@ -39,6 +42,7 @@ class GameResult:
     first_scores: tuple[int, ...] | None = None
     metrics: dict[str, float] = field(default_factory=dict)
     events: list[Event] | None = None
+    start_scores: tuple[int, ...] | None = None  # a game started from a later position (by side)
 
     @property
     def side_of(self) -> tuple[int, ...]:
@@ -127,26 +131,87 @@ def result_of(g: GameState, over: GameOver, log: bool) -> GameResult:
         g.metrics.update(hook(g))
     return GameResult(order[0], tuple(g.scores), g.first_dealer, g.deal_no + 1, g.by_role, g.sides, g.game_targets,
                       tuple(order), g.own_layout, shared, tuple(g.placed) if g.placed else None, g.first_scores,
-                      g.metrics, g.events if log else None)
+                      g.metrics, g.events if log else None, g.start_scores if any(g.start_scores) else None)
 
 
 def play_game(rules: Any, strategies: Sequence[Any], seed: int, address: tuple[int, int],
               first_dealer: int | None = None, log: bool = False,
               counters: Sequence[tuple[float, float]] | None = None,
-              decks: dict[int, list[int]] | None = None, match_score: tuple[int, ...] = ()) -> GameResult:
+              decks: dict[int, list[int]] | None = None, match_score: tuple[int, ...] = (),
+              start_scores: Sequence[int] | None = None, tape: GameTape | None = None) -> GameResult:
     """Play one game. ``address`` is (match key, game number); decks are derived from it (or
     given in ``decks``). ``first_dealer`` None means cut for it (R-DEAL-1). With ``log`` the
     result carries the events. ``counters`` (per seat: miss rate, vigilance) models players who
-    overlook points."""
-    events: list[Event] | None = [] if log else None
+    overlook points. ``start_scores`` (by side) starts the game from a later position. A
+    ``tape`` records the cut, the decks, the counting draws and every answer (a game record)."""
+    events: list[Event] | None = [] if log or tape is not None else None
     if first_dealer is None:
         first_dealer = cut_for_deal(rules, seed, address, events)
     g = GameState(rules, seed, address, first_dealer, log=log, decks=decks, match_score=match_score,
-                  counters=counters)
+                  counters=counters, scores=start_scores)
     if events and g.events is not None:
         g.events[:0] = events
     seed_strategies(strategies, seed, address)
-    over = drive(g, answerers(g.program, strategies))
+    asks = answerers(g.program, strategies)
+    if tape is not None:
+        tape.cuts = [[e.seat, e.cards[0]] for e in events or ()]
+        tape.start_scores = list(start_scores) if start_scores is not None else None
+        tape.match_score = list(match_score)
+        g.dealt = tape.decks
+        if g.counting is not None:
+            g.counting.random = tape.drawing(g.counting.random)
+        asks = {name: [tape.wrap(fn) for fn in fns] for name, fns in asks.items()}
+    over = drive(g, asks)
     if over is None:
         raise RuntimeError("a whole game stopped without a winner")
     return result_of(g, over, log)
+
+
+def replay_game(rules: Any, log: GameLog, seed: int, address: tuple[int, int],
+                counters: Sequence[tuple[float, float]] | None = None, where: str = "record") -> GameResult:
+    """Play a recorded game again through the state machine's generic interface: its decks, its
+    first dealer, its counting draws and its answers, each checked by the rules. Returns the
+    result with the events (the cut included). Raises RecordFileError (naming ``where``) for a
+    record the rules refuse or that ends before (or after) the game."""
+    from ..errors import IllegalMove
+    from ..gamelog import RecordFileError
+
+    for k, deck in enumerate(log.decks):
+        if len(set(deck)) != len(deck) or not all(0 <= c < rules.deck_size for c in deck):
+            raise RecordFileError(f"cribsim: {where}: the deck of deal {k + 1} has a repeated card or one that "
+                                  f"is not in the {rules.deck_size}-card deck")
+    decks = dict(enumerate(log.decks))
+    g = GameState(rules, seed, address, log.first_dealer, log=True, decks=decks,
+                  match_score=tuple(log.match_score), counters=counters, scores=log.start_scores)
+    if g.counting is not None:
+        draws = iter(log.chance)
+        g.counting.random = lambda: _next(draws, where, "counting draws")
+    g.given_only = True
+    try:
+        g.start()
+        for i, a in enumerate(log.actions):
+            if g.is_terminal:
+                raise RecordFileError(f"cribsim: {where}: the game ended after {i} of {len(log.actions)} answers")
+            try:
+                g.apply(a)
+            except (IllegalMove, TypeError, KeyError, IndexError, AttributeError) as e:
+                raise RecordFileError(f"cribsim: {where}: answer {i + 1} ({str(a)[:60]}) is refused by the rules: "
+                                      f"{str(e)[:200]}") from None
+    except ValueError as e:  # a deck missing or too short
+        raise RecordFileError(f"cribsim: {where}: {e}") from None
+    if g.over is None:
+        raise RecordFileError(f"cribsim: {where}: the record ends before the game does "
+                              f"({len(log.actions)} answers recorded)")
+    result = result_of(g, g.over, True)
+    if log.cuts and result.events is not None:
+        result.events[:0] = [Event(-1, seat, 0, "cut", "", (card,)) for seat, card in log.cuts]
+    return result
+
+
+def _next(it: Any, where: str, what: str) -> Any:
+    from ..gamelog import RecordFileError
+
+    try:
+        return next(it)
+    except StopIteration:
+        raise RecordFileError(f"cribsim: {where}: the record has too few {what}") from None

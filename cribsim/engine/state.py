@@ -94,6 +94,8 @@ class GameState:
         self.by_role: list[list[int]] = [[0] * len(SOURCES) for _ in range(n)]  # points by role (0 dealer) and source
         self.metrics: dict[str, float] = {}
         self.decks = decks
+        self.given_only: bool = False  # a replay: every deck must be given, none drawn
+        self.dealt: list[list[int]] | None = None  # a game record: each deal's deck is kept here
         obs_cls = program.observation
         self.obs: list[Any] = [obs_cls(s, self.side_of[s], rules, self.side_of) for s in range(n)]
         for o in self.obs:
@@ -132,13 +134,20 @@ class GameState:
 
     def deck(self, needed: int) -> list[int]:
         """The first ``needed`` cards of this deal's deck: addressed by (seed, match, game,
-        deal), or the explicit deck given for this deal."""
+        deal), or the explicit deck given for this deal (a replay gives every deck:
+        ``given_only``); kept in ``dealt`` when a game record is made."""
         if self.decks is not None and self.deal_no in self.decks:
             cards = list(self.decks[self.deal_no])
             if len(cards) < needed:
                 raise ValueError(f"deal {self.deal_no}: the deck given has {len(cards)} cards, {needed} needed")
-            return cards[:needed]
-        return addressed_draw(self.rules.deck_size, needed, self.seed, *self.address, self.deal_no, DECK)
+            cards = cards[:needed]
+        elif self.given_only:
+            raise ValueError(f"deal {self.deal_no + 1}: no deck given for it")
+        else:
+            cards = addressed_draw(self.rules.deck_size, needed, self.seed, *self.address, self.deal_no, DECK)
+        if self.dealt is not None:
+            self.dealt.append(cards)
+        return cards
 
     def flow(self) -> Generator[int, Any, None]:
         """The game: deal after deal until it is decided; yields the seat to act at each

@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..book import opening
 from ..errors import IllegalMove
+from ..gamelog import GameLog, MatchLog, MatchTape
 from ..games import GAMES
 from ..isolation import Isolated, PluginFault, is_plugin, timeout_message
 from ..records import Forfeit, MatchRecord
 from ..strategy import factory
 from .guard import DecisionTimeout, Watchdog
+from .schedule import groups_for
 
 if TYPE_CHECKING:
     from .config import Experiment
@@ -25,7 +28,10 @@ if TYPE_CHECKING:
 def make_context(exp: Experiment) -> dict[str, Any]:
     """What workers need (shipped once with ray.put): picklable, no live objects."""
     return {"seed": exp.seed, "game": exp.game, "variants": exp.variants, "lineup": exp.lineup,
-            "time_limit": exp.time_limit, "hash": exp.config_hash(), "plugins": exp.plugins}
+            "time_limit": exp.time_limit, "hash": exp.config_hash(), "plugins": exp.plugins,
+            "name": exp.name, "record": exp.record, "book": exp.book, "starts": exp.starts,
+            "per_group": [groups_for(exp, v)[1] if exp.paired else 1 for v in range(len(exp.variants))],
+            "rules_json": [(r.to_dict(), r.fingerprint()) for r in exp.variants] if exp.record.mode != "none" else []}
 
 
 _FACTORIES: dict[str, list[Callable[[Any], Any]]] = {}  # config hash -> each entry's maker
@@ -83,7 +89,14 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
         if any(e.miss_rate for e in ctx["lineup"]):  # V-MUGGINS counting models, per seat
             entries = [ctx["lineup"][spec.sides[side_of[seat]]] for seat in range(rules.players)]
             counters = [(e.miss_rate, e.vigilance) for e in entries]
-        kwargs = {"counters": counters} if counters else {}
+        kwargs: dict[str, Any] = {"counters": counters} if counters else {}
+        book = ctx.get("book") or ()
+        start = opening(book[spec.variant] if book else None, ctx.get("starts"), spec.group)
+        if start is not None:
+            kwargs["opening"] = start
+        tape = MatchTape() if taped(ctx, spec) else None
+        if tape is not None:
+            kwargs["tape"] = tape
         m = GAMES[rules.game].play_match(rules, seat_makers, ctx["seed"], spec.key, **kwargs)
     except DecisionTimeout as e:
         seat, kind, msg = e.seat, "timeout", timeout_message(ctx["time_limit"])
@@ -99,6 +112,8 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
     else:
         rec.winner, rec.game_points = m.winner, list(m.game_points)
         rec.games = [g.record(lvl, rules) for g, lvl in zip(m.games, m.skunks)]
+        if tape is not None and kept(ctx, rec):
+            rec.log = match_log(ctx, spec, rec, tape, counters)
         return rec
     finally:
         dog.reset()
@@ -106,6 +121,54 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
     rec.winner = (1 - side) if len(rules.sides) == 2 else -1
     rec.forfeit = Forfeit(side, spec.sides[side], kind, msg[:300])
     return rec
+
+
+def taped(ctx: dict[str, Any], spec: MatchSpec) -> bool:
+    """Whether to record this match's games (``record:``): every match, the first ``sample`` of
+    each table, or every match (kept if lost) for ``losses_of``."""
+    rec = ctx.get("record")
+    if rec is None or rec.mode == "none":
+        return False
+    if rec.mode == "sample":
+        per = ctx["per_group"][spec.variant]
+        return bool(spec.group * per + (spec.seating if per > 1 else 0) < rec.sample)
+    if rec.mode == "losses_of":
+        return rec.losses_of in spec.sides
+    return True
+
+
+def kept(ctx: dict[str, Any], rec: MatchRecord) -> bool:
+    """Whether a recorded match is kept: for ``losses_of``, one its entry lost."""
+    mode = ctx["record"]
+    if mode.mode != "losses_of":
+        return True
+    return rec.winner >= 0 and rec.sides[rec.winner] != mode.losses_of
+
+
+def match_log(ctx: dict[str, Any], spec: MatchSpec, rec: MatchRecord, tape: MatchTape,
+              counters: Sequence[tuple[float, float]] | None) -> MatchLog:
+    """The game record of a finished match."""
+    rules_json, fingerprint = ctx["rules_json"][spec.variant]
+    rules = ctx["variants"][spec.variant]
+    lineup = ctx["lineup"]
+    games = [GameLog(first_dealer=g.first_dealer, decks=t.decks, actions=[plain(a) for a in t.actions],
+                     winner=g.winner, scores=list(g.scores), deals=g.deals, cuts=t.cuts, chance=t.chance,
+                     start_scores=t.start_scores, match_score=t.match_score)
+             for g, t in zip(rec.games, tape.games)]
+    return MatchLog(id=spec.id, experiment=ctx["name"], variant=rules.name, game=rules.game, rules=rules_json,
+                    fingerprint=fingerprint, seed=ctx["seed"], match_key=spec.key,
+                    entries=[lineup[e].name for e in spec.sides], strategies=[lineup[e].strategy for e in spec.sides],
+                    winner=rec.winner, game_points=list(rec.game_points or ()), games=games,
+                    counters=[list(c) for c in counters] if counters else None)
+
+
+def plain(a: Any) -> Any:
+    """An answer as JSON data: tuples as lists; anything but numbers, text and lists as text."""
+    if isinstance(a, (tuple, list)):
+        return [plain(x) for x in a]
+    if a is None or isinstance(a, (int, float, str)):
+        return a
+    return repr(a)
 
 
 def play_batch(ctx: dict[str, Any], specs: Iterable[MatchSpec]) -> tuple[list[MatchRecord], dict[str, Any]]:

@@ -29,6 +29,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
+from ..book import BookDeal, Start, read_book, read_starts
 from ..errors import ConfigError, CribsimError, describe
 from ..games import GAMES, game_named
 from ..isolation import check as check_plugin
@@ -45,12 +46,13 @@ from ..rules import (
     unknown_keys,
 )
 from ..strategy import factory
+from ..yamlio import key_line
 
 if TYPE_CHECKING:
     from ..rules import MatchFormat
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
-            "matches", "paired", "seed", "time_limit", "stop"}
+            "matches", "paired", "seed", "time_limit", "stop", "record", "deals", "start"}
 ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance", "trusted"}
 FORMATS = ("round_robin", "gauntlet", "pairings")
 DEFAULT_RULES = {"cribbage": "standard", "fives_threes": "fives_threes"}
@@ -102,6 +104,23 @@ class Sprt:
 
 
 @dataclass(frozen=True)
+class Record:
+    """Which matches leave a game record (``record:``): ``none``, ``all``, the first ``sample``
+    matches of each table (in schedule order), or the matches lineup entry ``losses_of`` lost."""
+
+    mode: str = "none"
+    sample: int = 0
+    losses_of: int = -1
+
+    def to_json(self) -> Any:
+        if self.mode == "sample":
+            return {"sample": self.sample}
+        if self.mode == "losses_of":
+            return {"losses_of": self.losses_of}
+        return self.mode
+
+
+@dataclass(frozen=True)
 class Experiment:
     name: str
     source: str
@@ -119,6 +138,10 @@ class Experiment:
     plugin_dir: str = ""  # the config's folder: plug-in strategy modules are imported from there
     # per lineup entry: an isolated plug-in's capabilities (cribsim.isolation), None in-process
     plugins: tuple[dict[str, Any] | None, ...] = dataclasses.field(default=(), compare=False)
+    record: Record = Record()
+    book: tuple[tuple[BookDeal, ...], ...] = ()  # per variant: the deal book's deals (none: random deals)
+    starts: tuple[Start, ...] = ()  # start positions taken in turn (none: 0 each)
+    deals_file: str = ""  # the deal book's path, as found
 
     def config_hash(self) -> str:
         return hashlib.sha256(self.raw.encode()).hexdigest()[:16]
@@ -225,6 +248,15 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
         raise ConfigError(source, "matches", f"{matches:,} matches for each of {sum(len(ts) for ts in tables):,} "
                                              f"tables make {total:,}; a run plays at most {_big(MAX_MATCHES)}")
 
+    record = _record(source, data.get("record", "none"), lineup)
+    book: list[list[BookDeal]] = []
+    book_hash, book_path = "", ""
+    if "deals" in data:
+        book_path, book_hash, book = _book(source, data["deals"], variants)
+    starts = read_starts(source, data["start"], variants, key_line(path, ["start"])) if "start" in data else []
+    if book and any(s.dealer is not None for s in starts):
+        raise ConfigError(source, "start", "with deals: the book's dealer deals: leave dealer out of start")
+
     resolved = {
         "name": name, "game": game,
         "variants": [r.to_dict() for r in variants],
@@ -233,9 +265,48 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
         "matches": matches, "paired": paired, "seed": seed, "time_limit": time_limit,
         "stop": dataclasses.asdict(sprt) if sprt else None,
     }
+    # added later: in the hash only when given, so older configs keep their results folders
+    if record.mode != "none":
+        resolved["record"] = record.to_json()
+    if book:
+        resolved["deals"] = book_hash
+    if starts:
+        resolved["start"] = [[list(s.scores), s.dealer] for s in starts]
     raw = json.dumps(resolved, sort_keys=True, default=list)
     return Experiment(name, source, tuple(variants), tuple(lineup), tables, matches, paired, seed,
-                      time_limit, sprt, raw, game, plugin_dir, tuple(caps for _, caps in plugins))
+                      time_limit, sprt, raw, game, plugin_dir, tuple(caps for _, caps in plugins), record,
+                      tuple(tuple(b) for b in book), tuple(starts), book_path)
+
+
+def _record(source: str, spec: Any, lineup: Sequence[Entry]) -> Record:
+    """``record:`` none, all, {sample: N} or {losses_of: ENTRY}."""
+    expected = "expected none, all, {sample: N} (per table) or {losses_of: ENTRY}"
+    if spec in ("none", "all"):
+        return Record(spec)
+    if not isinstance(spec, dict) or len(spec) != 1:
+        raise ConfigError(source, "record", f"{expected}, got {_shown(spec)}")
+    (k, v), = spec.items()
+    if k == "sample":
+        return Record("sample", sample=_num(source, "record.sample", v, 1, int, MAX_MATCHES))
+    if k == "losses_of":
+        names = [e.name for e in lineup]
+        if not isinstance(v, str) or v not in names:
+            raise ConfigError(source, "record.losses_of",
+                              f"expected a lineup name ({', '.join(names)}), got {_shown(v)}")
+        return Record("losses_of", losses_of=names.index(v))
+    raise ConfigError(source, "record", f"{expected}, got {_shown(spec)}")
+
+
+def _book(source: str, spec: Any, variants: Sequence[Any]) -> tuple[str, str, list[list[BookDeal]]]:
+    """``deals: FILE``: a deal book beside the config (or from the working directory)."""
+    if not isinstance(spec, str) or not spec or len(spec) > 1000:
+        raise ConfigError(source, "deals", f"expected the path of a deal book (JSON lines), got {_shown(spec)}")
+    beside = Path(source).parent / spec
+    path = beside if beside.is_file() else Path(spec)
+    if not path.is_file():
+        raise ConfigError(source, "deals", f"no such deal book {spec!r} (looked beside the config and from the "
+                                           "working directory)")
+    return (str(path), *read_book(path, variants))
 
 
 def _variants(source: str, spec: Any, match: MatchFormat | None, game: str) -> list[Any]:

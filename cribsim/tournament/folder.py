@@ -8,6 +8,7 @@ manifest is never written into."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Mapping
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from ..errors import CribsimError
+from ..gamelog import GAMES_DIR, GAMES_FILE
 from ..lock import LOCK_NAME
 from ..names import check_name
 from ..records import MatchRecord, RecordError, match_from_json
@@ -126,7 +128,7 @@ def owned_files(manifest: Mapping[str, Any]) -> set[str]:
             n = v.get("name") if isinstance(v, dict) else None
             if isinstance(n, str):
                 names.update({f"matrix_{n}.csv", f"heatmap_{n}.png"})
-    return {n for n in names if _plain_name(n)}
+    return {n for n in names if _plain_name(n) or n == GAMES_FILE}
 
 
 def _plain_name(name: object) -> bool:
@@ -138,6 +140,8 @@ def foreign_files(out: str | os.PathLike[str], manifest: Mapping[str, Any] | Non
     """Files in the folder that are not cribsim's (its lock and scratch files aside)."""
     ours = owned_files(manifest) if manifest else set(SCRATCH)
     ours.add(LOCK_NAME)
+    if GAMES_FILE in ours:  # the game records' folder
+        ours.add(GAMES_DIR)
     return sorted(f.name for f in Path(out).iterdir() if f.name not in ours)
 
 
@@ -150,6 +154,9 @@ def remove_owned(out: str | os.PathLike[str], manifest: Mapping[str, Any]) -> No
         p = out / name
         if p.is_symlink() or p.is_file():  # a link is removed, never what it points to
             p.unlink()
+            if name == GAMES_FILE:
+                with contextlib.suppress(OSError):  # the records' folder, if nothing else is in it
+                    p.parent.rmdir()
 
 
 class Records:

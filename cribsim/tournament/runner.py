@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from .. import __version__, compiled
 from ..errors import CribsimError, Interrupted, RunFailed, describe
+from ..gamelog import GAMES_FILE, RecordFileError, append_logs, cut_torn_member, read_logs
 from ..games import GAMES
 from ..lock import FolderLock, describe_holder, holder
 from ..records import Forfeit, MatchRecord
@@ -97,7 +98,11 @@ def manifest_for(exp: Experiment, workers: int | None, mode: str) -> dict[str, A
         "workers": workers, "mode": mode, "python": sys.version.split()[0],
         "engine": "compiled" if compiled() else "pure Python",
         "started": _now(), "ended": None, "status": "running", "played": 0, "nodes": [],
-        "files": list(fld.BASE_FILES),  # every file cribsim writes here (--fresh removes only these)
+        "files": list(fld.BASE_FILES) + ([GAMES_FILE] if exp.record.mode != "none" else []),
+        # (every file cribsim writes here: --fresh removes only these)
+        **({"record": exp.record.to_json()} if exp.record.mode != "none" else {}),
+        **({"deals": exp.deals_file} if exp.book else {}),
+        **({"start": [{"scores": list(s.scores), "dealer": s.dealer} for s in exp.starts]} if exp.starts else {}),
     }
 
 
@@ -190,6 +195,10 @@ class _Sink:
     def __init__(self, path: Path, manifest: dict[str, Any], done: Sequence[MatchRecord], total: int,
                  progress: bool) -> None:
         self.path = path
+        self.games: Path | None = None  # the game records (record:), appended before the results
+        self.logged: set[str] = set()
+        if manifest.get("record", "none") != "none":
+            self.games, self.logged = open_games(path.parent)
         self.f: TextIO | None = open(path, "a")
         self.manifest = manifest
         self.keep = bool(manifest.get("stop"))  # records stay in memory only for the SPRT
@@ -207,6 +216,10 @@ class _Sink:
     def add(self, records: Sequence[MatchRecord]) -> None:
         f = self.f
         assert f is not None, "records added to a closed sink"
+        if self.games is not None:
+            logs = [r.log for r in records if r.log is not None and r.id not in self.logged]
+            append_logs(self.games, logs)
+            self.logged.update(m.id for m in logs)
         f.write("".join(json.dumps(r.to_json(), separators=(",", ":")) + "\n" for r in records))
         f.flush()
         os.fsync(f.fileno())
@@ -234,6 +247,24 @@ class _Sink:
         if self.f is not None:
             f, self.f = self.f, None  # closed: the sink is not used after
             f.close()
+
+
+def open_games(out: Path) -> tuple[Path, set[str]]:
+    """The game records file of a run (created if need be), with a torn last member (an
+    interrupted append) cut off, and the ids of the matches it already holds."""
+    path = out / GAMES_FILE
+    path.parent.mkdir(exist_ok=True)
+    if not path.exists():
+        path.touch()
+        return path, set()
+    try:
+        if cut_torn_member(path):
+            _warn(f"{path}: cut an unfinished batch of game records (an interrupted write); its matches are "
+                  "recorded again")
+        return path, {m.id for _, m in read_logs(path, strict=False)}
+    except RecordFileError as e:
+        raise RunFailed(f"cribsim: run failed: {str(e).removeprefix('cribsim: ')}; move it aside to record "
+                        "again") from None
 
 
 def closed_streams(manifest: dict[str, Any], records: Sequence[MatchRecord]) -> set[Stream]:

@@ -1,0 +1,144 @@
+"""The commands about recorded games: ``cribsim games`` (list), ``cribsim replay`` (narrate) and
+``cribsim deals`` (write a deal book)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from .errors import CribsimError
+from .gamelog import MatchLog, RecordFileError, read_logs, records_in
+
+
+def add_commands(sub: Any) -> None:
+    g = sub.add_parser("games", help="list the recorded games of a results folder",
+                       description="List the matches a run recorded (record: in its config) with their outcome, "
+                                   "to find one to replay.")
+    g.add_argument("dir", help="a results folder (or its games/games.jsonl.gz)")
+    g.add_argument("--entry", help="only matches this lineup entry played")
+    g.add_argument("--lost", action="store_true", help="with --entry: only the matches it lost")
+    g.add_argument("--variant", help="only matches of this variant (its name)")
+    g.add_argument("--limit", type=int, default=0, help="list at most this many (default: all)")
+    g.set_defaults(func=cmd_games)
+
+    r = sub.add_parser("replay", help="narrate a recorded game, as cribsim play does",
+                       description="Play a recorded match again from its record (its decks and answers, checked "
+                                   "by the rules) and narrate it.")
+    r.add_argument("file", help="a results folder, or a game records file (.jsonl.gz or .jsonl)")
+    r.add_argument("--match", help="the match id (see cribsim games; default: the first recorded)")
+    r.add_argument("--game", type=int, help="only this game of the match (1 first)")
+    r.set_defaults(func=cmd_replay)
+
+    d = sub.add_parser("deals", help="write a deal book of random deals (JSON lines) to standard output",
+                       description="Write a deal book: one deal per line (each seat's cards, the starter, the "
+                                   "dealer), for deals: in an experiment config.")
+    d.add_argument("--sample", type=int, required=True, help="how many deals (1..1,000,000)")
+    d.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
+    d.add_argument("--rules", default="standard", help="a rules file or preset name (default standard)")
+    d.set_defaults(func=cmd_deals)
+
+
+# ---- games ----------------------------------------------------------------------------------------
+
+def _outcome(log: MatchLog) -> str:
+    if log.winner < 0:
+        return "no winner"
+    return f"{log.entries[log.winner]} won"
+
+
+def _selected(path: Any, args: argparse.Namespace) -> Iterator[MatchLog]:
+    for _, log in read_logs(path):
+        if args.variant and log.variant != args.variant:
+            continue
+        if args.entry:
+            if args.entry not in log.entries:
+                continue
+            if args.lost and (log.winner < 0 or log.entries[log.winner] == args.entry):
+                continue
+        yield log
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from tabulate import tabulate
+
+    if args.lost and not args.entry:
+        raise CribsimError("cribsim games: --lost needs --entry NAME")
+    if args.limit < 0:
+        raise CribsimError("cribsim games: --limit must be 0 (all) or more")
+    path = records_in(args.dir)
+    rows = []
+    for log in _selected(path, args):
+        scores = "; ".join("-".join(str(s) for s in g.scores) for g in log.games)
+        rows.append([log.id, log.variant, " vs ".join(log.entries), _outcome(log),
+                     "-".join(str(p) for p in log.game_points), len(log.games), sum(g.deals for g in log.games),
+                     scores])
+        if args.limit and len(rows) >= args.limit:
+            break
+    if not rows:
+        print(f"no recorded match in {path} matches the filter", file=sys.stderr)
+        return 0
+    print(tabulate(rows, headers=["match", "variant", "sides", "result", "game points", "games", "deals",
+                                  "scores by game"], tablefmt="simple"))
+    print(f"\n{len(rows)} match(es); replay one with: cribsim replay {args.dir} --match ID")
+    return 0
+
+
+# ---- replay ---------------------------------------------------------------------------------------
+
+def _find(path: Any, match_id: str | None) -> tuple[int, MatchLog]:
+    for line, log in read_logs(path):
+        if match_id is None or log.id == match_id:
+            return line, log
+    if match_id is None:
+        raise RecordFileError(f"cribsim: {path}: holds no game records")
+    raise RecordFileError(f"cribsim: {path}: no recorded match {match_id!r} (cribsim games lists them)")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .games import GAMES
+    from .narrate import seat_names
+    from .replay import replay_game, rules_of
+
+    path = records_in(args.file)
+    line, log = _find(path, args.match)
+    where = f"{path}, line {line}"
+    rules = rules_of(log, where)
+    if args.game is not None and not 1 <= args.game <= len(log.games):
+        raise CribsimError(f"cribsim replay: --game must be 1..{len(log.games)} for match {log.id}")
+    names = seat_names(rules)
+    seats = ", ".join(f"{' & '.join(names[s] for s in side)}: {log.entries[i]} ({log.strategies[i]})"
+                      for i, side in enumerate(rules.sides))
+    print(f"Match {log.id} of {log.experiment}: rules {log.variant} {rules.describe()}, seed {log.seed}")
+    print(f"Seats: {seats}")
+    chosen = [args.game - 1] if args.game is not None else range(len(log.games))
+    narrate = GAMES[log.game].narrate
+    for g in chosen:
+        result = replay_game(log, g, where, rules)
+        glog = log.games[g]
+        print(f"\n=== Game {g + 1} of {len(log.games)}"
+              + (f" (from {'-'.join(map(str, glog.start_scores))})" if glog.start_scores else "") + " ===")
+        print("\n".join(narrate(rules, result, names)))
+    if args.game is None:
+        print(f"\nMatch: {_outcome(log)}, game points {'-'.join(str(p) for p in log.game_points)}.")
+    return 0
+
+
+# ---- deals ----------------------------------------------------------------------------------------
+
+def cmd_deals(args: argparse.Namespace) -> int:
+    from .book import write_book
+    from .cli import _load_rules
+
+    if not 1 <= args.sample <= 1_000_000:
+        raise CribsimError(f"cribsim deals: --sample must be 1..1000000, got {args.sample}")
+    if not 0 <= args.seed < 2 ** 63:
+        raise CribsimError(f"cribsim deals: --seed must be 0..2**63-1, got {args.seed}")
+    rules = _load_rules(args.rules)
+    try:
+        for line in write_book(rules, args.sample, args.seed):
+            print(line)
+    except ValueError as e:
+        raise CribsimError(f"cribsim deals: {e} (rules '{rules.name}')") from None
+    return 0
