@@ -68,14 +68,14 @@ def cmd_games(args: argparse.Namespace) -> int:
     if args.limit < 0:
         raise CribsimError("cribsim games: --limit must be 0 (all) or more")
     path = records_in(args.dir)
+    chosen = sorted(_selected(path, args), key=lambda m: [int(x) if x.isdigit() else 0 for x in m.id.split(".")])
     rows = []
-    for log in _selected(path, args):
-        scores = "; ".join("-".join(str(s) for s in g.scores) for g in log.games)
+    for log in chosen[:args.limit or None]:  # in schedule order, whatever order the workers wrote
+        scores = "; ".join(("from " + "-".join(map(str, g.start_scores)) + " to " if g.start_scores else "")
+                           + "-".join(str(s) for s in g.scores) for g in log.games)
         rows.append([log.id, log.variant, " vs ".join(log.entries), _outcome(log),
                      "-".join(str(p) for p in log.game_points), len(log.games), sum(g.deals for g in log.games),
                      scores])
-        if args.limit and len(rows) >= args.limit:
-            break
     if not rows:
         print(f"no recorded match in {path} matches the filter", file=sys.stderr)
         return 0

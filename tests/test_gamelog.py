@@ -478,3 +478,29 @@ def test_random_strategy_answers_are_recorded_as_given(tmp_path):
     m = GAMES["cribbage"].play_match(rules, makers, 1, 2, tape=tape)
     assert sum(len(t.actions) for t in tape.games) > 0 and m.winner in (0, 1)
     assert all(isinstance(a, (int, tuple, list, type(None))) for t in tape.games for a in t.actions)
+
+
+def test_a_variant_that_deals_its_own_way_takes_a_book(tmp_path):
+    """V-CANADIAN: ten cards each to the dealer and the player on the dealer's left; the book
+    is placed by the variant's own deal phase (deal_positions), not a copy of it."""
+    from cribsim.cards import parse_cards
+
+    left = ["5H", "5C", "JD", "4S", "6S", "KH", "AC", "2C", "3C", "4C"]
+    dealer = ["AH", "2H", "3D", "4D", "6D", "KD", "7D", "8D", "9D", "TD"]
+    (tmp_path / "can.jsonl").write_text(json.dumps({"dealer": 1, "hands": [[], dealer, left, []],
+                                                    "starter": "7C"}) + "\n")
+    cfg = write(tmp_path, """\
+    name: can
+    variants: [canadian_doubles]
+    lineup: [greedy, random]
+    matches: 2
+    deals: can.jsonl
+    record: all
+    """)
+    run(cfg, tmp_path / "out")
+    rules = load_experiment(cfg).variants[0]
+    for log in logs(tmp_path / "out").values():
+        g = log.games[0]
+        seats, _, starter = deal_positions(rules, 1)
+        assert [[g.decks[0][i] for i in s] for s in seats] == [[], parse_cards(dealer), parse_cards(left), []]
+        assert g.decks[0][starter] == parse_cards(["7C"])[0] and replay_match(log, "x")

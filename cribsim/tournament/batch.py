@@ -151,7 +151,7 @@ def match_log(ctx: dict[str, Any], spec: MatchSpec, rec: MatchRecord, tape: Matc
     rules_json, fingerprint = ctx["rules_json"][spec.variant]
     rules = ctx["variants"][spec.variant]
     lineup = ctx["lineup"]
-    games = [GameLog(first_dealer=g.first_dealer, decks=t.decks, actions=[plain(a) for a in t.actions],
+    games = [GameLog(first_dealer=g.first_dealer, decks=t.decks, actions=t.actions,
                      winner=g.winner, scores=list(g.scores), deals=g.deals, cuts=t.cuts, chance=t.chance,
                      start_scores=t.start_scores, match_score=t.match_score)
              for g, t in zip(rec.games, tape.games)]
@@ -160,15 +160,6 @@ def match_log(ctx: dict[str, Any], spec: MatchSpec, rec: MatchRecord, tape: Matc
                     entries=[lineup[e].name for e in spec.sides], strategies=[lineup[e].strategy for e in spec.sides],
                     winner=rec.winner, game_points=list(rec.game_points or ()), games=games,
                     counters=[list(c) for c in counters] if counters else None)
-
-
-def plain(a: Any) -> Any:
-    """An answer as JSON data: tuples as lists; anything but numbers, text and lists as text."""
-    if isinstance(a, (tuple, list)):
-        return [plain(x) for x in a]
-    if a is None or isinstance(a, (int, float, str)):
-        return a
-    return repr(a)
 
 
 def play_batch(ctx: dict[str, Any], specs: Iterable[MatchSpec]) -> tuple[list[MatchRecord], dict[str, Any]]:
