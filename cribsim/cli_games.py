@@ -27,7 +27,8 @@ def add_commands(sub: Any) -> None:
                        description="Play a recorded match again from its record (its decks and answers, checked "
                                    "by the rules) and narrate it.")
     r.add_argument("file", help="a results folder, or a game records file (.jsonl.gz or .jsonl)")
-    r.add_argument("--match", help="the match id (see cribsim games; default: the first recorded)")
+    r.add_argument("--match", help="the match id, or N: the N-th listed by cribsim games (default: the first "
+                                   "recorded)")
     r.add_argument("--game", type=int, help="only this game of the match (1 first)")
     r.set_defaults(func=cmd_replay)
 
@@ -68,7 +69,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     if args.limit < 0:
         raise CribsimError("cribsim games: --limit must be 0 (all) or more")
     path = records_in(args.dir)
-    chosen = sorted(_selected(path, args), key=lambda m: [int(x) if x.isdigit() else 0 for x in m.id.split(".")])
+    chosen = sorted(_selected(path, args), key=_order)
     rows = []
     for log in chosen[:args.limit or None]:  # in schedule order, whatever order the workers wrote
         scores = "; ".join(("from " + "-".join(map(str, g.start_scores)) + " to " if g.start_scores else "")
@@ -87,13 +88,25 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 # ---- replay ---------------------------------------------------------------------------------------
 
-def _find(path: Any, match_id: str | None) -> tuple[int, MatchLog]:
+def _order(log: MatchLog) -> list[int]:
+    """Schedule order of a match id (``variant.table.group.seating``)."""
+    return [int(x) if x.isdigit() else 0 for x in log.id.split(".")]
+
+
+def _find(path: Any, match: str | None) -> tuple[int, MatchLog]:
+    """The record of match ``match``: an id, or N (the N-th recorded match in schedule order,
+    as cribsim games lists them); the first when None."""
+    if match is not None and match.isdigit():
+        every = sorted(read_logs(path), key=lambda x: _order(x[1]))
+        if not 1 <= int(match) <= len(every):
+            raise RecordFileError(f"cribsim: {path}: --match {match}: it holds {len(every)} recorded matches")
+        return every[int(match) - 1]
     for line, log in read_logs(path):
-        if match_id is None or log.id == match_id:
+        if match is None or log.id == match:
             return line, log
-    if match_id is None:
+    if match is None:
         raise RecordFileError(f"cribsim: {path}: holds no game records")
-    raise RecordFileError(f"cribsim: {path}: no recorded match {match_id!r} (cribsim games lists them)")
+    raise RecordFileError(f"cribsim: {path}: no recorded match {match!r} (cribsim games lists them)")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

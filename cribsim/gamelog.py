@@ -296,10 +296,10 @@ def read_logs(path: str | os.PathLike[str], strict: bool = True) -> Iterator[tup
     try:
         if p.suffix == ".gz":
             end, texts = whole_members(p)
-            if end < p.stat().st_size and strict:
-                raise RecordFileError(f"cribsim: {p}: truncated (the last {p.stat().st_size - end:,} bytes are an "
-                                      "unfinished gzip member)")
             text = b"".join(texts).decode("utf-8", errors="replace")
+            if end < p.stat().st_size and strict:
+                raise RecordFileError(f"cribsim: {p}, line {text.count(chr(10)) + 1}: truncated (the last "
+                                      f"{p.stat().st_size - end:,} bytes are an unfinished gzip member)")
         else:
             text = p.read_text(encoding="utf-8", errors="replace")
     except OSError as e:

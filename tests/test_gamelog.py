@@ -146,6 +146,11 @@ def test_cli_games_lists_filters_and_replay_prints(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "out"), "--match", listed[0], "--game", "1"]) == 0
     text = capsys.readouterr().out
     assert f"Match {listed[0]}" in text and "== Deal 1:" in text and "The show:" in text and "Final score:" in text
+    assert main(["games", str(tmp_path / "out")]) == 0
+    first = capsys.readouterr().out.splitlines()[2].split()[0]
+    assert main(["replay", str(tmp_path / "out"), "--match", "1"]) == 0  # the first listed
+    assert capsys.readouterr().out.startswith(f"Match {first} ")
+    _one_line_error(capsys, ["replay", str(tmp_path / "out"), "--match", "999"], "holds")
 
 
 def test_record_sample_per_table_and_fresh_removes_the_records(tmp_path):
@@ -231,7 +236,7 @@ def test_damaged_records_are_one_line_errors_naming_file_and_line(tmp_path, caps
     cut = tmp_path / "cut.jsonl.gz"
     data = games.read_bytes()
     cut.write_bytes(data[: len(data) - 40])
-    _one_line_error(capsys, ["replay", str(cut)], "cut.jsonl.gz", "truncated")
+    _one_line_error(capsys, ["replay", str(cut)], "cut.jsonl.gz, line 1", "truncated")
     _one_line_error(capsys, ["games", str(cut)], "truncated")
     # an answer the rules refuse (a discard of a card not held)
     d = json.loads(lines[0])
