@@ -579,9 +579,10 @@ def build_parser() -> _Parser:
     rp.add_argument("--pgn", metavar="FILE", help="also write every match as a PGN header block (for Ordo, BayesElo)")
     rp.set_defaults(func=cmd_report)
 
-    from .cli_games import add_commands
+    from . import cli_games, cli_study
 
-    add_commands(sub)
+    cli_games.add_commands(sub)
+    cli_study.add_commands(sub)
 
     ls = sub.add_parser("list", help="list built-in rule sets, strategies and example experiments")
     ls.set_defaults(func=cmd_list)

@@ -33,5 +33,5 @@ COLUMNS = (
 def summary_info(rules: Any) -> dict[str, Any]:
     """For the manifest: the number of sides, the objective (-1: lower scores rank higher) and
     the summary columns (the game's, then the active variants')."""
-    return {"sides": len(rules.sides), "objective": rules.objective,
-            "columns": [c.to_json() for c in COLUMNS + tuple(rules.program.columns)]}
+    return {"sides": len(rules.sides), "objective": rules.objective, "target": rules.target, "players": rules.players,
+            "checkpoints": 2, "columns": [c.to_json() for c in COLUMNS + tuple(rules.program.columns)]}

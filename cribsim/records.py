@@ -63,7 +63,9 @@ class GameRecord:
     dealer's pegging over the game; roles count clockwise from the dealer), the game's own
     sides (seat lists), every side ranked best first (``order``), and optionally the targets by
     side, the sides sharing the win, the scores when the first place was taken (continued
-    play) and named per-game figures (``metrics``)."""
+    play), named per-game figures (``metrics``), the ``trail`` of the scores by side (at the
+    start, after the play and after the show of every deal, and at the end; Fives and Threes:
+    at the start, after every hand and at the end) and the ``decisions`` asked."""
 
     winner: int
     scores: list[int]
@@ -78,6 +80,8 @@ class GameRecord:
     shared: list[int] | None = None
     first_scores: list[int] | None = None
     metrics: dict[str, float] = field(default_factory=dict)
+    trail: list[list[int]] | None = None
+    decisions: int | None = None
 
     OPTIONAL = ("targets", "shared", "first_scores")
 
@@ -92,6 +96,10 @@ class GameRecord:
                 d[k] = list(v)
         if self.metrics:
             d["metrics"] = dict(self.metrics)
+        if self.trail is not None:
+            d["trail"] = self.trail
+        if self.decisions is not None:
+            d["decisions"] = self.decisions
         return d
 
     @classmethod
@@ -104,7 +112,8 @@ class GameRecord:
                       skunk=_int(d, "skunk"), sides=[list(map(int, s)) for s in _list(d, "sides")],
                       order=_ints(d, "order"), points={str(k): list(map(int, v)) for k, v in _get(d, "points").items()},
                       targets=d.get("targets"), shared=d.get("shared"), first_scores=d.get("first_scores"),
-                      metrics=dict(d.get("metrics", {})))
+                      metrics=dict(d.get("metrics", {})), trail=_trail(d.get("trail")),
+                      decisions=None if d.get("decisions") is None else int(d["decisions"]))
         except (TypeError, ValueError, AttributeError) as e:
             raise RecordError(f"a game has a field of the wrong type ({e})") from None
         if not 0 <= rec.winner < len(rec.scores) or len(rec.sides) != len(rec.scores):
@@ -195,6 +204,14 @@ def match_from_json(d: Any) -> MatchRecord:
         if isinstance(e, RecordError):
             raise
         raise RecordError(f"a field is missing or of the wrong type ({e})") from None
+
+
+def _trail(v: Any) -> list[list[int]] | None:
+    if v is None:
+        return None
+    if not isinstance(v, list) or not all(isinstance(s, list) and all(isinstance(x, int) for x in s) for s in v):
+        raise RecordError("field 'trail' is not a list of score lists")
+    return v
 
 
 def _get(d: dict[str, Any], k: str) -> Any:

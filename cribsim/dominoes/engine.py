@@ -108,6 +108,8 @@ class GameResult:
     last_leader: int = 0
     events: list[Event] | None = field(default=None, repr=False)
     start_scores: tuple[int, ...] | None = None  # a game started from a later position (by side)
+    trail: list[tuple[int, ...]] = field(default_factory=list)  # scores: start, after each hand, end
+    decisions: int = 0  # decisions asked (forced moves are not)
 
     def record(self, level: int = 0, rules: Any = None) -> GameRecord:
         """The :class:`cribsim.records.GameRecord` the tournament keeps for this game: hands
@@ -124,7 +126,8 @@ class GameResult:
         metrics["other_points_per_side"] = metrics["other_points"] / (len(sides) - 1)
         return GameRecord(winner=self.winner, scores=list(self.scores), deals=self.hands,
                           first_dealer=self.first_leader, first_dealer_won=side_of[self.first_leader] == self.winner,
-                          skunk=level, sides=[list(s) for s in sides], order=list(order), metrics=metrics)
+                          skunk=level, sides=[list(s) for s in sides], order=list(order), metrics=metrics,
+                          trail=[list(s) for s in self.trail], decisions=self.decisions)
 
 
 class GameOver(Exception):
@@ -164,6 +167,8 @@ class Game:
         self.seed, self.address = seed, tuple(address)
         self.scores = list(scores) if scores is not None else [0] * len(rules.sides)
         self.dealt: list[list[int]] | None = None  # a game record: each hand's tiles, seat by seat
+        self.trail: list[tuple[int, ...]] = [tuple(self.scores)]  # scores: start, after each hand, end
+        self.asked = 0  # decisions asked (a forced move is not asked)
         self.stats = [0] * len(STATS)
         self.events = events
         self.obs = [Observation(s, self.side_of[s], rules) for s in range(self.n)]
@@ -247,6 +252,7 @@ class Game:
                 o.counts = tuple(len(h) for h in dealt)
                 o.scores = tuple(self.scores)
                 o.leader, o.hand_no = leader, hand_no
+                self.asked += 1
                 move = self.plays[seat](o)
                 if isinstance(move, list):
                     move = tuple(move)
@@ -323,12 +329,14 @@ def play_game(rules: DominoRules, strategies: Sequence[Any], seed: int, address:
             elif given_only:
                 raise ValueError(f"the tiles of {len(hands or ())} hands are given, the game plays more")
             g.play_hand(h, (first_leader + h) % g.n, dealt)  # F-LEAD-1: the lead passes clockwise
+            g.trail.append(tuple(g.scores))
             h += 1
         raise RuntimeError(f"game {address} did not end within {MAX_HANDS} hands")
     except GameOver as over:
         g.stats[0] = h + 1
         return GameResult(over.side, tuple(g.scores), first_leader, h + 1, g.stats,
-                          (first_leader + h) % g.n, events, tuple(start_scores) if start_scores else None)
+                          (first_leader + h) % g.n, events, tuple(start_scores) if start_scores else None,
+                          [*g.trail, tuple(g.scores)], g.asked)
 
 
 def replay_game(rules: DominoRules, log: GameLog, seed: int, address: tuple[int, int],

@@ -24,4 +24,5 @@ COLUMNS = (
 
 def summary_info(rules: Any) -> dict[str, Any]:
     """For the manifest: sides, objective (higher scores win) and the summary columns."""
-    return {"sides": len(rules.sides), "objective": 1, "columns": [c.to_json() for c in COLUMNS]}
+    return {"sides": len(rules.sides), "objective": 1, "target": rules.target, "players": rules.players,
+            "checkpoints": 1, "columns": [c.to_json() for c in COLUMNS]}

@@ -43,6 +43,8 @@ class GameResult:
     metrics: dict[str, float] = field(default_factory=dict)
     events: list[Event] | None = None
     start_scores: tuple[int, ...] | None = None  # a game started from a later position (by side)
+    trail: list[tuple[int, ...]] = field(default_factory=list)  # scores: start, each play and show, end
+    decisions: int = 0  # decisions asked of the seats
 
     @property
     def side_of(self) -> tuple[int, ...]:
@@ -65,7 +67,7 @@ class GameResult:
             targets=[int(t) for t in self.targets] if self.own_layout else None,
             shared=list(self.shared) if self.shared is not None else None,
             first_scores=list(self.first_scores) if self.first_scores is not None else None,
-            metrics=dict(self.metrics))
+            metrics=dict(self.metrics), trail=[list(s) for s in self.trail], decisions=self.decisions)
 
 
 def cut_for_deal(rules: Any, seed: int, address: Sequence[int], events: list[Event] | None = None) -> int:
@@ -131,7 +133,8 @@ def result_of(g: GameState, over: GameOver, log: bool) -> GameResult:
         g.metrics.update(hook(g))
     return GameResult(order[0], tuple(g.scores), g.first_dealer, g.deal_no + 1, g.by_role, g.sides, g.game_targets,
                       tuple(order), g.own_layout, shared, tuple(g.placed) if g.placed else None, g.first_scores,
-                      g.metrics, g.events if log else None, g.start_scores if any(g.start_scores) else None)
+                      g.metrics, g.events if log else None, g.start_scores if any(g.start_scores) else None,
+                      [*g.trail, tuple(g.scores)], g.asked)
 
 
 def play_game(rules: Any, strategies: Sequence[Any], seed: int, address: tuple[int, int],

@@ -103,6 +103,7 @@ def discard(g: GameState) -> Answers:
             obs.dealer, obs.crib_owner, obs.scores = g.dealer, g.crib_owner, scores
             obs.starter, obs.count, obs.pile, obs.played, obs.legal = None, 0, (), (), ()
             rule = obs.discard_rule = rule_of(r, hand, k) if rule_of is not None else None
+            g.asked += 1
             choice = ask[seat](obs) if ask is not None else (yield seat)
             rest = without(hand, choice)
             if rest is None or len(rest) != len(hand) - k or not obeys(rule, choice):
@@ -204,6 +205,7 @@ def play(g: GameState) -> Answers:
         if legal is not hand:
             obs.legal = tuple(legal)
         obs.count, obs.pile, obs.played, obs.scores, obs.gos = count, pile, played, scores, gos
+        g.asked += 1
         c = ask[seat](obs) if ask is not None else (yield seat)
         if name_card is not None:
             c, shown = name_card(c, obs)

@@ -34,7 +34,8 @@ class Program:
         mods = rules.modules
         _check_pairs(mods, source)
         self.phases = _phases(mods, source)
-        self.steps = tuple((p.run, p.decision) for p in self.phases)
+        # (run, decision, keep): keep the scores for the game's trail after the step (the play, the show)
+        self.steps = tuple((p.run, p.decision, p.slot in ("play", "show")) for p in self.phases)
         self.hooks = _hooks(rules, mods, source)
         self.decisions = {"discard": DISCARD, "play": PLAY}
         owner = {"discard": "the standard game", "play": "the standard game"}

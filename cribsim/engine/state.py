@@ -111,6 +111,9 @@ class GameState:
         self.shown: tuple[Any, ...] = ()
         self.answers: dict[str, list[Callable[[Any], Any]]] | None = None  # see run()
         self.start_deal, self.start_scores = deal_no, tuple(self.scores)
+        # the scores at the start and after the play and the show of every deal (see GameRecord.trail)
+        self.trail: list[tuple[int, ...]] = [self.start_scores]
+        self.asked: int = 0  # decisions asked of the seats
         self._flow: Generator[int, Any, None] | None = None
         self.new_deal()
 
@@ -153,13 +156,16 @@ class GameState:
         """The game: deal after deal until it is decided; yields the seat to act at each
         decision (``self.decision`` says which) and receives its answer."""
         steps = self.program.steps
+        trail = self.trail
         while self.deal_no < MAX_DEALS:
-            for run, decision in steps:
+            for run, decision, keep in steps:
                 if decision is None:
                     run(self)
                 else:
                     self.decision = decision
                     yield from run(self)
+                if keep:
+                    trail.append(tuple(self.scores))
             if not self.next_deal():
                 return
         raise RuntimeError(f"game {self.address} did not end within {MAX_DEALS} deals")

@@ -80,6 +80,7 @@ def auction(g: GameState) -> Generator[int, Any, None]:
             obs.hand = tuple(g.hands[seat])
             obs.dealer, obs.crib_owner, obs.scores = g.dealer, g.dealer, scores
             obs.bid_standing, obs.bid_by, obs.bids = standing, holder, tuple(bids)
+            g.asked += 1
             b = ask[seat](obs) if ask is not None else (yield seat)
             msg = bid_error(obs, b)
             if msg:

@@ -100,6 +100,7 @@ def pass_cards(g: GameState) -> Generator[int, Any, None]:
         obs.dealer, obs.crib_owner, obs.scores = dealer, g.crib_owner, scores
         obs.starter, obs.count, obs.pile, obs.played, obs.legal = None, 0, (), (), ()
         obs.discard_rule = rule_of(r, hand, THROW) if rule_of is not None else None
+        g.asked += 1
         choice = ask[seat](obs) if ask is not None else (yield seat)
         msg = pass_error(obs, choice)
         if msg:

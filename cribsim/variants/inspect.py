@@ -44,6 +44,7 @@ def inspect(g: GameState) -> Generator[int, Any, None]:
     obs = g.obs[lone]
     obs.hand, obs.crib = tuple(own), tuple(crib)
     obs.dealer, obs.crib_owner, obs.scores = g.dealer, g.crib_owner, tuple(g.scores)
+    g.asked += 1
     keep = ask[lone](obs) if ask is not None else (yield lone)
     msg = keep_error(obs, keep)
     if msg:

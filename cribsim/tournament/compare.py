@@ -1,0 +1,247 @@
+"""``cribsim compare``: rule variants side by side on game-design metrics (see ``metrics``), each
+cell with its 95% interval, and each variant's difference from a baseline variant computed on the
+same deals (paired by match: same table, group and seating, whose deals are the same in every
+variant of a run) next to the unpaired difference. Reads the manifest and the records only."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import CribsimError
+from ..records import GameRecord, MatchRecord
+from .metrics import (
+    CLOSE,
+    Estimate,
+    GameMetrics,
+    balance,
+    games_to_win,
+    mean_of,
+    metrics_of,
+    rate_of,
+    seat_wins,
+    skill,
+)
+from .stats import Z95
+
+# per-game figures compared (name, how to read it from a game's metrics, a rate or a mean)
+Figure = Callable[[GameRecord, GameMetrics, float], float]
+FIGURES: tuple[tuple[str, Figure, str], ...] = (
+    ("deals/game", lambda g, m, c: m.deals, "mean"),
+    ("decisions/game", lambda g, m, c: float(m.decisions if m.decisions is not None else math.nan), "mean"),
+    ("lead changes/game", lambda g, m, c: m.lead_changes, "mean"),
+    ("drama (comeback, points)", lambda g, m, c: m.drama, "mean"),
+    ("decided at (share of game)", lambda g, m, c: m.decided_at, "mean"),
+    ("final margin (points)", lambda g, m, c: m.margin, "mean"),
+    ("close games", lambda g, m, c: 1.0 if m.margin < c else 0.0, "rate"),
+    ("first dealer wins", lambda g, m, c: 1.0 if g.first_dealer_won else 0.0, "rate"),
+)
+
+
+@dataclass
+class VariantMetrics:
+    """One variant's column: every figure's estimate, seat by seat win rates, balance, skill."""
+
+    name: str
+    games: int
+    figures: dict[str, Estimate] = field(default_factory=dict)
+    seats: list[Estimate] = field(default_factory=list)
+    balance: Estimate | None = None
+    stronger: str = ""
+    skill: Estimate | None = None
+    games_95: tuple[int | None, int | None, int | None] = (None, None, None)  # at p, p's hi, p's lo
+    per_match: dict[str, dict[tuple[int, int, int], float]] = field(default_factory=dict)
+
+
+@dataclass
+class Difference:
+    """A variant minus the baseline on one figure: paired (same deals) and unpaired."""
+
+    variant: str
+    figure: str
+    paired: Estimate | None
+    unpaired: Estimate
+
+
+def _used(manifest: dict[str, Any], records: Sequence[MatchRecord]) -> list[MatchRecord]:
+    from .summary import used_records
+
+    return [r for r in used_records(manifest, records) if r.forfeit is None]
+
+
+def variant_metrics(manifest: dict[str, Any], records: Sequence[MatchRecord], v: int,
+                    close: float = CLOSE) -> VariantMetrics:
+    info = manifest["variant_info"][v]
+    mine = [r for r in records if r.variant == v]
+    names = [e["name"] for e in manifest["lineup"]]
+    out = VariantMetrics(manifest["variants"][v]["name"], 0)
+    games: list[GameRecord] = []
+    values: dict[str, list[float]] = {f: [] for f, _, _ in FIGURES}
+    for r in mine:
+        key = (r.table, r.group, r.seating)
+        sums = dict.fromkeys(values, 0.0)
+        for g in r.games:
+            m = metrics_of(g, info)
+            games.append(g)
+            for name, read, _ in FIGURES:
+                x = read(g, m, close)
+                values[name].append(x)
+                sums[name] += x
+        for name in values:
+            out.per_match.setdefault(name, {})[key] = sums[name] / max(len(r.games), 1)
+    out.games = len(games)
+    for name, _, kind in FIGURES:
+        xs = [x for x in values[name] if not math.isnan(x)]
+        out.figures[name] = rate_of(sum(xs), len(xs)) if kind == "rate" else mean_of(xs)
+    players = int(info.get("players") or max((s for g in games for side in g.sides for s in side), default=1) + 1)
+    if games:
+        wins = seat_wins(games, players)
+        out.seats = [rate_of(float(wins[:, k].sum()), len(games)) for k in range(players)]
+        out.balance = balance(wins)
+    best, est = skill(mine)
+    if best is not None:
+        out.stronger, out.skill = names[best], est
+        if info.get("sides") == 2:  # a majority of games decides a match between two sides only
+            out.games_95 = (games_to_win(est.value), games_to_win(est.hi), games_to_win(est.lo))
+    return out
+
+
+def differences(base: VariantMetrics, other: VariantMetrics, paired: bool) -> list[Difference]:
+    """``other`` minus ``base`` on every figure, by match: paired over the matches both played
+    (when their tables are the same), and unpaired over all of each."""
+    out = []
+    for name, _, _ in FIGURES:
+        a, b = base.per_match.get(name, {}), other.per_match.get(name, {})
+        av = [x for x in a.values() if not math.isnan(x)]
+        bv = [x for x in b.values() if not math.isnan(x)]
+        unp = Estimate(math.nan, math.nan, math.nan, 0)
+        if len(av) > 1 and len(bv) > 1:
+            d = float(np.mean(bv) - np.mean(av))
+            half = Z95 * math.sqrt(float(np.var(av, ddof=1)) / len(av) + float(np.var(bv, ddof=1)) / len(bv))
+            unp = Estimate(d, d - half, d + half, min(len(av), len(bv)))
+        pe = None
+        if paired:
+            keys = [k for k in b if k in a and not math.isnan(a[k]) and not math.isnan(b[k])]
+            if len(keys) > 1:
+                diffs = np.array([b[k] - a[k] for k in keys])
+                d, half = float(diffs.mean()), Z95 * float(diffs.std(ddof=1)) / math.sqrt(len(keys))
+                pe = Estimate(d, d - half, d + half, len(keys))
+        out.append(Difference(other.name, name, pe, unp))
+    return out
+
+
+@dataclass
+class Comparison:
+    columns: list[VariantMetrics]
+    baseline: int
+    diffs: list[list[Difference]]  # per variant (the baseline's own is empty)
+    close: float
+
+
+def compare(manifest: dict[str, Any], records: Sequence[MatchRecord], baseline: str | None = None,
+            close: float = CLOSE) -> Comparison:
+    used = _used(manifest, records)
+    if not any(g.trail for r in used for g in r.games):
+        raise CribsimError("cribsim: the records carry no score trails (written by an older cribsim): run the "
+                           "experiment again with --fresh")
+    names = [v["name"] for v in manifest["variants"]]
+    if baseline is not None and baseline not in names:
+        raise CribsimError(f"cribsim compare: --baseline {baseline!r} is not a variant of this run "
+                           f"({', '.join(names)})")
+    base = names.index(baseline) if baseline is not None else 0
+    try:
+        cols = [variant_metrics(manifest, used, v, close) for v in range(len(names))]
+    except (ValueError, KeyError, TypeError, IndexError, ZeroDivisionError) as e:
+        raise CribsimError(f"cribsim: cannot compute the metrics from these records ({e})") from None
+    tables = manifest["tables"]
+    diffs = [[] if v == base else differences(cols[base], cols[v], tables[v] == tables[base])
+             for v in range(len(names))]
+    return Comparison(cols, base, diffs, close)
+
+
+# ---- output ---------------------------------------------------------------------------------------
+
+def rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
+    """The comparison table: metrics as rows, variants as columns."""
+    head = ["metric"] + [col.name for col in c.columns]
+    out = [["games"] + [str(col.games) for col in c.columns]]
+    for name, _, _ in FIGURES:
+        label = f"close games (margin < {c.close:g})" if name == "close games" else name
+        out.append([label] + [col.figures[name].cell() for col in c.columns])
+    seats = max(len(col.seats) for col in c.columns)
+    for k in range(seats):
+        out.append([f"seat {k} wins (0 deals first)"] +
+                   [col.seats[k].cell() if k < len(col.seats) else "" for col in c.columns])
+    out.append(["balance (1 - largest seat gap)"] + [col.balance.cell() if col.balance else "-" for col in c.columns])
+    out.append(["stronger entry"] + [col.stronger or "-" for col in c.columns])
+    out.append(["its game win rate (skill; even: 1/sides)"] +
+               [col.skill.cell() if col.skill else "-" for col in c.columns])
+    out.append(["games for a 95% match win"] + [_games(col) for col in c.columns])
+    return head, out
+
+
+def _games(col: VariantMetrics) -> str:
+    n, lo, hi = col.games_95
+    if n is None:
+        return "-"
+    return f"{n} [{lo if lo is not None else '?'}, {hi if hi is not None else 'inf'}]"
+
+
+def diff_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
+    base = c.columns[c.baseline].name
+    head = ["variant", "metric", f"paired difference from {base} (matches)", "unpaired difference (matches)",
+            "paired / unpaired width"]
+    out = []
+    for ds in c.diffs:
+        for d in ds:
+            ratio = ""
+            if d.paired is not None and d.unpaired.n and d.unpaired.hi > d.unpaired.lo:
+                ratio = f"{(d.paired.hi - d.paired.lo) / (d.unpaired.hi - d.unpaired.lo):.3f}"
+            out.append([d.variant, d.figure, d.paired.cell(4) if d.paired else "not paired (other tables)",
+                        d.unpaired.cell(4), ratio])
+    return head, out
+
+
+def plot(c: Comparison, path: Path) -> None:
+    """One panel per metric, the variants side by side with their 95% intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [(name, [col.figures[name] for col in c.columns]) for name, _, _ in FIGURES]
+    panels.append(("balance", [col.balance or Estimate(math.nan, math.nan, math.nan, 0) for col in c.columns]))
+    panels.append(("stronger entry's game win rate",
+                   [col.skill or Estimate(math.nan, math.nan, math.nan, 0) for col in c.columns]))
+    names = [col.name for col in c.columns]
+    cols = 3
+    rows_ = -(-len(panels) // cols)
+    fig, axes = plt.subplots(rows_, cols, figsize=(5.2 * cols, 0.28 * len(names) * rows_ + 1.6 * rows_),
+                             squeeze=False)
+    y = np.arange(len(names))
+    for ax, (title, ests) in zip(axes.flat, panels):
+        v = np.array([e.value for e in ests])
+        lo = np.array([e.lo for e in ests])
+        hi = np.array([e.hi for e in ests])
+        err = np.vstack([np.nan_to_num(v - lo), np.nan_to_num(hi - v)])
+        ax.errorbar(v, y, xerr=err, fmt="o", ms=4, capsize=2, color="#1f5fa8")
+        base = ests[c.baseline].value
+        if not math.isnan(base):
+            ax.axvline(base, color="#999999", lw=0.8, ls="--")
+        ax.set_yticks(y)
+        ax.set_yticklabels(names, fontsize=7)
+        ax.invert_yaxis()
+        ax.set_title(title, fontsize=9)
+        ax.tick_params(axis="x", labelsize=7)
+        ax.grid(axis="x", lw=0.3)
+    for ax in list(axes.flat)[len(panels):]:
+        ax.axis("off")
+    fig.suptitle(f"Variants compared (95% intervals; dashed: {c.columns[c.baseline].name})", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

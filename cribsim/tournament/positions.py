@@ -1,0 +1,162 @@
+"""``cribsim positions``: the board-position win table of a two-sided variant, from the records.
+
+Every deal of every recorded game is a state: the scores of the dealer's side and of the other
+side as the deal starts (from the game's trail) and whether the dealer's side won the game. The
+states are binned (``bin`` points a side), and each cell's win chance is the share of its states
+the dealer's side won, with a 95% Wilson interval. A cell with fewer than ``min_n`` states is
+smoothed: its 3 x 3 neighbourhood of cells is pooled; one whose neighbourhood still has fewer is
+flagged too thin and left blank."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import CribsimError
+from ..records import MatchRecord
+from .stats import wilson
+
+
+@dataclass(frozen=True)
+class Cell:
+    dealer: int  # the bin's lowest score of the dealer's side
+    pone: int  # the bin's lowest score of the other side
+    states: int
+    wins: int
+    p: float
+    lo: float
+    hi: float
+    estimate: str  # "raw", "smoothed" (3 x 3 cells pooled) or "too thin"
+
+
+@dataclass
+class PositionTable:
+    variant: str
+    bin: int
+    target: int
+    cells: list[Cell]
+    states: int
+
+    def grid(self) -> np.ndarray:
+        k = -(-self.target // self.bin)
+        g = np.full((k, k), np.nan)
+        for c in self.cells:
+            g[c.dealer // self.bin, c.pone // self.bin] = c.p
+        return g
+
+    def cell_at(self, dealer: int, pone: int) -> Cell:
+        return next(c for c in self.cells if c.dealer == dealer // self.bin * self.bin
+                    and c.pone == pone // self.bin * self.bin)
+
+
+def states(manifest: dict[str, Any], records: Sequence[MatchRecord], v: int) -> list[tuple[int, int, bool]]:
+    """(dealer's side score, other side's score, dealer's side won) at the start of every deal."""
+    info = manifest["variant_info"][v]
+    per = info.get("checkpoints", 2)
+    players = info["players"]
+    out = []
+    for r in records:
+        if r.variant != v or r.forfeit is not None:
+            continue
+        for g in r.games:
+            if g.trail is None:
+                raise CribsimError("cribsim: the records carry no score trails (written by an older cribsim): run "
+                                   "the experiment again with --fresh")
+            side_of = {seat: i for i, side in enumerate(g.sides) for seat in side}
+            for d in range(g.deals):
+                i = d * per
+                if i >= len(g.trail) - 1:
+                    break
+                ds = side_of[(g.first_dealer + d) % players]
+                scores = g.trail[i]
+                out.append((scores[ds], scores[1 - ds], g.winner == ds))
+    return out
+
+
+def position_table(manifest: dict[str, Any], records: Sequence[MatchRecord], v: int, bin: int = 5,
+                   min_n: int = 30) -> PositionTable:
+    info = manifest["variant_info"][v]
+    name = manifest["variants"][v]["name"]
+    if info.get("sides") != 2 or info.get("objective", 1) not in (1, -1):
+        raise CribsimError(f"cribsim positions: '{name}' has {info.get('sides')} sides; the table is for two")
+    target = int(info["target"])
+    got = states(manifest, records, v)
+    k = -(-target // bin)
+    n = np.zeros((k, k), dtype=np.int64)
+    w = np.zeros((k, k), dtype=np.int64)
+    for d, p, won in got:
+        if 0 <= d < target and 0 <= p < target:
+            n[d // bin, p // bin] += 1
+            w[d // bin, p // bin] += won
+    cells = []
+    for i in range(k):
+        for j in range(k):
+            kind, nn, ww = "raw", int(n[i, j]), int(w[i, j])
+            if nn < min_n:
+                sl = (slice(max(0, i - 1), i + 2), slice(max(0, j - 1), j + 2))
+                nn, ww, kind = int(n[sl].sum()), int(w[sl].sum()), "smoothed"
+                if nn < min_n:
+                    kind = "too thin"
+            est = wilson(ww, nn) if kind != "too thin" else (math.nan, math.nan, math.nan)
+            cells.append(Cell(i * bin, j * bin, int(n[i, j]), int(w[i, j]), *est, kind))
+    return PositionTable(name, bin, target, cells, len(got))
+
+
+def monotone_violations(t: PositionTable) -> list[str]:
+    """Where more of a side's own points lowers its win chance beyond the intervals: the dealer's
+    side's chance must not fall as its score rises, nor rise as the other side's does (cells
+    with their own estimate only: a smoothed cell borrows from its neighbours, so it is biased
+    where the chance changes fast)."""
+    by = {(c.dealer, c.pone): c for c in t.cells if c.estimate == "raw"}
+    out = []
+    for (d, p), c in by.items():
+        up = by.get((d + t.bin, p))
+        if up is not None and up.hi < c.lo:
+            out.append(f"dealer {d}->{d + t.bin} at pone {p}: {c.p:.3f} -> {up.p:.3f}")
+        right = by.get((d, p + t.bin))
+        if right is not None and right.lo > c.hi:
+            out.append(f"pone {p}->{p + t.bin} at dealer {d}: {c.p:.3f} -> {right.p:.3f}")
+    return out
+
+
+def write_csv(t: PositionTable, path: Path) -> None:
+    import csv
+    import io
+
+    buf = io.StringIO()
+    wr = csv.writer(buf, lineterminator="\n")
+    wr.writerow(["dealer_from", "dealer_to", "other_from", "other_to", "states", "dealer_wins", "p", "lo", "hi",
+                 "estimate"])
+    for c in t.cells:
+        f = ("" if math.isnan(c.p) else f"{c.p:.4f}", "" if math.isnan(c.lo) else f"{c.lo:.4f}",
+             "" if math.isnan(c.hi) else f"{c.hi:.4f}")
+        wr.writerow([c.dealer, min(c.dealer + t.bin, t.target) - 1, c.pone, min(c.pone + t.bin, t.target) - 1,
+                     c.states, c.wins, *f, c.estimate])
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(buf.getvalue())
+    tmp.replace(path)
+
+
+def plot(t: PositionTable, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    g = t.grid()
+    fig, ax = plt.subplots(figsize=(7.5, 6.5))
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="#dddddd")
+    im = ax.imshow(np.ma.masked_invalid(g), origin="lower", cmap=cmap, vmin=0, vmax=1,
+                   extent=(0, g.shape[1] * t.bin, 0, g.shape[0] * t.bin))
+    ax.set_xlabel("other side's score at the start of the deal")
+    ax.set_ylabel("dealer's side score at the start of the deal")
+    ax.set_title(f"{t.variant}: dealer's side wins the game ({t.states:,} deals; grey: too thin)", fontsize=10)
+    fig.colorbar(im, ax=ax, label="win chance")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

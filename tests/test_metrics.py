@@ -1,0 +1,218 @@
+"""Game-design metrics (issue 13): hand-made score trails with known answers, the skill and
+match-length arithmetic, paired differences narrower than unpaired ones on the same run, the
+win-chance table monotone where it must be, and the commands' files and one-line errors."""
+
+import json
+import math
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cribsim.cli import main
+from cribsim.records import GameRecord
+from cribsim.tournament.config import load_experiment
+from cribsim.tournament.metrics import (
+    balance,
+    game_metrics,
+    games_to_win,
+    games_to_win_normal,
+    majority_chance,
+    metrics_of,
+    seat_wins,
+)
+from cribsim.tournament.positions import monotone_violations
+from cribsim.tournament.runner import run_experiment
+from cribsim.tournament.study import write_compare, write_positions
+
+T = (121.0, 121.0)
+
+
+def test_a_comeback_from_30_down():
+    """Side 1 trails by 30 after the third point, leads from the seventh, wins: drama 30, the
+    lead changed once (0 led first), decided at 6/8 of the game."""
+    trail = [(0, 0), (10, 2), (40, 10), (60, 30), (80, 60), (95, 90), (100, 101), (110, 115), (118, 121)]
+    m = game_metrics(trail, 1, T, 1, per_deal=2, deals=4)
+    assert m.drama == 30
+    assert m.lead_changes == 1
+    assert m.decided_at == pytest.approx(6 / 8)
+    assert m.margin == 3  # 121 - 118
+    assert m.deals == 4
+
+
+def test_a_wire_to_wire_game():
+    """The winner leads from the first point on: no drama, no lead change, decided at the first
+    point after the (tied) start."""
+    trail = [(0, 0), (5, 2), (20, 9), (44, 30), (70, 41), (99, 60), (121, 77)]
+    m = game_metrics(trail, 0, T, 1, per_deal=2)
+    assert (m.drama, m.lead_changes, m.margin) == (0, 0, 44)
+    assert m.decided_at == pytest.approx(1 / 6)
+
+
+def test_ties_keep_the_last_leader_and_a_start_position_may_already_be_decided():
+    trail = [(10, 0), (12, 12), (20, 14), (30, 40), (40, 40), (121, 45)]
+    m = game_metrics(trail, 0, T, 1, per_deal=2)
+    assert m.lead_changes == 2  # 0 -> (tie) -> 0 -> 1 -> (tie) -> 0
+    assert m.drama == 10
+    assert m.decided_at == pytest.approx(5 / 5)  # the winner led alone again only at the end
+    early = game_metrics([(115, 110), (118, 112), (121, 112)], 0, T, 1, per_deal=2)
+    assert early.decided_at == 0 and early.drama == 0
+
+
+def test_a_reversed_objective_and_own_targets():
+    """Lowball (objective -1): the side furthest from the target leads and wins. Two against
+    one: standings are measured against each side's own target (lone 61, team 121)."""
+    low = game_metrics([(0, 0), (30, 10), (60, 50), (121, 90)], 1, T, -1, per_deal=2)
+    assert low.drama == 0 and low.lead_changes == 0 and low.margin == 31
+    team3 = game_metrics([(0, 0), (40, 60), (61, 100)], 0, (61.0, 121.0), 1, per_deal=2)
+    # after the first point the lone side (40 of 61: 21 to go) leads the team (60 of 121: 61 to go)
+    assert team3.lead_changes == 0 and team3.drama == 0 and team3.margin == 21
+
+
+def test_metrics_of_a_record_use_the_manifest_info():
+    g = GameRecord(winner=1, scores=[100, 121], deals=2, first_dealer=0, first_dealer_won=False, skunk=0,
+                   sides=[[0], [1]], order=[1, 0], trail=[[0, 0], [30, 0], [40, 10], [50, 60], [100, 121]],
+                   decisions=20)
+    m = metrics_of(g, {"target": 121, "objective": 1, "checkpoints": 2})
+    assert (m.drama, m.lead_changes, m.decisions) == (30, 1, 20)
+    with pytest.raises(ValueError):
+        metrics_of(GameRecord(0, [121, 0], 1, 0, True, 0, [[0], [1]], [0, 1]), {"target": 121, "objective": 1})
+
+
+def test_games_to_win_a_match():
+    """The exact binomial answer, checked by hand for small n, and close to the normal one."""
+    assert majority_chance(0.6, 1) == pytest.approx(0.6)
+    assert majority_chance(0.6, 3) == pytest.approx(0.6 ** 3 + 3 * 0.6 ** 2 * 0.4)
+    n = games_to_win(0.6)
+    assert majority_chance(0.6, n) >= 0.95 > majority_chance(0.6, n - 2)
+    assert n == 67  # the normal approximation says 64.9
+    assert abs(games_to_win_normal(0.6, 0.24) - n) / n < 0.1
+    assert games_to_win(0.5) is None and games_to_win(0.3) is None and games_to_win(1.0) == 1
+
+
+def test_seat_win_rates_and_balance():
+    g = [GameRecord(winner=w, scores=[0, 0], deals=1, first_dealer=fd, first_dealer_won=w == fd, skunk=0,
+                    sides=[[0], [1]], order=[w, 1 - w]) for w, fd in [(0, 0), (1, 0), (0, 1), (0, 0)] * 50]
+    wins = seat_wins(g, 2)
+    assert wins.mean(axis=0).tolist() == [0.5, 0.5]  # seat 0 = the first dealer
+    b = balance(wins)
+    assert b.value == 1.0 and b.lo < 1.0 and b == balance(wins)  # deterministic bootstrap
+    assert balance(np.array([[1, 0]] * 30 + [[0, 1]] * 10)).value == pytest.approx(0.5)
+
+
+def write(tmp_path, text, name="exp.yaml"):
+    f = tmp_path / name
+    f.write_text(textwrap.dedent(text))
+    return f
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("metrics")
+    cfg = write(tmp, """\
+    name: metrics
+    variants:
+      - standard
+      - {name: no_crib_flush_rule, extends: standard, crib_flush_needs_starter: false}
+      - short_game_61
+      - three_player
+    lineup: [{name: g, strategy: greedy}, {name: r, strategy: random}, {name: r2, strategy: random}]
+    format: gauntlet
+    matches: 300
+    seed: 21
+    """)
+    run_experiment(load_experiment(cfg), tmp / "out", serial=True, quiet=True, progress=False, report=False)
+    return tmp / "out"
+
+
+def test_paired_differences_are_narrower_than_unpaired(run_dir):
+    """The same deals under two variants (deal keys do not depend on the variant): a variant
+    that changes little has a paired difference with a much smaller interval than the unpaired
+    one on the same matches."""
+    c = write_compare(str(run_dir), baseline="standard", quiet=True)
+    d = {x.figure: x for x in c.diffs[1]}
+    for fig in ("deals/game", "final margin (points)", "first dealer wins"):
+        p, u = d[fig].paired, d[fig].unpaired
+        assert p is not None and (p.hi - p.lo) < 0.5 * (u.hi - u.lo), fig
+    three = {x.figure: x for x in c.diffs[3]}
+    assert three["deals/game"].paired is None  # other tables: no pairing
+    assert c.columns[2].figures["deals/game"].value < c.columns[0].figures["deals/game"].value  # 61 is shorter
+
+
+def test_compare_writes_its_files_and_lists_them(run_dir, capsys):
+    assert main(["compare", str(run_dir), "--close", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "close games (margin < 5)" in out and "balance" in out and "games for a 95% match win" in out
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    for f in ("compare.md", "compare.csv", "compare_diff.csv", "compare.png"):
+        assert (run_dir / f).exists() and f in manifest["files"]
+    rows = (run_dir / "compare.csv").read_text().splitlines()
+    assert rows[0].split(",")[1:] == ["standard", "no_crib_flush_rule", "short_game_61", "three_player"]
+    assert (run_dir / "compare.png").stat().st_size > 10_000
+
+
+def test_win_chance_table_is_monotone_where_it_must_be(run_dir, capsys):
+    t = write_positions(str(run_dir), "standard", bin=10, min_n=40, quiet=True)
+    assert monotone_violations(t) == []
+    raw = [c for c in t.cells if c.estimate == "raw"]
+    assert len(raw) > 20
+    start = t.cell_at(0, 0)
+    assert start.states > 500 and 0.4 < start.p < 0.7
+    near = t.cell_at(115, 60)  # the dealer's side 6 from home, the other far behind
+    assert math.isnan(near.p) or near.p > 0.8
+    lines = (run_dir / "positions_standard.csv").read_text().splitlines()
+    assert lines[0].startswith("dealer_from,dealer_to,other_from,other_to,states")
+    assert len(lines) == 1 + 13 * 13
+    assert main(["positions", str(run_dir), "--variant", "three_player"]) == 2
+    assert "has 3 sides; the table is for two" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["compare", "{d}", "--baseline", "nope"], "is not a variant of this run"),
+    (["compare", "{d}", "--close", "nan"], "--close must be"),
+    (["positions", "{d}", "--bin", "0"], "--bin must be"),
+    (["positions", "{d}", "--variant", "nope"], "is not a variant"),
+    (["compare", "{d}/missing"], "no such folder"),
+])
+def test_study_commands_refuse_in_one_line(run_dir, capsys, argv, says):
+    capsys.readouterr()
+    assert main([a.format(d=run_dir) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cribsim") and err.count("\n") == 1 and says in err
+
+
+def test_records_without_trails_are_refused(tmp_path, run_dir, capsys):
+    import shutil
+
+    old = tmp_path / "old"
+    shutil.copytree(run_dir, old)
+    lines = []
+    for line in (old / "matches.jsonl").read_text().splitlines():
+        d = json.loads(line)
+        for g in d["games"]:
+            g.pop("trail", None)
+        lines.append(json.dumps(d))
+    (old / "matches.jsonl").write_text("\n".join(lines) + "\n")
+    capsys.readouterr()
+    assert main(["compare", str(old)]) == 2
+    assert "no score trails" in capsys.readouterr().err
+
+
+def test_fives_and_threes_trails_count_hands(tmp_path):
+    cfg = write(tmp_path, """\
+    name: ft
+    game: fives_threes
+    lineup: [greedy, random]
+    matches: 20
+    seed: 3
+    """)
+    run_experiment(load_experiment(cfg), tmp_path / "out", serial=True, quiet=True, progress=False, report=False)
+    recs = [json.loads(x) for x in (tmp_path / "out" / "matches.jsonl").read_text().splitlines()]
+    for r in recs:
+        for g in r["games"]:
+            assert len(g["trail"]) == g["deals"] + 1  # start, after each hand (the last ends the game)
+            assert g["trail"][-1] == g["scores"] and g["decisions"] > 0
+    c = write_compare(str(tmp_path / "out"), quiet=True)
+    assert c.columns[0].figures["deals/game"].n == sum(len(r["games"]) for r in recs)
+    assert Path(tmp_path / "out" / "compare.md").exists()
