@@ -28,7 +28,6 @@ from typing import Any
 
 from .errors import ConfigError, CribsimError
 from .opening import Opening
-from .rng import DECK, addressed_draw
 
 MAX_BOOK_LINES = 1_000_000
 MAX_BOOK_BYTES = 200_000_000
@@ -94,8 +93,10 @@ def read_book(path: str | Path, variants: Sequence[Any]) -> tuple[str, list[list
         where = f"{p}, line {n}"
         try:
             entry = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as e:
-            raise BookError(f"cribsim: {where}: not JSON ({getattr(e, 'msg', 'nested too deep')})") from None
+        except (ValueError, RecursionError) as e:  # (a number of over 4,300 digits is a plain ValueError)
+            why = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deep" if isinstance(
+                e, RecursionError) else str(e)[:80]
+            raise BookError(f"cribsim: {where}: not JSON ({why})") from None
         for v, rules in enumerate(variants):
             out[v].append(book_deal(entry, rules, where))
     return hashlib.sha256(raw).hexdigest()[:16], out
@@ -131,10 +132,12 @@ def _addressed(address: Any, rules: Any) -> tuple[int, ...]:
         raise ValueError("address must be [seed, match key, game, deal]: four whole numbers")
     seed, match, game, deal = address
     if rules.game == "cribbage":
-        return tuple(addressed_draw(rules.deck_size, rules.deck_size, seed, match, game, deal, DECK))
-    from .dominoes.tiles import N_TILES
+        from .engine.state import deck_at
 
-    return tuple(addressed_draw(N_TILES, rules.players * rules.hand_size, seed, match, game, DECK, deal))
+        return tuple(deck_at(rules.deck_size, rules.deck_size, seed, (match, game), deal))
+    from .dominoes.engine import hand_tiles
+
+    return tuple(hand_tiles(rules.players * rules.hand_size, seed, (match, game), deal))
 
 
 def deal_positions(rules: Any, dealer: int) -> tuple[list[list[int]], list[int], int]:

@@ -452,7 +452,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from .tournament.report import read_results, write_report
 
     write_report(args.dir, quiet=args.quiet)
-    if args.pgn:
+    if args.pgn is not None:
         from .tournament.pgn import write_pgn
 
         manifest, records = read_results(args.dir)

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Iterator
 from typing import Any
 
 from .errors import CribsimError
-from .gamelog import MatchLog, RecordFileError, read_logs, records_in
+from .gamelog import MatchLog, RecordFileError, check_file, read_logs, records_in
 
 
 def add_commands(sub: Any) -> None:
@@ -44,13 +45,12 @@ def add_commands(sub: Any) -> None:
 # ---- games ----------------------------------------------------------------------------------------
 
 def _outcome(log: MatchLog) -> str:
-    if log.winner < 0:
-        return "no winner"
-    return f"{log.entries[log.winner]} won"
+    won = "no winner" if log.winner < 0 else f"{log.entries[log.winner]} won"
+    return won + (f" (forfeit: {log.forfeit['kind']})" if log.forfeit is not None else "")
 
 
 def _selected(path: Any, args: argparse.Namespace) -> Iterator[MatchLog]:
-    for _, log in read_logs(path):
+    for _, log in read_logs(path, torn_ok=True):  # a run still writing: its whole batches
         if args.variant and log.variant != args.variant:
             continue
         if args.entry:
@@ -77,6 +77,9 @@ def cmd_games(args: argparse.Namespace) -> int:
         rows.append([log.id, log.variant, " vs ".join(log.entries), _outcome(log),
                      "-".join(str(p) for p in log.game_points), len(log.games), sum(g.deals for g in log.games),
                      scores])
+    if path.suffix == ".gz" and check_file(path).torn:
+        print(f"cribsim: note: {path}: its last batch of records is unfinished (a run still writing, or one that "
+              "was stopped); the whole ones are listed", file=sys.stderr)
     if not rows:
         print(f"no recorded match in {path} matches the filter", file=sys.stderr)
         return 0
@@ -90,34 +93,36 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def _order(log: MatchLog) -> list[int]:
     """Schedule order of a match id (``variant.table.group.seating``)."""
-    return [int(x) if x.isdigit() else 0 for x in log.id.split(".")]
+    return [int(x) if x.isdecimal() and len(x) < 20 else 0 for x in log.id.split(".")]
 
 
 def _find(path: Any, match: str | None) -> tuple[int, MatchLog]:
     """The record of match ``match``: an id, or N (the N-th recorded match in schedule order,
-    as cribsim games lists them); the first when None."""
-    if match is not None and match.isdigit():
+    as cribsim games lists them); the first in that order when None."""
+    if match is None or re.fullmatch(r"[0-9]{1,9}", match):
         every = sorted(read_logs(path), key=lambda x: _order(x[1]))
-        if not 1 <= int(match) <= len(every):
+        if not every:
+            raise RecordFileError(f"cribsim: {path}: holds no game records")
+        n = int(match) if match is not None else 1
+        if not 1 <= n <= len(every):
             raise RecordFileError(f"cribsim: {path}: --match {match}: it holds {len(every)} recorded matches")
-        return every[int(match) - 1]
+        return every[n - 1]
     for line, log in read_logs(path):
-        if match is None or log.id == match:
+        if log.id == match:
             return line, log
-    if match is None:
-        raise RecordFileError(f"cribsim: {path}: holds no game records")
-    raise RecordFileError(f"cribsim: {path}: no recorded match {match!r} (cribsim games lists them)")
+    raise RecordFileError(f"cribsim: {path}: no recorded match {match[:40]!r} (cribsim games lists them)")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from .games import GAMES
     from .narrate import seat_names
-    from .replay import replay_game, rules_of
+    from .replay import replay_match, rules_of
 
     path = records_in(args.file)
     line, log = _find(path, args.match)
     where = f"{path}, line {line}"
     rules = rules_of(log, where)
+    results = replay_match(log, where)  # every game, and the match, checked against the record
     if args.game is not None and not 1 <= args.game <= len(log.games):
         raise CribsimError(f"cribsim replay: --game must be 1..{len(log.games)} for match {log.id}")
     names = seat_names(rules)
@@ -128,14 +133,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
     chosen = [args.game - 1] if args.game is not None else range(len(log.games))
     narrate = GAMES[log.game].narrate
     for g in chosen:
-        result = replay_game(log, g, where, rules)
+        result = results[g]
         glog = log.games[g]
         print(f"\n=== Game {g + 1} of {len(log.games)}"
               + (f" (from {'-'.join(map(str, glog.start_scores))})" if glog.start_scores else "") + " ===")
         print("\n".join(narrate(rules, result, names)))
+    if log.forfeit is not None:
+        f = log.forfeit
+        print(f"\nForfeit ({f['kind']}) charged to {_entry(log, f)}: {f['error']}")
     if args.game is None:
-        print(f"\nMatch: {_outcome(log)}, game points {'-'.join(str(p) for p in log.game_points)}.")
+        print(f"\nMatch: {_outcome(log)}, game points {'-'.join(str(p) for p in log.game_points) or '-'}.")
     return 0
+
+
+def _entry(log: MatchLog, forfeit: dict[str, Any]) -> str:
+    side = forfeit.get("side")
+    return log.entries[side] if isinstance(side, int) and 0 <= side < len(log.entries) else "?"
 
 
 # ---- deals ----------------------------------------------------------------------------------------

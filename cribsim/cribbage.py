@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from .engine import replay_game
-from .match import play_match
+from .match import after_game, play_match
 from .narrate import narrate
 from .records import Column
 from .rules import rules_from_mapping
 from .strategy import BUILTIN
 
-__all__ = ["BUILTIN", "COLUMNS", "narrate", "play_match", "replay_game", "rules_from_mapping", "summary_info"]
+__all__ = ["after_game", "BUILTIN", "COLUMNS", "narrate", "play_match", "replay_game", "rules_from_mapping",
+           "summary_info"]
 
 COLUMNS = (
     Column("games", "count"),

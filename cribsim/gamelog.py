@@ -16,9 +16,11 @@ the README ("Game records")."""
 
 from __future__ import annotations
 
+import errno
 import gzip
 import json
 import os
+import re
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -74,13 +76,20 @@ class GameLog:
     def from_json(cls, d: Any) -> GameLog:
         if not isinstance(d, dict):
             raise ValueError("a game is not an object")
-        return cls(first_dealer=_int(d, "first_dealer"), decks=[_ints(x, "decks") for x in _list(d, "decks")],
-                   actions=[tuplify(a) for a in _list(d, "actions")], winner=_int(d, "winner"),
-                   scores=_ints(d.get("scores"), "scores"), deals=_int(d, "deals"),
-                   cuts=[_ints(x, "cuts") for x in d.get("cuts", [])],
-                   chance=[float(x) for x in d.get("chance", [])],
-                   start_scores=None if d.get("start_scores") is None else _ints(d["start_scores"], "start_scores"),
-                   match_score=_ints(d.get("match_score", []), "match_score"))
+        cuts = [_ints(x, "cuts") for x in _list({"cuts": d.get("cuts", [])}, "cuts")]
+        if any(len(c) != 2 or c[0] < 0 for c in cuts):
+            raise ValueError("field 'cuts' is not a list of [seat, card] pairs")
+        chance = _list({"chance": d.get("chance", [])}, "chance")
+        if not all(isinstance(u, float) and 0 <= u < 1 for u in chance):
+            raise ValueError("field 'chance' is not a list of draws in [0, 1)")
+        log = cls(first_dealer=_int(d, "first_dealer"), decks=[_ints(x, "decks") for x in _list(d, "decks")],
+                  actions=[tuplify(a) for a in _list(d, "actions")], winner=_int(d, "winner"),
+                  scores=_ints(d.get("scores"), "scores"), deals=_int(d, "deals"), cuts=cuts, chance=chance,
+                  start_scores=None if d.get("start_scores") is None else _ints(d["start_scores"], "start_scores"),
+                  match_score=_ints(d.get("match_score", []), "match_score"))
+        if log.first_dealer < 0 or log.winner < -1 or log.deals < 0:
+            raise ValueError("field 'first_dealer', 'winner' or 'deals' is out of range")
+        return log
 
 
 @dataclass
@@ -105,6 +114,7 @@ class MatchLog:
     game_points: list[int]
     games: list[GameLog]
     counters: list[list[float]] | None = None
+    forfeit: dict[str, Any] | None = None  # {side, entry, kind, error}: the match ended in a forfeit
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -114,6 +124,8 @@ class MatchLog:
             "winner": self.winner, "game_points": self.game_points, "games": [g.to_json() for g in self.games]}
         if self.counters is not None:
             d["counters"] = self.counters
+        if self.forfeit is not None:
+            d["forfeit"] = self.forfeit
         return d
 
     @classmethod
@@ -128,13 +140,42 @@ class MatchLog:
         if not isinstance(rules, dict):
             raise ValueError("field 'rules' is not a mapping")
         counters = d.get("counters")
-        return cls(id=_str(d, "id"), experiment=_str(d, "experiment"), variant=_str(d, "variant"),
-                   game=_str(d, "game"), rules=rules, fingerprint=_str(d, "fingerprint"), seed=_int(d, "seed"),
-                   match_key=_int(d, "match_key"), entries=[str(x) for x in _list(d, "entries")],
-                   strategies=[str(x) for x in _list(d, "strategies")], winner=_int(d, "winner"),
-                   game_points=_ints(d.get("game_points"), "game_points"),
-                   games=[GameLog.from_json(g) for g in _list(d, "games")],
-                   counters=None if counters is None else [[float(x) for x in c] for c in counters])
+        if counters is not None and not (isinstance(counters, list) and all(
+                isinstance(c, list) and len(c) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                                            and 0 <= x <= 1 for x in c) for c in counters)):
+            raise ValueError("field 'counters' is not a list of [miss_rate, vigilance] pairs")
+        forfeit = d.get("forfeit")
+        if forfeit is not None and not (isinstance(forfeit, dict) and all(isinstance(forfeit.get(k), str)
+                                                                           for k in ("kind", "error"))):
+            raise ValueError("field 'forfeit' is not a forfeit")
+        log = cls(id=_str(d, "id"), experiment=_str(d, "experiment"), variant=_str(d, "variant"),
+                  game=_str(d, "game"), rules=rules, fingerprint=_str(d, "fingerprint"), seed=_int(d, "seed"),
+                  match_key=_int(d, "match_key"), entries=[str(x) for x in _list(d, "entries")],
+                  strategies=[str(x) for x in _list(d, "strategies")], winner=_int(d, "winner"),
+                  game_points=_ints(d.get("game_points"), "game_points"),
+                  games=[GameLog.from_json(g) for g in _list(d, "games")],
+                  counters=None if counters is None else [[float(x) for x in c] for c in counters],
+                  forfeit=forfeit)
+        sides = len(log.entries)
+        if not sides or len(log.strategies) != sides or len(log.game_points) not in (0, sides) \
+                or not -1 <= log.winner < sides:
+            raise ValueError("fields 'entries', 'strategies', 'game_points' and 'winner' do not agree")
+        if not all(-2 ** 63 <= x < 2 ** 63 for x in (log.seed, log.match_key)):
+            raise ValueError("field 'seed' or 'match_key' is out of range")
+        return log
+
+
+def snapshot(a: Any) -> Any:
+    """A copy of an answer as JSON will hold it: lists and tuples as tuples (recursively), a set
+    as its members in order (the rules take any collection of cards for a discard)."""
+    if isinstance(a, (list, tuple)):
+        return tuple(snapshot(x) for x in a)
+    if isinstance(a, (set, frozenset)):
+        try:
+            return tuple(sorted(snapshot(x) for x in a))
+        except TypeError:
+            return tuple(snapshot(x) for x in a)
+    return a
 
 
 def tuplify(a: Any) -> Any:
@@ -182,23 +223,37 @@ def _ints(v: Any, k: str) -> list[int]:
 class GameTape:
     """What a game leaves while it is played with ``record``: decks, answers, cuts, draws."""
 
-    __slots__ = ("decks", "actions", "cuts", "chance", "start_scores", "match_score")
+    __slots__ = ("first_dealer", "decks", "actions", "cuts", "chance", "start_scores", "match_score", "winner",
+                 "scores", "deals")
 
     def __init__(self) -> None:
+        self.first_dealer = -1
         self.decks: list[list[int]] = []
         self.actions: list[Any] = []
         self.cuts: list[list[int]] = []
         self.chance: list[float] = []
         self.start_scores: list[int] | None = None
         self.match_score: list[int] = []
+        self.winner = -1  # the outcome, once the game is over (-1: it was not finished)
+        self.scores: list[int] = []
+        self.deals = 0
+
+    def finish(self, winner: int, scores: Sequence[int], deals: int) -> None:
+        self.winner, self.scores, self.deals = winner, list(scores), deals
+
+    def log(self) -> GameLog:
+        """The game's record (answers as JSON data: tuples become lists when written)."""
+        return GameLog(first_dealer=self.first_dealer, decks=self.decks, actions=self.actions, winner=self.winner,
+                       scores=self.scores, deals=self.deals, cuts=self.cuts, chance=self.chance,
+                       start_scores=self.start_scores, match_score=self.match_score)
 
     def wrap(self, answer: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        """``answer`` that also records what it answers."""
+        """``answer`` that also records what it answers (a copy: a strategy may reuse its list)."""
         keep = self.actions.append
 
         def taped(obs: Any) -> Any:
             a = answer(obs)
-            keep(a)
+            keep(a if type(a) is int else snapshot(a))
             return a
         return taped
 
@@ -225,20 +280,6 @@ class MatchTape:
         return t
 
 
-def script(actions: Sequence[Any], where: str) -> Callable[[Any], Any]:
-    """An answer function that gives ``actions`` in order (a replay); raises RecordFileError
-    when they run out."""
-    it = iter(actions)
-
-    def next_answer(obs: Any) -> Any:
-        try:
-            return next(it)
-        except StopIteration:
-            raise RecordFileError(f"cribsim: {where}: the record ends before the game does "
-                                  f"({len(actions)} answers recorded)") from None
-    return next_answer
-
-
 # ---- files ------------------------------------------------------------------------------------------
 
 def append_logs(path: Path, logs: Sequence[MatchLog]) -> None:
@@ -255,77 +296,159 @@ def append_logs(path: Path, logs: Sequence[MatchLog]) -> None:
         os.fsync(f.fileno())
 
 
-def whole_members(path: Path) -> tuple[int, list[bytes]]:
-    """(bytes of the whole gzip members at the start of the file, their text); a torn member at
-    the end (an interrupted write) is not counted. Raises RecordFileError for a file that is not
-    gzip at all."""
-    data = path.read_bytes()
-    pos, texts = 0, []
-    while pos < len(data):
+CHUNK = 1 << 16  # bytes read (and at most decompressed) at a time
+
+
+@dataclass
+class Scan:
+    """What reading a records file found: the end of its last whole gzip member, whether a
+    member is unfinished at the end (an interrupted append: ``torn``), and the offset of damage
+    inside the file (``damaged_at``: a member that does not decompress, not at the end)."""
+
+    end: int = 0
+    torn: bool = False
+    damaged_at: int | None = None
+
+
+def _lines(path: Path, scan: Scan) -> Iterator[tuple[int, bytes]]:
+    """(line number, line) for every line that is not blank in the decompressed members of
+    ``path``, read in chunks (memory stays bounded whatever the file holds); ``scan`` is filled
+    in as the file is read."""
+    with open(path, "rb") as f:
         d = zlib.decompressobj(wbits=31)
-        try:
-            text = d.decompress(data[pos:])
-        except zlib.error:
-            if pos == 0:
-                raise RecordFileError(f"cribsim: {path}: not a gzip file of game records") from None
-            break
-        if not d.eof:  # torn: the member never ended
-            break
-        texts.append(text)
-        pos = len(data) - len(d.unused_data)
-    return pos, texts
+        member_start = pos = 0
+        buf = b""
+        lineno = 0
+        data = f.read(CHUNK)
+        if data and data[:2] != b"\x1f\x8b":
+            raise RecordFileError(f"cribsim: {path}: not a gzip file of game records")
+        while data:
+            pos += len(data)
+            while data:
+                try:
+                    out = d.decompress(data, CHUNK)
+                except zlib.error:
+                    scan.damaged_at = member_start
+                    return
+                buf += out
+                if b"\n" in out:
+                    *whole, buf = buf.split(b"\n")
+                    for line in whole:
+                        lineno += 1
+                        if line.strip():
+                            yield lineno, line
+                if len(buf) > MAX_LINE:
+                    scan.damaged_at = member_start
+                    return
+                if d.eof:  # a member ended: the next starts in its unused data
+                    rest = d.unused_data
+                    member_start = pos - len(rest)
+                    scan.end = member_start
+                    d = zlib.decompressobj(wbits=31)
+                    data = rest
+                elif d.unconsumed_tail:
+                    data = d.unconsumed_tail
+                else:
+                    data = b""
+            data = f.read(CHUNK)
+        if pos > scan.end:
+            scan.torn = True  # the last member never ended (its lines so far are whole records)
+
+
+def check_file(path: Path) -> Scan:
+    """Read the whole file once (nothing kept) and say what it holds."""
+    scan = Scan()
+    for _ in _lines(path, scan):
+        pass
+    return scan
 
 
 def cut_torn_member(path: Path) -> bool:
-    """Cut a torn last member (ours: an interrupted append) off the file; True if one was."""
-    end, _ = whole_members(path)
-    if end < path.stat().st_size:
+    """Cut an unfinished last member (ours: an interrupted append) off the file; True if one was.
+    Damage inside the file is refused (RecordFileError): cutting there would lose the whole
+    members after it."""
+    scan = check_file(path)
+    if scan.damaged_at is not None:
+        raise RecordFileError(f"cribsim: {path}: damaged at byte {scan.damaged_at:,} (a batch of records that "
+                              "does not decompress)")
+    if scan.torn:
         with open(path, "r+b") as f:
-            f.truncate(end)
+            f.truncate(scan.end)
             f.flush()
             os.fsync(f.fileno())
         return True
     return False
 
 
-def read_logs(path: str | os.PathLike[str], strict: bool = True) -> Iterator[tuple[int, MatchLog]]:
-    """(line number, MatchLog) for every record of a ``.jsonl.gz`` (or plain ``.jsonl``) file;
-    a duplicate of an earlier match id (a batch written again after a crash) is skipped. A line
-    that cannot be read is a RecordFileError naming the file and line (``strict``) or skipped."""
+ID_AT_START = re.compile(rb'^\{"format":"cribsim-game-record","version":\d+,"id":"([^"\\]{1,100})"')
+
+
+def recorded_ids(path: Path) -> set[str]:
+    """The match ids a records file holds (read from the start of each line, as cribsim writes
+    them, without parsing the records)."""
+    scan = Scan()
+    out = set()
+    for _, line in _lines(path, scan):
+        m = ID_AT_START.match(line)
+        if m:
+            out.add(m.group(1).decode("utf-8", "replace"))
+    return out
+
+
+def _text_lines(p: Path, scan: Scan) -> Iterator[tuple[int, bytes]]:
+    if p.suffix == ".gz":
+        yield from _lines(p, scan)
+        return
+    with open(p, "rb") as f:
+        for n, line in enumerate(f, 1):
+            if line.strip():
+                yield n, line.rstrip(b"\n")
+
+
+def read_logs(path: str | os.PathLike[str], strict: bool = True,
+              torn_ok: bool = False) -> Iterator[tuple[int, MatchLog]]:
+    """(line number, MatchLog) for every record of a ``.jsonl.gz`` (or plain ``.jsonl``) file,
+    read as a stream; a duplicate of an earlier match id (a batch written again after a crash)
+    is skipped. A line that cannot be read, damage or an unfinished last batch is a
+    RecordFileError naming the file and line (``strict``; else skipped); an unfinished last
+    batch (a run still writing) ends the reading quietly with ``torn_ok``."""
     p = Path(path)
+    seen: set[str] = set()
+    scan = Scan()
+    n = 0
     try:
-        if p.suffix == ".gz":
-            end, texts = whole_members(p)
-            text = b"".join(texts).decode("utf-8", errors="replace")
-            if end < p.stat().st_size and strict:
-                raise RecordFileError(f"cribsim: {p}, line {text.count(chr(10)) + 1}: truncated (the last "
-                                      f"{p.stat().st_size - end:,} bytes are an unfinished gzip member)")
-        else:
-            text = p.read_text(encoding="utf-8", errors="replace")
+        for n, raw in _text_lines(p, scan):
+            try:
+                if len(raw) > MAX_LINE:
+                    raise ValueError(f"longer than {MAX_LINE:,} bytes")
+                log = MatchLog.from_json(json.loads(raw.decode("utf-8")))
+            except (ValueError, TypeError, KeyError, AttributeError, RecursionError, OverflowError) as e:
+                if strict:
+                    why = e.msg if isinstance(e, json.JSONDecodeError) else str(e) or type(e).__name__
+                    raise RecordFileError(f"cribsim: {p}, line {n}: not a game record ({why[:200]})") from None
+                continue
+            if log.id in seen:
+                continue
+            seen.add(log.id)
+            yield n, log
     except OSError as e:
         raise RecordFileError(f"cribsim: {p}: cannot read ({e.strerror or e})") from None
-    seen: set[str] = set()
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            if len(line) > MAX_LINE:
-                raise ValueError(f"longer than {MAX_LINE:,} characters")
-            log = MatchLog.from_json(json.loads(line))
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as e:
-            if strict:
-                why = e.msg if isinstance(e, json.JSONDecodeError) else str(e)
-                raise RecordFileError(f"cribsim: {p}, line {n}: not a game record ({why[:200]})") from None
-            continue
-        if log.id in seen:
-            continue
-        seen.add(log.id)
-        yield n, log
+    if strict and scan.damaged_at is not None:
+        raise RecordFileError(f"cribsim: {p}, line {n + 1}: damaged at byte {scan.damaged_at:,} (a batch of "
+                              "records that does not decompress)")
+    if strict and scan.torn and not torn_ok:
+        raise RecordFileError(f"cribsim: {p}, line {n + 1}: truncated (the last batch of records is unfinished: "
+                              "a run still writing, or one that was stopped)")
 
 
 def records_in(target: str | os.PathLike[str]) -> Path:
     """The game records file of a results folder, or the file itself."""
     p = Path(target)
+    try:
+        p.stat()
+    except OSError as e:
+        if e.errno not in (errno.ENOENT, errno.ENOTDIR):
+            raise RecordFileError(f"cribsim: {str(p)[:200]}: {e.strerror or e}") from None
     if p.is_dir():
         f = p / GAMES_FILE
         if not f.exists():

@@ -134,6 +134,19 @@ def settled(fmt: Any, points: list[int], games_played: int, last_winner: int) ->
     return leaders[0] if len(leaders) == 1 else last_winner
 
 
+def after_game(rules: Any, game: GameResult, points: list[int], played: int,
+               table: dict[str, int] | None = None) -> tuple[int, int | None]:
+    """Score a finished game into the match: its skunk level, the game points added to
+    ``points`` (by side), and the match's winner once it is settled (None: play on)."""
+    fmt = rules.match
+    level = game_skunk(rules, game)
+    if level == TRIPLE_SKUNK and fmt.triple_skunk_wins_match and len(winners(rules, game)) == 1:
+        return level, winners(rules, game)[0]
+    for side, pts in game_points(rules, game, level, table or fmt.points_table()).items():
+        points[side] += pts
+    return level, settled(fmt, points, played, winners(rules, game)[0])
+
+
 def make_strategies(factories: Sequence[Callable[[random.Random], Any]]) -> list[Any]:
     """Fresh strategy instances for one match; generators are seeded per game by the engine."""
     return [make(random.Random()) for make in factories]
@@ -164,16 +177,10 @@ def play_match(rules: Any, factories: Sequence[Callable[[random.Random], Any]], 
         game = play_game(rules, strategies, seed, (match_key, g), dealer, log=log, counters=counters,
                          match_score=tuple(points), decks=decks, start_scores=start,
                          tape=tape.game() if tape is not None else None)
-        level = game_skunk(rules, game)
+        g += 1
+        level, over = after_game(rules, game, points, g, table)
         result.games.append(game)
         result.skunks.append(level)
-        if level == TRIPLE_SKUNK and fmt.triple_skunk_wins_match and len(winners(rules, game)) == 1:
-            result.winner = winners(rules, game)[0]
-            return result
-        for side, pts in game_points(rules, game, level, table).items():
-            points[side] += pts
-        g += 1
-        over = settled(fmt, points, g, winners(rules, game)[0])
         if over is not None:
             result.winner = over
             return result

@@ -68,6 +68,9 @@ def narrate(rules: Any, result: Any, names: list[str] | None = None) -> list[str
         if line:
             out.append(line)
     out.append("")
+    if result.winner < 0:  # a replayed game that did not finish (a forfeit)
+        out.append(f"Play stops here ({result.stopped}). Score: {standing()}.")
+        return out
     out.append(f"Final score: {standing()}. "
                f"{sides[result.winner]} win{'s' if len(game_sides[result.winner]) == 1 else ''}"
                f" after {result.deals} deal{'s' if result.deals != 1 else ''}.")

@@ -427,6 +427,17 @@ CORE_PARAMS = (
 )
 
 
+def rules_from_dict(data: dict[str, Any], source: str = "<inline>", default_game: str = "cribbage") -> Any:
+    """The inverse of ``to_dict``: rules from their JSON form (a game record, a manifest). The
+    JSON form keeps the match format's unused count as 0 (``games`` or ``first_to``), which a
+    rules file leaves out."""
+    data = dict(data)
+    match = data.get("match")
+    if isinstance(match, dict):
+        data["match"] = {k: v for k, v in match.items() if not (k in ("games", "first_to") and v == 0)}
+    return rules_from_mapping(data, source, default_game=default_game)
+
+
 def rules_from_mapping(data: dict[str, Any], source: str = "<inline>", _seen: tuple[str, ...] = (),
                        default_game: str = "cribbage") -> Any:
     """Build and validate rules from a mapping (as read from YAML). ``game:`` (after following

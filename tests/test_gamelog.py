@@ -112,8 +112,10 @@ def test_replay_narrates_exactly_as_play(tmp_path):
         played = play_game(rules, make_strategies(makers), 9, (4, 0), log=True, counters=counters,
                            tape=tape.game())
         t = tape.games[0]
+        points = [0, 0]
+        _, winner = GAMES["cribbage"].after_game(rules, played, points, 1)
         log = MatchLog("0.0.0.0", "x", rules.name, "cribbage", rules.to_dict(), rules.fingerprint(), 9, 4,
-                       ["a", "b"], ["greedy", "greedy"], played.winner, [1, 0],
+                       ["a", "b"], ["greedy", "greedy"], winner, points,
                        [GameLog(played.first_dealer, t.decks, [list(a) if isinstance(a, tuple) else a
                                                                 for a in t.actions],
                                 played.winner, list(played.scores), played.deals, t.cuts, t.chance, None, [0, 0])],
@@ -236,8 +238,10 @@ def test_damaged_records_are_one_line_errors_naming_file_and_line(tmp_path, caps
     cut = tmp_path / "cut.jsonl.gz"
     data = games.read_bytes()
     cut.write_bytes(data[: len(data) - 40])
-    _one_line_error(capsys, ["replay", str(cut)], "cut.jsonl.gz, line 1", "truncated")
-    _one_line_error(capsys, ["games", str(cut)], "truncated")
+    _one_line_error(capsys, ["replay", str(cut)], "cut.jsonl.gz, line 2", "truncated")
+    capsys.readouterr()
+    assert main(["games", str(cut)]) == 0  # a run still writing: the whole batches are listed
+    assert "last batch of records is unfinished" in capsys.readouterr().err
     # an answer the rules refuse (a discard of a card not held)
     d = json.loads(lines[0])
     d["games"][0]["actions"][0] = [0, 1] if d["games"][0]["actions"][0] != [0, 1] else [2, 3]
@@ -399,18 +403,23 @@ def test_a_start_position_at_or_past_the_target_is_one_line(tmp_path, capsys, st
     assert not (tmp_path / "out").exists()
 
 
-def test_two_against_one_start_scores_are_per_game_side(tmp_path, capsys):
-    """V-TEAM3-1: a game has two sides, the lone player (target 61) and the partnership (121):
-    a position gives two scores, checked against each game's own targets."""
-    cfg = write(tmp_path, START_CFG.replace("PAIRS", "[[a, b, c]]").replace("START", "{scores: [40, 100]}")
+def test_two_against_one_start_scores_are_by_role(tmp_path, capsys):
+    """V-TEAM3-1: a game has two sides, always in the order (the lone player, target 61; the
+    partnership, 121), whoever is alone: a position gives those two scores, checked against
+    their own targets, and means the same in every game."""
+    cfg = write(tmp_path, START_CFG.replace("PAIRS", "[[a, b, c]]").replace("START", "{scores: [61, 100]}")
                 .replace("standard, lowball, ", ""))
     _one_line_error(capsys, ["run", str(cfg), "--serial", "--out", str(tmp_path / "out")],
-                    "starts at 100, at or past its target 61")
-    cfg = write(tmp_path, START_CFG.replace("PAIRS", "[[a, b, c]]").replace("START", "{scores: [50, 50]}")
+                    "side 0 starts at 61, at or past its target 61")
+    cfg = write(tmp_path, START_CFG.replace("PAIRS", "[[a, b, c]]").replace("START", "{scores: [40, 100]}")
                 .replace("standard, lowball, ", ""))
     run(cfg, tmp_path / "out")
-    for log in logs(tmp_path / "out").values():
-        assert all(g.start_scores == [50, 50] for g in log.games) and replay_match(log, "x")
+    recs = records(tmp_path / "out")
+    for mid, log in logs(tmp_path / "out").items():
+        assert all(g.start_scores == [40, 100] for g in log.games) and replay_match(log, "x")
+        for k, g in enumerate(recs[mid]["games"]):
+            assert g["sides"][0] == [k % 3] and len(g["sides"][1]) == 2  # the lone player first
+            assert g["trail"][0] == [40, 100]
 
 
 def test_pgn_export_is_read_by_a_pgn_parser(tmp_path, capsys):
@@ -509,3 +518,98 @@ def test_a_variant_that_deals_its_own_way_takes_a_book(tmp_path):
         seats, _, starter = deal_positions(rules, 1)
         assert [[g.decks[0][i] for i in s] for s in seats] == [[], parse_cards(dealer), parse_cards(left), []]
         assert g.decks[0][starter] == parse_cards(["7C"])[0] and replay_match(log, "x")
+
+
+def test_a_strategy_that_reuses_its_answer_list_is_recorded_as_it_answered():
+    """The record keeps a copy of each answer: a strategy may hand back one list and change it
+    later (the rules saw the first contents)."""
+    from cribsim.gamelog import GameTape
+
+    buf = [1, 2]
+    tape = GameTape()
+    ask = tape.wrap(lambda obs: buf)
+    assert ask(None) is buf
+    buf[:] = [3, 4]
+    ask(None)
+    assert tape.actions == [(1, 2), (3, 4)]
+    assert tape.wrap(lambda obs: {7, 3})(None) == {7, 3} and tape.actions[-1] == (3, 7)
+
+
+def test_a_forfeited_match_is_recorded_up_to_the_answer_that_ended_it(tmp_path, capsys):
+    cfg = write(tmp_path, """\
+    name: forfeit
+    lineup: [{name: bad, strategy: "tests.bad_strategies:Illegal", trusted: true, params: {p: 0.2}}, random]
+    matches: 6
+    seed: 2
+    record: {losses_of: bad}
+    """)
+    run(cfg, tmp_path / "out")
+    recs = records(tmp_path / "out")
+    forfeits = {i for i, r in recs.items() if r["forfeit"]}
+    got = logs(tmp_path / "out")
+    assert forfeits and forfeits <= set(got)
+    mid = sorted(forfeits)[0]
+    assert got[mid].forfeit["kind"] == "illegal" and got[mid].games[-1].winner == -1
+    capsys.readouterr()
+    assert main(["replay", str(tmp_path / "out"), "--match", mid]) == 0
+    out = capsys.readouterr().out
+    assert "Play stops here (answer" in out and "refused by the rules" in out
+    assert "Forfeit (illegal) charged to bad" in out
+
+
+@pytest.mark.parametrize("edit, says", [
+    (lambda d: d.update(entries=[]), "do not agree"),
+    (lambda d: d.update(winner=99), "do not agree"),
+    (lambda d: d["games"][0].update(cuts=[[1]]), "[seat, card] pairs"),
+    (lambda d: d["games"][0].update(cuts=[[99, 5]]), "not a seat and a card"),
+    (lambda d: d.update(counters=[[1]]), "counters"),
+    (lambda d: d["games"][0].update(chance=[10 ** 400]), "draws in [0, 1)"),
+    (lambda d: d["rules"].update(variants=[{}]), "rules are not valid"),
+    (lambda d: d["rules"].update(game=["x"]), "rules are not valid"),
+    (lambda d: d["games"][0].update(first_dealer=10 ** 30), "not a seat"),
+    (lambda d: d.update(game_points=[0, 4]), "game points"),
+    (lambda d: d["games"][0].update(deals=42), "42 deals"),
+    (lambda d: d["games"][0]["decks"].append(list(range(12))), "never used"),
+])
+def test_every_field_of_a_record_is_checked(tmp_path, capsys, edit, says):
+    games = _recorded(tmp_path)
+    d = json.loads(gzip.decompress(games.read_bytes()).decode().splitlines()[0])
+    edit(d)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(d) + "\n")
+    _one_line_error(capsys, ["replay", str(bad)], "bad.jsonl, line 1", says)
+
+
+def test_damage_inside_the_records_file_is_refused_not_cut(tmp_path, capsys):
+    """A batch in the middle that does not decompress: a resumed run stops, one line, and the
+    file is left as it is (cutting there would lose the whole batches after it)."""
+    games = _recorded(tmp_path)
+    one = games.read_bytes()
+    data = bytearray(one + one + one)
+    data[len(one) + len(one) // 2] ^= 0xFF
+    games.write_bytes(bytes(data))
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text(cfg.read_text().replace("matches: 2", "matches: 4"))
+    capsys.readouterr()
+    assert main(["run", str(cfg), "--serial", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "different config" in err  # (the hash changed with matches: refused before anything)
+    m = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    m["status"] = "interrupted"
+    (tmp_path / "out" / "manifest.json").write_text(json.dumps(m))
+    lines = (tmp_path / "out" / "matches.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "out" / "matches.jsonl").write_text(lines[0])
+    cfg.write_text(cfg.read_text().replace("matches: 4", "matches: 2"))
+    assert main(["run", str(cfg), "--serial", "--quiet", "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert "damaged at byte" in err and err.count("\n") == 1
+    assert games.read_bytes() == bytes(data)
+
+
+def test_pgn_never_replaces_a_file_it_did_not_write(tmp_path, capsys):
+    _recorded(tmp_path)
+    (tmp_path / "run.pgn.tmp").write_text("my notes\n")
+    assert main(["report", str(tmp_path / "out"), "--quiet", "--pgn", str(tmp_path / "run.pgn")]) == 0
+    assert (tmp_path / "run.pgn.tmp").read_text() == "my notes\n"
+    assert (tmp_path / "run.pgn").read_text().startswith("[Event ")
+    _one_line_error(capsys, ["report", str(tmp_path / "out"), "--quiet", "--pgn", ""], "give a file name")

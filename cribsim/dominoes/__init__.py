@@ -4,11 +4,11 @@ The game interface (see ``cribsim.games``): ``rules_from_mapping``, ``play_match
 ``BUILTIN`` strategies, and what the report needs (``summary_info``)."""
 
 from .engine import play_game, replay_game
-from .match import play_match
+from .match import after_game, play_match
 from .metrics import COLUMNS, summary_info
 from .narrate import narrate
 from .rules import DominoRules, rules_from_mapping
 from .strategy import BUILTIN
 
-__all__ = ["BUILTIN", "DominoRules", "narrate", "play_game", "play_match", "replay_game", "rules_from_mapping",
-           "summary_info", "COLUMNS"]
+__all__ = ["after_game", "BUILTIN", "DominoRules", "narrate", "play_game", "play_match", "replay_game",
+           "rules_from_mapping", "summary_info", "COLUMNS"]

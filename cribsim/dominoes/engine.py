@@ -70,6 +70,12 @@ class Observation:
         self.total = self.leader = self.hand_no = 0
 
 
+def hand_tiles(count: int, seed: int, address: Sequence[int], hand_no: int) -> list[int]:
+    """The tiles of hand ``hand_no`` of the game at ``address`` (match key, game number), seat
+    after seat: the one place a hand's address is formed."""
+    return addressed_draw(N_TILES, count, seed, *address, DECK, hand_no)
+
+
 def legal_moves(hand: Iterable[int], ends: Sequence[int], dbl: Sequence[bool], laid: int) -> list[tuple[int, int]]:
     """Every (tile, end) a hand may lay (F-PLAY-1); a tile fitting two identical ends once."""
     if not laid:
@@ -110,6 +116,7 @@ class GameResult:
     start_scores: tuple[int, ...] | None = None  # a game started from a later position (by side)
     trail: list[tuple[int, ...]] = field(default_factory=list)  # scores: start, after each hand, end
     decisions: int = 0  # decisions asked (forced moves are not)
+    stopped: str | None = None  # a replay of a game that did not finish (a forfeit): why (winner is -1)
 
     def record(self, level: int = 0, rules: Any = None) -> GameRecord:
         """The :class:`cribsim.records.GameRecord` the tournament keeps for this game: hands
@@ -201,7 +208,7 @@ class Game:
         ``hands`` (tests) replaces the addressed deal."""
         n, hs = self.n, self.rules.hand_size
         if hands is None:
-            drawn = addressed_draw(N_TILES, n * hs, self.seed, *self.address, DECK, hand_no)
+            drawn = hand_tiles(n * hs, self.seed, self.address, hand_no)
             dealt = [drawn[i * hs:(i + 1) * hs] for i in range(n)]
         else:
             dealt = [list(h) for h in hands]
@@ -301,17 +308,21 @@ def _move_str(move: Any) -> str:
 def play_game(rules: DominoRules, strategies: Sequence[Any], seed: int, address: tuple[int, int],
               first_leader: int | None = None, log: bool = False, start_scores: Sequence[int] | None = None,
               tape: GameTape | None = None, hands: Sequence[Sequence[int]] | None = None,
-              plays: Sequence[Callable[[Observation], Any]] | None = None, given_only: bool = False) -> GameResult:
+              plays: Sequence[Callable[[Observation], Any]] | None = None, given_only: bool = False,
+              events: list[Event] | None = None) -> GameResult:
     """One game to the target. ``address`` is (match_key, game); ``first_leader`` None draws.
     ``start_scores`` (by side) starts from a later position; a ``tape`` records the draw for the
     lead, the tiles of every hand and every answer (a game record); ``hands`` (the tiles of the
     first hands, seat by seat: a deal book, or every hand with ``given_only``: a replay) replace
-    the addressed deals, and ``plays`` the strategies' answers."""
-    events: list[Event] | None = [] if log or tape is not None else None
+    the addressed deals, and ``plays`` the strategies' answers; ``events`` is the list the log
+    is kept in (one of the caller's)."""
+    if events is None:
+        events = [] if log or tape is not None else None
     if first_leader is None:
         first_leader = draw_for_lead(rules, seed, address, events)
     if tape is not None:
         tape.cuts = [[e.seat, e.tile] for e in events or ()]
+        tape.first_dealer = first_leader
         tape.start_scores = list(start_scores) if start_scores is not None else None
         plays = [tape.wrap(s.play) for s in strategies]
         if not log:
@@ -334,39 +345,77 @@ def play_game(rules: DominoRules, strategies: Sequence[Any], seed: int, address:
         raise RuntimeError(f"game {address} did not end within {MAX_HANDS} hands")
     except GameOver as over:
         g.stats[0] = h + 1
+        if tape is not None:
+            tape.finish(over.side, g.scores, h + 1)
         return GameResult(over.side, tuple(g.scores), first_leader, h + 1, g.stats,
                           (first_leader + h) % g.n, events, tuple(start_scores) if start_scores else None,
                           [*g.trail, tuple(g.scores)], g.asked)
 
 
+class _Stop(Exception):
+    """A partial replay ran out of answers (or its last was refused)."""
+
+
 def replay_game(rules: DominoRules, log: GameLog, seed: int, address: tuple[int, int],
-                counters: Any = None, where: str = "record") -> GameResult:
+                counters: Any = None, where: str = "record", partial: bool = False) -> GameResult:
     """Play a recorded game again: its hands, its first leader and its answers (forced moves
     are not recorded: the engine makes them), each checked by the rules. Returns the result
-    with the events. Raises RecordFileError (naming ``where``) for a record the rules refuse or
-    that ends before (or after) the game."""
-    from ..gamelog import RecordFileError, script
+    with the events. Raises RecordFileError (naming ``where``) for a record the rules refuse,
+    that ends before (or after) the game or leaves hands unused. With ``partial`` (a match that
+    ended in a forfeit) a record that stops early, or whose last answer is refused, gives the
+    game as far as it went (``stopped`` says why)."""
+    from ..gamelog import RecordFileError
 
+    _check_log(rules, log, where)
+    asked = [0]
+    events: list[Event] = []
+
+    def play(obs: Observation) -> Any:
+        if asked[0] == len(log.actions):
+            if partial:
+                raise _Stop(f"the record ends here, at seat {obs.seat}'s lay")
+            raise RecordFileError(f"cribsim: {where}: the record ends before the game does "
+                                  f"({len(log.actions)} answers recorded)")
+        asked[0] += 1
+        return log.actions[asked[0] - 1]
+    try:
+        result = play_game(rules, [], seed, address, log.first_dealer, log=True, start_scores=log.start_scores,
+                           hands=log.decks, plays=[play] * rules.players, given_only=True, events=events)
+    except _Stop as stop:
+        return _partial(rules, log, events, str(stop))
+    except IllegalMove as e:
+        if partial and asked[0] == len(log.actions):
+            return _partial(rules, log, events, f"answer {asked[0]} is refused by the rules: {e}")
+        raise RecordFileError(f"cribsim: {where}: answer {asked[0]} is refused by the rules: {e}") from None
+    except (ValueError, IndexError, TypeError) as e:
+        raise RecordFileError(f"cribsim: {where}: {e}") from None
+    if asked[0] != len(log.actions) or len(log.decks) != result.hands:
+        raise RecordFileError(f"cribsim: {where}: the game ended with {asked[0]} of {len(log.actions)} answers "
+                              f"and {result.hands} of {len(log.decks)} hands used")
+    if result.events is not None and log.cuts:
+        result.events[:0] = [Event(-1, seat, 0, "draw", tile, 0, 0, None, "") for seat, tile in log.cuts]
+    return result
+
+
+def _check_log(rules: DominoRules, log: GameLog, where: str) -> None:
+    from ..gamelog import RecordFileError
+
+    if not log.first_dealer < rules.players or any(not 0 <= s < rules.players or not 0 <= t < N_TILES
+                                                   for s, t in log.cuts):
+        raise RecordFileError(f"cribsim: {where}: a first leader or a draw that is not a seat and a tile")
     for k, deck in enumerate(log.decks):
         if len(deck) != rules.players * rules.hand_size or len(set(deck)) != len(deck) or \
                 not all(0 <= t < N_TILES for t in deck):
             raise RecordFileError(f"cribsim: {where}: the tiles of hand {k + 1} are not {rules.players} hands of "
                                   f"{rules.hand_size} different tiles")
-    answer = script(log.actions, where)
-    asked = [0]
 
-    def play(obs: Observation) -> Any:
-        asked[0] += 1
-        return answer(obs)
-    try:
-        result = play_game(rules, [], seed, address, log.first_dealer, log=True, start_scores=log.start_scores,
-                           hands=log.decks, plays=[play] * rules.players, given_only=True)
-    except IllegalMove as e:
-        raise RecordFileError(f"cribsim: {where}: answer {asked[0]} is refused by the rules: {e}") from None
-    except (ValueError, IndexError, TypeError) as e:
-        raise RecordFileError(f"cribsim: {where}: {e}") from None
-    if asked[0] != len(log.actions):
-        raise RecordFileError(f"cribsim: {where}: the game ended after {asked[0]} of {len(log.actions)} answers")
-    if result.events is not None and log.cuts:
-        result.events[:0] = [Event(-1, seat, 0, "draw", tile, 0, 0, None, "") for seat, tile in log.cuts]
-    return result
+
+def _partial(rules: DominoRules, log: GameLog, events: list[Event], why: str) -> GameResult:
+    """A game stopped part-way: its scores from the events (winner -1)."""
+    scores = list(log.start_scores or [0] * len(rules.sides))
+    for e in events:
+        if e.kind == "score":
+            scores[rules.side_of[e.seat]] += e.points
+    hands = 1 + max((e.hand for e in events), default=0)
+    return GameResult(-1, tuple(scores), log.first_dealer, hands, [0] * len(STATS), events=events,
+                      start_scores=tuple(log.start_scores) if log.start_scores else None, stopped=why)

@@ -18,13 +18,18 @@ if TYPE_CHECKING:
     from .rules import DominoRules
 
 
+def after_game(rules: DominoRules, game: Any, points: list[int], played: int,
+               table: dict[str, int] | None = None) -> tuple[int, int | None]:
+    """Score a finished game into the match (no skunks): (0, the match's winner once settled)."""
+    points[game.winner] += rules.match.points_table()["win"]
+    return 0, settled(rules.match, points, played, game.winner)
+
+
 def play_match(rules: DominoRules, factories: Sequence[Callable[[random.Random], Any]], seed: int, match_key: int,
                first_dealer: int | None = None, log: bool = False, opening: Opening | None = None,
                tape: MatchTape | None = None) -> MatchResult:
     """Play one match; an ``opening`` (a deal book's first hands, a start position: the first
     leader and the scores) starts every game, a ``tape`` records every game (game records)."""
-    fmt = rules.match
-    win_points = fmt.points_table()["win"]
     strategies = make_strategies(factories)
     points = [0] * len(rules.sides)
     result = MatchResult(-1, points)
@@ -35,13 +40,15 @@ def play_match(rules: DominoRules, factories: Sequence[Callable[[random.Random],
     while True:
         if opening is not None and opening.dealer is not None:
             leader = opening.dealer
-        game = play_game(rules, strategies, seed, (match_key, g), leader, log=log, start_scores=start,
-                         tape=tape.game() if tape is not None else None, hands=hands)
+        t = tape.game() if tape is not None else None
+        if t is not None:
+            t.match_score = list(points)
+        game = play_game(rules, strategies, seed, (match_key, g), leader, log=log, start_scores=start, tape=t,
+                         hands=hands)
         result.games.append(game)
         result.skunks.append(0)
-        points[game.winner] += win_points
         g += 1
-        over = settled(fmt, points, g, game.winner)
+        _, over = after_game(rules, game, points, g)
         if over is not None:
             result.winner = over
             return result

@@ -61,6 +61,10 @@ def narrate(rules: DominoRules, result: Any, names: list[str] | None = None) -> 
         elif e.kind == "block":
             out.append("  Blocked: nobody can play; no domino point (F-END-2)")
     out.append("")
+    if result.winner < 0:  # a replayed game that did not finish (a forfeit)
+        out.append(f"Play stops here ({result.stopped}). Score: "
+                   f"{', '.join(f'{sides[i]} {s}' for i, s in enumerate(scores))}.")
+        return out
     out.append(f"{sides[result.winner]} win{'s' if ' & ' not in sides[result.winner] else ''} "
                f"{'-'.join(str(s) for s in result.scores)} after {result.hands} hands.")
     return out

@@ -45,6 +45,7 @@ class GameResult:
     start_scores: tuple[int, ...] | None = None  # a game started from a later position (by side)
     trail: list[tuple[int, ...]] = field(default_factory=list)  # scores: start, each play and show, end
     decisions: int = 0  # decisions asked of the seats
+    stopped: str | None = None  # a replay of a game that did not finish (a forfeit): why (winner is -1)
 
     @property
     def side_of(self) -> tuple[int, ...]:
@@ -158,6 +159,7 @@ def play_game(rules: Any, strategies: Sequence[Any], seed: int, address: tuple[i
     asks = answerers(g.program, strategies)
     if tape is not None:
         tape.cuts = [[e.seat, e.cards[0]] for e in events or ()]
+        tape.first_dealer = first_dealer
         tape.start_scores = list(start_scores) if start_scores is not None else None
         tape.match_score = list(match_score)
         g.dealt = tape.decks
@@ -167,48 +169,83 @@ def play_game(rules: Any, strategies: Sequence[Any], seed: int, address: tuple[i
     over = drive(g, asks)
     if over is None:
         raise RuntimeError("a whole game stopped without a winner")
-    return result_of(g, over, log)
+    result = result_of(g, over, log)
+    if tape is not None:
+        tape.finish(result.winner, result.scores, result.deals)
+    return result
 
 
 def replay_game(rules: Any, log: GameLog, seed: int, address: tuple[int, int],
-                counters: Sequence[tuple[float, float]] | None = None, where: str = "record") -> GameResult:
+                counters: Sequence[tuple[float, float]] | None = None, where: str = "record",
+                partial: bool = False) -> GameResult:
     """Play a recorded game again through the state machine's generic interface: its decks, its
     first dealer, its counting draws and its answers, each checked by the rules. Returns the
     result with the events (the cut included). Raises RecordFileError (naming ``where``) for a
-    record the rules refuse or that ends before (or after) the game."""
-    from ..errors import IllegalMove
+    record the rules refuse, that ends before (or after) the game, or leaves decks or draws
+    unused. With ``partial`` (a match that ended in a forfeit) a record that stops early, or
+    whose last answer the rules refuse, gives the game as far as it went (``stopped`` says why)."""
     from ..gamelog import RecordFileError
 
+    _check_log(rules, log, where)
+    draws = iter(log.chance)
+    g = GameState(rules, seed, address, log.first_dealer, log=True, decks=dict(enumerate(log.decks)),
+                  match_score=tuple(log.match_score), counters=counters, scores=log.start_scores)
+    if g.counting is not None:
+        g.counting.random = lambda: _next(draws, where, "counting draws")
+    g.given_only = True
+    stopped = _apply_all(g, log.actions, where, partial)
+    if stopped is not None:
+        return GameResult(-1, tuple(g.scores), g.first_dealer, g.deal_no + 1, g.by_role, g.sides, g.game_targets, (),
+                          g.own_layout, events=g.events, start_scores=g.start_scores if any(g.start_scores) else None,
+                          stopped=stopped)
+    assert g.over is not None
+    result = result_of(g, g.over, True)
+    if next(draws, None) is not None or len(log.decks) != result.deals:
+        raise RecordFileError(f"cribsim: {where}: the record has decks or counting draws the game never used")
+    if log.cuts and result.events is not None:
+        result.events[:0] = [Event(-1, seat, 0, "cut", "", (card,)) for seat, card in log.cuts]
+    return result
+
+
+def _check_log(rules: Any, log: GameLog, where: str) -> None:
+    from ..gamelog import RecordFileError
+
+    if not log.first_dealer < rules.players or any(not 0 <= s < rules.players or not 0 <= c < rules.deck_size
+                                                   for s, c in log.cuts):
+        raise RecordFileError(f"cribsim: {where}: a first dealer or a cut that is not a seat and a card of these "
+                              "rules")
     for k, deck in enumerate(log.decks):
         if len(set(deck)) != len(deck) or not all(0 <= c < rules.deck_size for c in deck):
             raise RecordFileError(f"cribsim: {where}: the deck of deal {k + 1} has a repeated card or one that "
                                   f"is not in the {rules.deck_size}-card deck")
-    decks = dict(enumerate(log.decks))
-    g = GameState(rules, seed, address, log.first_dealer, log=True, decks=decks,
-                  match_score=tuple(log.match_score), counters=counters, scores=log.start_scores)
-    if g.counting is not None:
-        draws = iter(log.chance)
-        g.counting.random = lambda: _next(draws, where, "counting draws")
-    g.given_only = True
+
+
+def _apply_all(g: GameState, actions: Sequence[Any], where: str, partial: bool) -> str | None:
+    """Run ``g`` with ``actions``; None when the game ended with the last of them, else (with
+    ``partial``) why it stopped."""
+    from ..errors import IllegalMove
+    from ..gamelog import RecordFileError
+
     try:
         g.start()
-        for i, a in enumerate(log.actions):
+        for i, a in enumerate(actions):
             if g.is_terminal:
-                raise RecordFileError(f"cribsim: {where}: the game ended after {i} of {len(log.actions)} answers")
+                raise RecordFileError(f"cribsim: {where}: the game ended after {i} of {len(actions)} answers")
             try:
                 g.apply(a)
             except (IllegalMove, TypeError, KeyError, IndexError, AttributeError) as e:
-                raise RecordFileError(f"cribsim: {where}: answer {i + 1} ({str(a)[:60]}) is refused by the rules: "
-                                      f"{str(e)[:200]}") from None
+                why = f"answer {i + 1} ({str(a)[:60]}) is refused by the rules: {str(e)[:200]}"
+                if partial and i == len(actions) - 1:
+                    return why
+                raise RecordFileError(f"cribsim: {where}: {why}") from None
     except ValueError as e:  # a deck missing or too short
         raise RecordFileError(f"cribsim: {where}: {e}") from None
     if g.over is None:
+        if partial:
+            return f"the record ends here, at a {g.decision} decision of seat {g.actor}"
         raise RecordFileError(f"cribsim: {where}: the record ends before the game does "
-                              f"({len(log.actions)} answers recorded)")
-    result = result_of(g, g.over, True)
-    if log.cuts and result.events is not None:
-        result.events[:0] = [Event(-1, seat, 0, "cut", "", (card,)) for seat, card in log.cuts]
-    return result
+                              f"({len(actions)} answers recorded)")
+    return None
 
 
 def _next(it: Any, where: str, what: str) -> Any:

@@ -40,6 +40,12 @@ class GameOver(Exception):
         self.side = side
 
 
+def deck_at(deck_size: int, needed: int, seed: int, address: Sequence[int], deal_no: int) -> list[int]:
+    """The first ``needed`` cards of the deck of deal ``deal_no`` of the game at ``address``
+    (match key, game number): the one place a deck's address is formed."""
+    return addressed_draw(deck_size, needed, seed, *address, deal_no, DECK)
+
+
 def side_of_seats(sides: Sequence[Sequence[int]], n: int) -> tuple[int, ...]:
     """The side index of every seat."""
     out = [0] * n
@@ -147,7 +153,7 @@ class GameState:
         elif self.given_only:
             raise ValueError(f"deal {self.deal_no + 1}: no deck given for it")
         else:
-            cards = addressed_draw(self.rules.deck_size, needed, self.seed, *self.address, self.deal_no, DECK)
+            cards = deck_at(self.rules.deck_size, needed, self.seed, self.address, self.deal_no)
         if self.dealt is not None:
             self.dealt.append(cards)
         return cards

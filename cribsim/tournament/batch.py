@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..book import opening
 from ..errors import IllegalMove
-from ..gamelog import GameLog, MatchLog, MatchTape
+from ..gamelog import MatchLog, MatchTape
 from ..games import GAMES
 from ..isolation import Isolated, PluginFault, is_plugin, timeout_message
 from ..records import Forfeit, MatchRecord
@@ -84,19 +84,8 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
     seat_makers = [_tracked(makers[spec.sides[side_of[seat]]], seat, rules, dog) for seat in range(rules.players)]
     rec = MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides), -1, None, None)
     seat: int | None  # the seat at fault (blame: None if no strategy's)
+    kwargs, counters, tape = _match_options(ctx, spec, rules)
     try:
-        counters = None
-        if any(e.miss_rate for e in ctx["lineup"]):  # V-MUGGINS counting models, per seat
-            entries = [ctx["lineup"][spec.sides[side_of[seat]]] for seat in range(rules.players)]
-            counters = [(e.miss_rate, e.vigilance) for e in entries]
-        kwargs: dict[str, Any] = {"counters": counters} if counters else {}
-        book = ctx.get("book") or ()
-        start = opening(book[spec.variant] if book else None, ctx.get("starts"), spec.group)
-        if start is not None:
-            kwargs["opening"] = start
-        tape = MatchTape() if taped(ctx, spec) else None
-        if tape is not None:
-            kwargs["tape"] = tape
         m = GAMES[rules.game].play_match(rules, seat_makers, ctx["seed"], spec.key, **kwargs)
     except DecisionTimeout as e:
         seat, kind, msg = e.seat, "timeout", timeout_message(ctx["time_limit"])
@@ -120,7 +109,28 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
     side = side_of[seat]
     rec.winner = (1 - side) if len(rules.sides) == 2 else -1
     rec.forfeit = Forfeit(side, spec.sides[side], kind, msg[:300])
+    if tape is not None and kept(ctx, rec):
+        rec.log = match_log(ctx, spec, rec, tape, counters)
     return rec
+
+
+def _match_options(ctx: dict[str, Any], spec: MatchSpec,
+                   rules: Any) -> tuple[dict[str, Any], list[tuple[float, float]] | None, MatchTape | None]:
+    """play_match's options for one match: the seats' counting models (V-MUGGINS), the opening
+    (deal book, start position) and a tape when its games are recorded."""
+    kwargs: dict[str, Any] = {}
+    counters = None
+    if any(e.miss_rate for e in ctx["lineup"]):
+        entries = [ctx["lineup"][spec.sides[rules.side_of[seat]]] for seat in range(rules.players)]
+        counters = kwargs["counters"] = [(e.miss_rate, e.vigilance) for e in entries]
+    book = ctx.get("book") or ()
+    start = opening(book[spec.variant] if book else None, ctx.get("starts"), spec.group)
+    if start is not None:
+        kwargs["opening"] = start
+    tape = MatchTape() if taped(ctx, spec) else None
+    if tape is not None:
+        kwargs["tape"] = tape
+    return kwargs, counters, tape
 
 
 def taped(ctx: dict[str, Any], spec: MatchSpec) -> bool:
@@ -138,28 +148,32 @@ def taped(ctx: dict[str, Any], spec: MatchSpec) -> bool:
 
 
 def kept(ctx: dict[str, Any], rec: MatchRecord) -> bool:
-    """Whether a recorded match is kept: for ``losses_of``, one its entry lost."""
+    """Whether a recorded match is kept: for ``losses_of``, one its entry lost (a forfeit of its
+    own counts); a failed match (no strategy's fault, nothing played to the end) is not."""
     mode = ctx["record"]
+    if rec.failed:
+        return False
     if mode.mode != "losses_of":
         return True
-    return rec.winner >= 0 and rec.sides[rec.winner] != mode.losses_of
+    entry = mode.losses_of
+    if rec.forfeit is not None and rec.forfeit.entry == entry:
+        return True
+    return rec.winner >= 0 and rec.sides[rec.winner] != entry
 
 
 def match_log(ctx: dict[str, Any], spec: MatchSpec, rec: MatchRecord, tape: MatchTape,
               counters: Sequence[tuple[float, float]] | None) -> MatchLog:
-    """The game record of a finished match."""
+    """The game record of a match: every game the tape holds (for a forfeit, the last one up to
+    the answer that ended it) and the outcome."""
     rules_json, fingerprint = ctx["rules_json"][spec.variant]
     rules = ctx["variants"][spec.variant]
     lineup = ctx["lineup"]
-    games = [GameLog(first_dealer=g.first_dealer, decks=t.decks, actions=t.actions,
-                     winner=g.winner, scores=list(g.scores), deals=g.deals, cuts=t.cuts, chance=t.chance,
-                     start_scores=t.start_scores, match_score=t.match_score)
-             for g, t in zip(rec.games, tape.games)]
     return MatchLog(id=spec.id, experiment=ctx["name"], variant=rules.name, game=rules.game, rules=rules_json,
                     fingerprint=fingerprint, seed=ctx["seed"], match_key=spec.key,
                     entries=[lineup[e].name for e in spec.sides], strategies=[lineup[e].strategy for e in spec.sides],
-                    winner=rec.winner, game_points=list(rec.game_points or ()), games=games,
-                    counters=[list(c) for c in counters] if counters else None)
+                    winner=rec.winner, game_points=list(rec.game_points or ()), games=[t.log() for t in tape.games],
+                    counters=[list(c) for c in counters] if counters else None,
+                    forfeit=None if rec.forfeit is None else rec.forfeit.to_json())
 
 
 def play_batch(ctx: dict[str, Any], specs: Iterable[MatchSpec]) -> tuple[list[MatchRecord], dict[str, Any]]:

@@ -302,8 +302,12 @@ def _book(source: str, spec: Any, variants: Sequence[Any]) -> tuple[str, str, li
     if not isinstance(spec, str) or not spec or len(spec) > 1000:
         raise ConfigError(source, "deals", f"expected the path of a deal book (JSON lines), got {_shown(spec)}")
     beside = Path(source).parent / spec
-    path = beside if beside.is_file() else Path(spec)
-    if not path.is_file():
+    try:
+        path = beside if beside.is_file() else Path(spec)
+        found = path.is_file()
+    except OSError as e:  # a name too long for the file system
+        raise ConfigError(source, "deals", f"cannot use {spec[:80]!r} ({e.strerror or e})") from None
+    if not found:
         raise ConfigError(source, "deals", f"no such deal book {spec!r} (looked beside the config and from the "
                                            "working directory)")
     return (str(path), *read_book(path, variants))

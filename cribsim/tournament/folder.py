@@ -152,6 +152,8 @@ def remove_owned(out: str | os.PathLike[str], manifest: Mapping[str, Any]) -> No
     names = owned_files(manifest)
     for name in sorted(names - {MANIFEST}) + [MANIFEST]:
         p = out / name
+        if name == GAMES_FILE and p.parent.is_symlink():
+            continue  # the records' folder replaced by a link: not ours to follow
         if p.is_symlink() or p.is_file():  # a link is removed, never what it points to
             p.unlink()
             if name == GAMES_FILE:

@@ -5,7 +5,9 @@ variant as the event. Reads the manifest and the records only."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -57,6 +59,8 @@ def write_pgn(manifest: dict[str, Any], records: Sequence[MatchRecord], path: st
     """Write the PGN file (write-then-rename); refuses to replace a file that is not a PGN cribsim
     wrote. Returns the number of games written."""
     p = Path(path)
+    if not str(path):
+        raise CribsimError("cribsim: --pgn: give a file name")
     if p.exists():
         try:
             head = p.read_text(encoding="utf-8", errors="replace")[:2000]
@@ -65,10 +69,15 @@ def write_pgn(manifest: dict[str, Any], records: Sequence[MatchRecord], path: st
         if not p.is_file() or (head and f'[Site "{SITE}"]' not in head):
             raise CribsimError(f"cribsim: --pgn {p}: a file is there that cribsim did not write; choose another name")
     games = list(blocks(manifest, records))
-    tmp = p.with_name(p.name + ".tmp")
-    try:
-        tmp.write_text("\n".join(games), encoding="utf-8")
+    tmp = None
+    try:  # a scratch file of our own beside it, renamed into place
+        fd, tmp = tempfile.mkstemp(prefix=".cribsim-pgn-", dir=p.parent if str(p.parent) else ".")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write("\n".join(games))
         os.replace(tmp, p)
     except OSError as e:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         raise CribsimError(f"cribsim: --pgn {p}: cannot write ({e.strerror or e})") from None
     return len(games)

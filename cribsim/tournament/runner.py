@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from .. import __version__, compiled
 from ..errors import CribsimError, Interrupted, RunFailed, describe
-from ..gamelog import GAMES_FILE, RecordFileError, append_logs, cut_torn_member, read_logs
+from ..gamelog import GAMES_FILE, RecordFileError, append_logs, cut_torn_member, recorded_ids
 from ..games import GAMES
 from ..lock import FolderLock, describe_holder, holder
 from ..records import Forfeit, MatchRecord
@@ -220,6 +220,8 @@ class _Sink:
             logs = [r.log for r in records if r.log is not None and r.id not in self.logged]
             append_logs(self.games, logs)
             self.logged.update(m.id for m in logs)
+        for r in records:
+            r.log = None  # written: not kept in memory (the SPRT keeps the records)
         f.write("".join(json.dumps(r.to_json(), separators=(",", ":")) + "\n" for r in records))
         f.flush()
         os.fsync(f.fileno())
@@ -253,18 +255,21 @@ def open_games(out: Path) -> tuple[Path, set[str]]:
     """The game records file of a run (created if need be), with a torn last member (an
     interrupted append) cut off, and the ids of the matches it already holds."""
     path = out / GAMES_FILE
+    if path.parent.is_symlink() or path.is_symlink() or (path.parent.exists() and not path.parent.is_dir()):
+        raise RunFailed(f"cribsim: run failed: {path.parent} is a link or not a folder; cribsim writes game records "
+                        "only into a folder of its own")
     path.parent.mkdir(exist_ok=True)
     if not path.exists():
         path.touch()
         return path, set()
     try:
         if cut_torn_member(path):
-            _warn(f"{path}: cut an unfinished batch of game records (an interrupted write); its matches are "
-                  "recorded again")
-        return path, {m.id for _, m in read_logs(path, strict=False)}
+            _warn(f"{path}: cut an unfinished batch of game records (an interrupted write); its matches were not "
+                  "saved either, and are played and recorded again")
+        return path, recorded_ids(path)
     except RecordFileError as e:
-        raise RunFailed(f"cribsim: run failed: {str(e).removeprefix('cribsim: ')}; move it aside to record "
-                        "again") from None
+        raise RunFailed(f"cribsim: run failed: {str(e).removeprefix('cribsim: ')}; the records after the damage "
+                        "cannot be read: copy the file aside, and remove it to go on without them") from None
 
 
 def closed_streams(manifest: dict[str, Any], records: Sequence[MatchRecord]) -> set[Stream]:

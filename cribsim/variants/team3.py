@@ -20,11 +20,11 @@ from ..params import Param
 
 
 def layout(rules: Any, g: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Game ``g``'s sides, always in the order (the lone player, the partnership), so a side's
+    index means the same role in every game (start positions, records, strategies)."""
     lone = g % 3
     team = tuple(s for s in range(3) if s != lone)
-    sides = ((lone,), team) if lone < team[0] else (team, (lone,))
-    targets = tuple(rules.lone_target if side == (lone,) else rules.team_target for side in sides)
-    return sides, targets
+    return ((lone,), team), (rules.lone_target, rules.team_target)
 
 
 class Team3(Variant):
