@@ -219,7 +219,7 @@ def plot(c: Comparison, path: Path) -> None:
     panels.append(("stronger entry's game win rate",
                    [col.skill or Estimate(math.nan, math.nan, math.nan, 0) for col in c.columns]))
     names = [col.name for col in c.columns]
-    cols = 3
+    cols = 4 if len(panels) > 9 else 3
     rows_ = -(-len(panels) // cols)
     fig, axes = plt.subplots(rows_, cols, figsize=(5.2 * cols, 0.28 * len(names) * rows_ + 1.6 * rows_),
                              squeeze=False)
@@ -242,6 +242,6 @@ def plot(c: Comparison, path: Path) -> None:
     for ax in list(axes.flat)[len(panels):]:
         ax.axis("off")
     fig.suptitle(f"Variants compared (95% intervals; dashed: {c.columns[c.baseline].name})", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / fig.get_figheight()))
     fig.savefig(path, dpi=100)
     plt.close(fig)
