@@ -118,6 +118,9 @@ class GameRecord:
             raise RecordError(f"a game has a field of the wrong type ({e})") from None
         if not 0 <= rec.winner < len(rec.scores) or len(rec.sides) != len(rec.scores):
             raise RecordError("a game's winner or sides do not match its scores")
+        if rec.trail is not None and (not rec.trail or any(len(p) != len(rec.scores) for p in rec.trail)
+                                      or rec.trail[-1] != rec.scores):
+            raise RecordError("a game's trail does not end at its scores")
         return rec
 
     def value(self, path: str) -> Any:

@@ -70,6 +70,17 @@ def test_a_reversed_objective_and_own_targets():
     assert team3.lead_changes == 0 and team3.drama == 0 and team3.margin == 21
 
 
+def test_continued_play_is_measured_to_the_first_place():
+    """R-MATCH-5: the winner's game ends when it takes the first place; the others play on for
+    places, and what they score after that is not a comeback against the winner."""
+    g = GameRecord(winner=0, scores=[121, 130, 90], deals=3, first_dealer=0, first_dealer_won=True, skunk=0,
+                   sides=[[0], [1], [2]], order=[0, 1, 2], first_scores=[121, 100, 80],
+                   trail=[[0, 0, 0], [60, 50, 40], [100, 90, 70], [121, 100, 80], [121, 130, 90]])
+    m = metrics_of(g, {"target": 121, "objective": 1, "checkpoints": 2})
+    assert (m.margin, m.lead_changes, m.drama) == (21, 0, 0)
+    assert m.decided_at == pytest.approx(1 / 3)
+
+
 def test_metrics_of_a_record_use_the_manifest_info():
     g = GameRecord(winner=1, scores=[100, 121], deals=2, first_dealer=0, first_dealer_won=False, skunk=0,
                    sides=[[0], [1]], order=[1, 0], trail=[[0, 0], [30, 0], [40, 10], [50, 60], [100, 121]],
@@ -96,9 +107,26 @@ def test_seat_win_rates_and_balance():
                     sides=[[0], [1]], order=[w, 1 - w]) for w, fd in [(0, 0), (1, 0), (0, 1), (0, 0)] * 50]
     wins = seat_wins(g, 2)
     assert wins.mean(axis=0).tolist() == [0.5, 0.5]  # seat 0 = the first dealer
-    b = balance(wins)
-    assert b.value == 1.0 and b.lo < 1.0 and b == balance(wins)  # deterministic bootstrap
-    assert balance(np.array([[1, 0]] * 30 + [[0, 1]] * 10)).value == pytest.approx(0.5)
+    clusters = list(range(len(g)))
+    b = balance(wins, clusters)
+    assert b.value == 1.0 and b.lo < 1.0 and b.hi == 1.0  # two seats: from the first seat's interval
+    assert balance(np.array([[1, 0]] * 30 + [[0, 1]] * 10), list(range(40))).value == pytest.approx(0.5)
+
+
+def test_balance_of_many_seats_covers_perfect_balance():
+    """The range of five noisy seat rates is biased upward, so the raw bootstrap interval of a
+    perfectly balanced game misses 1; the basic bootstrap interval covers it, and the same
+    games give the same interval."""
+    rng = np.random.default_rng(7)
+    covered = 0
+    for _ in range(20):
+        winner = rng.integers(0, 5, 1000)
+        wins = np.zeros((1000, 5))
+        wins[np.arange(1000), winner] = 1
+        b = balance(wins, list(range(1000)), resamples=300)
+        covered += b.hi >= 0.999
+        assert b == balance(wins, list(range(1000)), resamples=300)
+    assert covered >= 15
 
 
 def write(tmp_path, text, name="exp.yaml"):
@@ -216,3 +244,31 @@ def test_fives_and_threes_trails_count_hands(tmp_path):
     c = write_compare(str(tmp_path / "out"), quiet=True)
     assert c.columns[0].figures["deals/game"].n == sum(len(r["games"]) for r in recs)
     assert Path(tmp_path / "out" / "compare.md").exists()
+
+
+def test_positions_refuses_an_old_run_and_warns_on_a_paired_one(tmp_path, run_dir, capsys):
+    import shutil
+
+    old = tmp_path / "old"
+    shutil.copytree(run_dir, old)
+    m = json.loads((old / "manifest.json").read_text())
+    for info in m["variant_info"]:
+        info.pop("target", None)
+    (old / "manifest.json").write_text(json.dumps(m))
+    capsys.readouterr()
+    assert main(["positions", str(old)]) == 2
+    assert "made by an older cribsim" in capsys.readouterr().err
+    assert main(["positions", str(run_dir), "--quiet"]) == 0  # the fixture's run is paired
+    assert "this run is paired" in capsys.readouterr().err
+
+
+def test_a_trail_that_does_not_end_at_the_scores_is_refused():
+    from cribsim.records import GameRecord as G
+    from cribsim.records import RecordError
+
+    d = G(winner=0, scores=[121, 50], deals=1, first_dealer=0, first_dealer_won=True, skunk=0, sides=[[0], [1]],
+          order=[0, 1], trail=[[0, 0], [121, 50]]).to_json()
+    assert G.from_json(d).trail == [[0, 0], [121, 50]]
+    for bad in ([[0, 0], [121]], [[0, 0], [120, 50]], []):
+        with pytest.raises(RecordError):
+            G.from_json({**d, "trail": bad})

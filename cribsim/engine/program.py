@@ -34,8 +34,10 @@ class Program:
         mods = rules.modules
         _check_pairs(mods, source)
         self.phases = _phases(mods, source)
-        # (run, decision, keep): keep the scores for the game's trail after the step (the play, the show)
-        self.steps = tuple((p.run, p.decision, p.slot in ("play", "show")) for p in self.phases)
+        # (run, decision, keep): keep the scores for the game's trail after the step: 1 after the play
+        # and the show; 2 after the opening of the first deal (points given as the game starts)
+        self.steps = tuple((p.run, p.decision, 1 if p.slot in ("play", "show") else 2 if p.slot == "opening" else 0)
+                           for p in self.phases)
         self.hooks = _hooks(rules, mods, source)
         self.decisions = {"discard": DISCARD, "play": PLAY}
         owner = {"discard": "the standard game", "play": "the standard game"}

@@ -171,7 +171,10 @@ class GameState:
                     self.decision = decision
                     yield from run(self)
                 if keep:
-                    trail.append(tuple(self.scores))
+                    if keep == 1:
+                        trail.append(tuple(self.scores))
+                    elif self.deal_no == self.start_deal:
+                        trail[0] = tuple(self.scores)  # the game's start, after points given as it starts
             if not self.next_deal():
                 return
         raise RuntimeError(f"game {self.address} did not end within {MAX_DEALS} deals")

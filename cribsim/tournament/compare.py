@@ -20,12 +20,14 @@ from .metrics import (
     Estimate,
     GameMetrics,
     balance,
+    clustered,
     games_to_win,
-    mean_of,
+    games_to_win_normal,
     metrics_of,
-    rate_of,
+    role_wins,
     seat_wins,
     skill,
+    won_by,
 )
 from .stats import Z95
 
@@ -39,23 +41,36 @@ FIGURES: tuple[tuple[str, Figure, str], ...] = (
     ("decided at (share of game)", lambda g, m, c: m.decided_at, "mean"),
     ("final margin (points)", lambda g, m, c: m.margin, "mean"),
     ("close games", lambda g, m, c: 1.0 if m.margin < c else 0.0, "rate"),
-    ("first dealer wins", lambda g, m, c: 1.0 if g.first_dealer_won else 0.0, "rate"),
+    ("first dealer wins", lambda g, m, c: 1.0 if _side_of(g, g.first_dealer) in won_by(g) else 0.0, "rate"),
 )
+
+PairKey = tuple[int, int, int, int]  # (table, group, seating, game number): the same deals in every variant
+
+
+def _side_of(g: GameRecord, seat: int) -> int:
+    return next(i for i, side in enumerate(g.sides) if seat in side)
+
+
+def _nan() -> Estimate:
+    return Estimate(math.nan, math.nan, math.nan, 0)
 
 
 @dataclass
 class VariantMetrics:
-    """One variant's column: every figure's estimate, seat by seat win rates, balance, skill."""
+    """One variant's column: every figure's estimate, seat (or role) win rates, balance, skill,
+    and each game's figures by the key of its deals (for paired differences)."""
 
     name: str
     games: int
     figures: dict[str, Estimate] = field(default_factory=dict)
     seats: list[Estimate] = field(default_factory=list)
+    roles: list[Estimate] = field(default_factory=list)  # games with their own sides (two against one)
     balance: Estimate | None = None
     stronger: str = ""
     skill: Estimate | None = None
     games_95: tuple[int | None, int | None, int | None] = (None, None, None)  # at p, p's hi, p's lo
-    per_match: dict[str, dict[tuple[int, int, int], float]] = field(default_factory=dict)
+    games_95_normal: float = math.nan
+    per_game: dict[str, dict[PairKey, float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -74,63 +89,84 @@ def _used(manifest: dict[str, Any], records: Sequence[MatchRecord]) -> list[Matc
     return [r for r in used_records(manifest, records) if r.forfeit is None]
 
 
+def _by_cluster(values: dict[PairKey, float]) -> tuple[list[float], list[float]]:
+    """Per-cluster sums and counts (a cluster: a table's group) of per-game values."""
+    sums: dict[tuple[int, int], list[float]] = {}
+    for (t, grp, _, _), x in sorted(values.items()):
+        if not math.isnan(x):
+            c = sums.setdefault((t, grp), [0.0, 0.0])
+            c[0] += x
+            c[1] += 1
+    return [c[0] for c in sums.values()], [c[1] for c in sums.values()]
+
+
 def variant_metrics(manifest: dict[str, Any], records: Sequence[MatchRecord], v: int,
                     close: float = CLOSE) -> VariantMetrics:
     info = manifest["variant_info"][v]
-    mine = [r for r in records if r.variant == v]
+    mine = sorted((r for r in records if r.variant == v), key=lambda r: (r.table, r.group, r.seating))
     names = [e["name"] for e in manifest["lineup"]]
     out = VariantMetrics(manifest["variants"][v]["name"], 0)
     games: list[GameRecord] = []
-    values: dict[str, list[float]] = {f: [] for f, _, _ in FIGURES}
+    clusters: list[int] = []
+    out.per_game = {f: {} for f, _, _ in FIGURES}
     for r in mine:
-        key = (r.table, r.group, r.seating)
-        sums = dict.fromkeys(values, 0.0)
-        for g in r.games:
+        for k, g in enumerate(r.games):
             m = metrics_of(g, info)
             games.append(g)
+            clusters.append(r.table * 10 ** 9 + r.group)
             for name, read, _ in FIGURES:
-                x = read(g, m, close)
-                values[name].append(x)
-                sums[name] += x
-        for name in values:
-            out.per_match.setdefault(name, {})[key] = sums[name] / max(len(r.games), 1)
+                out.per_game[name][(r.table, r.group, r.seating, k)] = read(g, m, close)
     out.games = len(games)
-    for name, _, kind in FIGURES:
-        xs = [x for x in values[name] if not math.isnan(x)]
-        out.figures[name] = rate_of(sum(xs), len(xs)) if kind == "rate" else mean_of(xs)
-    players = int(info.get("players") or max((s for g in games for side in g.sides for s in side), default=1) + 1)
+    for name, _, _ in FIGURES:
+        out.figures[name] = clustered(*_by_cluster(out.per_game[name]))
     if games:
-        wins = seat_wins(games, players)
-        out.seats = [rate_of(float(wins[:, k].sum()), len(games)) for k in range(players)]
-        out.balance = balance(wins)
+        own = any(g.targets is not None for g in games)
+        wins = role_wins(games) if own else seat_wins(games, int(info["players"]))
+        rates = [clustered(*_sums(wins[:, k], clusters)) for k in range(wins.shape[1])]
+        if own:
+            out.roles = rates
+        else:
+            out.seats = rates
+        out.balance = balance(wins, clusters)
     best, est = skill(mine)
     if best is not None:
         out.stronger, out.skill = names[best], est
         if info.get("sides") == 2:  # a majority of games decides a match between two sides only
             out.games_95 = (games_to_win(est.value), games_to_win(est.hi), games_to_win(est.lo))
+            out.games_95_normal = games_to_win_normal(est.value, est.value * (1 - est.value))
     return out
 
 
+def _sums(column: Any, clusters: Sequence[int]) -> tuple[list[float], list[float]]:
+    acc: dict[int, list[float]] = {}
+    for x, c in zip(column, clusters):
+        a = acc.setdefault(c, [0.0, 0.0])
+        a[0] += float(x)
+        a[1] += 1
+    return [a[0] for a in acc.values()], [a[1] for a in acc.values()]
+
+
+def _se(e: Estimate) -> float:
+    return (e.hi - e.lo) / (2 * Z95)
+
+
 def differences(base: VariantMetrics, other: VariantMetrics, paired: bool) -> list[Difference]:
-    """``other`` minus ``base`` on every figure, by match: paired over the matches both played
-    (when their tables are the same), and unpaired over all of each."""
+    """``other`` minus ``base`` on every figure: paired over the games both played on the same
+    deals (same table, group, seating and game number; when their tables are the same), with the
+    interval over clusters, and unpaired from the two columns."""
     out = []
     for name, _, _ in FIGURES:
-        a, b = base.per_match.get(name, {}), other.per_match.get(name, {})
-        av = [x for x in a.values() if not math.isnan(x)]
-        bv = [x for x in b.values() if not math.isnan(x)]
-        unp = Estimate(math.nan, math.nan, math.nan, 0)
-        if len(av) > 1 and len(bv) > 1:
-            d = float(np.mean(bv) - np.mean(av))
-            half = Z95 * math.sqrt(float(np.var(av, ddof=1)) / len(av) + float(np.var(bv, ddof=1)) / len(bv))
-            unp = Estimate(d, d - half, d + half, min(len(av), len(bv)))
+        eb, eo = base.figures[name], other.figures[name]
+        unp = _nan()
+        if eb.n > 1 and eo.n > 1 and not math.isnan(_se(eb) + _se(eo)):
+            d, half = eo.value - eb.value, Z95 * math.hypot(_se(eb), _se(eo))
+            unp = Estimate(d, d - half, d + half, eo.n)
         pe = None
         if paired:
-            keys = [k for k in b if k in a and not math.isnan(a[k]) and not math.isnan(b[k])]
-            if len(keys) > 1:
-                diffs = np.array([b[k] - a[k] for k in keys])
-                d, half = float(diffs.mean()), Z95 * float(diffs.std(ddof=1)) / math.sqrt(len(keys))
-                pe = Estimate(d, d - half, d + half, len(keys))
+            a, b = base.per_game[name], other.per_game[name]
+            diffs = {k: b[k] - a[k] for k in b if k in a and not math.isnan(a[k]) and not math.isnan(b[k])}
+            if len(diffs) > 1:
+                pe = clustered(*_by_cluster(diffs))
         out.append(Difference(other.name, name, pe, unp))
     return out
 
@@ -146,6 +182,8 @@ class Comparison:
 def compare(manifest: dict[str, Any], records: Sequence[MatchRecord], baseline: str | None = None,
             close: float = CLOSE) -> Comparison:
     used = _used(manifest, records)
+    if not any(r.games for r in used):
+        raise CribsimError("cribsim: the run has no finished matches to compare")
     if not any(g.trail for r in used for g in r.games):
         raise CribsimError("cribsim: the records carry no score trails (written by an older cribsim): run the "
                            "experiment again with --fresh")
@@ -177,11 +215,19 @@ def rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     for k in range(seats):
         out.append([f"seat {k} wins (0 deals first)"] +
                    [col.seats[k].cell() if k < len(col.seats) else "" for col in c.columns])
-    out.append(["balance (1 - largest seat gap)"] + [col.balance.cell() if col.balance else "-" for col in c.columns])
+    roles = max(len(col.roles) for col in c.columns)
+    for k in range(roles):
+        out.append([f"own side {k} wins (two against one: 0 lone, 1 partnership)"] +
+                   [col.roles[k].cell() if k < len(col.roles) else "" for col in c.columns])
+    out.append(["balance (1 - largest seat gap; own sides: role gap)"] +
+               [col.balance.cell() if col.balance else "-" for col in c.columns])
     out.append(["stronger entry"] + [col.stronger or "-" for col in c.columns])
     out.append(["its game win rate (skill; even: 1/sides)"] +
                [col.skill.cell() if col.skill else "-" for col in c.columns])
     out.append(["games for a 95% match win"] + [_games(col) for col in c.columns])
+    out.append(["  the same, normal approximation"] +
+               ["-" if math.isnan(col.games_95_normal) or math.isinf(col.games_95_normal)
+                else f"{col.games_95_normal:.1f}" for col in c.columns])
     return head, out
 
 
@@ -215,9 +261,8 @@ def plot(c: Comparison, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     panels = [(name, [col.figures[name] for col in c.columns]) for name, _, _ in FIGURES]
-    panels.append(("balance", [col.balance or Estimate(math.nan, math.nan, math.nan, 0) for col in c.columns]))
-    panels.append(("stronger entry's game win rate",
-                   [col.skill or Estimate(math.nan, math.nan, math.nan, 0) for col in c.columns]))
+    panels.append(("balance", [col.balance or _nan() for col in c.columns]))
+    panels.append(("stronger entry's game win rate", [col.skill or _nan() for col in c.columns]))
     names = [col.name for col in c.columns]
     cols = 4 if len(panels) > 9 else 3
     rows_ = -(-len(panels) // cols)

@@ -2,25 +2,25 @@
 ``cribsim positions``).
 
 Per game, from its trail (the scores by side at the start, after the play and after the show of
-every deal, and at the end; Fives and Threes: after every hand) a side's *standing* is its
-score minus its target (how far it has to go, negated; for a reversed objective, lowball, the
-target minus its score), so sides with different targets (two against one) compare fairly and
-the *leader* is the side with the highest standing, if only one has it:
+every deal, and at the end; Fives and Threes: after every hand) a side's *standing* is how far
+it is from its target, negated (for a reversed objective, lowball, not negated), in points of
+the game's largest target (so sides with different targets, two against one, compare fairly;
+with equal targets it is plain points), and the *leader* is the side with the highest standing,
+if only one has it. With continued play the trail ends when the first place is taken (the
+winner's game is over; the others play on for places):
 
 - lead changes: how often the leader changes (a tie keeps the last leader);
 - drama: the largest deficit the eventual winner came back from, max over the trail of (the
   leader's standing minus the winner's), 0 for a wire-to-wire win (Ludii's Drama);
 - decided at: the share of the game's duration played before the winner took the lead for good,
   ``t(k) / t(end)`` with ``k`` the first point of the trail from which the winner leads at every
-  later point, and ``t`` counted in deals (Ludii's DecisivenessMoves, in deals);
+  later point (1 if it does not lead alone at the end, a shared win), ``t`` in deals;
 - margin: the winner's standing minus the runner-up's at the end (points);
 - close: a margin below ``close`` points.
 
-Per variant: each metric's mean with a 95% interval; the win rate of each seat counted from the
-first dealer (seat 0 deals first) and the balance, 1 minus the largest gap between two seats'
-win rates (interval by a bootstrap over games); duration in deals and in decisions; the skill
-figure (the stronger entry's single-game win rate) and the number of games a match needs for
-the stronger entry to win it with 95% probability."""
+Per variant every figure is a ratio of sums over clusters of games that share their deals (a
+table's group: the same decks under every seating), with the delta-method interval of a ratio
+estimator, so the correlation between the seatings of one deal sequence is counted."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..records import GameRecord, MatchRecord
-from .stats import mean_ci, wilson
+from .stats import mean_ci, ratio_ci, wilson
 
 CLOSE = 10  # points: a game won by fewer is close (``--close``)
 
@@ -50,8 +50,10 @@ class GameMetrics:
 
 
 def standings(scores: Sequence[int], targets: Sequence[float], objective: int) -> list[float]:
-    """Each side's standing: score minus target (target minus score for a reversed objective)."""
-    return [(s - t) * objective for s, t in zip(scores, targets)]
+    """Each side's standing: (score - target) in points of the largest target (target - score
+    for a reversed objective)."""
+    big = max(targets)
+    return [(s - t) * objective * big / t for s, t in zip(scores, targets)]
 
 
 def leader(standing: Sequence[float]) -> int | None:
@@ -91,10 +93,23 @@ def targets_of(game: GameRecord, info: dict[str, Any]) -> list[float]:
     return [float(info["target"])] * len(game.scores)
 
 
+def decided_trail(game: GameRecord) -> list[list[int]]:
+    """The trail up to the moment the game was decided: with continued play (R-MATCH-5), when
+    the first place was taken (its recorded scores end the trail), else the whole trail."""
+    trail = game.trail or []
+    if game.first_scores is None:
+        return trail
+    first = list(game.first_scores)
+    for i, point in enumerate(trail):
+        if all(a >= b for a, b in zip(point, first)):
+            return [*trail[:i], first]
+    return trail
+
+
 def metrics_of(game: GameRecord, info: dict[str, Any]) -> GameMetrics:
     if game.trail is None or len(game.trail) < 2:
         raise ValueError("a game has no score trail")
-    return game_metrics(game.trail, game.winner, targets_of(game, info), info["objective"],
+    return game_metrics(decided_trail(game), game.winner, targets_of(game, info), info["objective"],
                         info.get("checkpoints", 2), game.deals, game.decisions)
 
 
@@ -128,33 +143,68 @@ def rate_of(hits: float, n: int) -> Estimate:
     return Estimate(p, lo, hi, n)
 
 
+def clustered(sums: Sequence[float], counts: Sequence[float]) -> Estimate:
+    """A mean per unit from per-cluster sums and counts (units: games), with the delta-method
+    interval of a ratio estimator: clusters are the independent draws."""
+    r, lo, hi = ratio_ci(sums, counts)
+    return Estimate(r, lo, hi, int(sum(counts)))
+
+
+def won_by(game: GameRecord) -> set[int]:
+    """The sides that won the game, or shared the win."""
+    return set(game.shared) if game.shared is not None else {game.winner}
+
+
 def seat_wins(games: Sequence[GameRecord], players: int) -> np.ndarray:
-    """A games x seats array: 1 where the seat (counted from the first dealer) was on the
-    winning side (or shared the win)."""
+    """A games x seats array: 1 where the seat (counted from the first dealer) was on a side
+    that won the game (or shared the win)."""
     out = np.zeros((len(games), players))
     for k, g in enumerate(games):
-        won = set(g.shared) if g.shared is not None else {g.winner}
-        for side in won:
+        for side in won_by(g):
             for seat in g.sides[side]:
                 out[k, (seat - g.first_dealer) % players] = 1
     return out
 
 
-def balance(wins: np.ndarray, resamples: int = 1000, seed: int = 12345) -> Estimate:
-    """1 minus the largest gap between two seats' win rates, with a bootstrap interval over games
-    (a fixed generator: the same records give the same interval)."""
+def role_wins(games: Sequence[GameRecord]) -> np.ndarray:
+    """A games x sides array for games with their own sides (two against one: side 0 the lone
+    player, side 1 the partnership, in every game): 1 where that role won."""
+    sides = len(games[0].sides) if games else 0
+    out = np.zeros((len(games), sides))
+    for k, g in enumerate(games):
+        for side in won_by(g):
+            out[k, side] = 1
+    return out
+
+
+def balance(wins: np.ndarray, clusters: Sequence[int], resamples: int = 1000, seed: int = 12345) -> Estimate:
+    """1 minus the largest gap between two seats' win rates. Two seats: the interval follows from
+    the first seat's (``1 - |2r - 1|``). More: the basic bootstrap over clusters of games (in
+    the order given: sort them first, so the same records give the same interval), which
+    corrects the range's upward bias near perfect balance."""
     n = wins.shape[0]
     if n < 2:
         return Estimate(math.nan, math.nan, math.nan, n)
-    rates = wins.mean(axis=0)
+    keys = np.asarray(clusters)
+    uniq, idx = np.unique(keys, return_inverse=True)
+    sums = np.zeros((len(uniq), wins.shape[1]))
+    np.add.at(sums, idx, wins)
+    counts = np.bincount(idx, minlength=len(uniq)).astype(float)
+    rates = sums.sum(axis=0) / counts.sum()
     value = 1 - float(rates.max() - rates.min())
+    if wins.shape[1] == 2:
+        r = clustered(sums[:, 0].tolist(), counts.tolist())
+        ends = [abs(2 * r.lo - 1), abs(2 * r.hi - 1)]
+        hi = 1.0 if r.lo <= 0.5 <= r.hi else 1 - min(ends)
+        return Estimate(value, max(0.0, 1 - max(ends)), hi, n)
     rng = np.random.default_rng(seed)
     boot = []
     for _ in range(resamples):
-        r = wins[rng.integers(0, n, n)].mean(axis=0)
-        boot.append(1 - float(r.max() - r.min()))
-    lo, hi = np.quantile(boot, [0.025, 0.975])
-    return Estimate(value, float(lo), float(hi), n)
+        pick = rng.integers(0, len(uniq), len(uniq))
+        rr = sums[pick].sum(axis=0) / counts[pick].sum()
+        boot.append(1 - float(rr.max() - rr.min()))
+    q_lo, q_hi = np.quantile(boot, [0.025, 0.975])
+    return Estimate(value, max(0.0, 2 * value - float(q_hi)), min(1.0, 2 * value - float(q_lo)), n)
 
 
 def majority_chance(p: float, n: int) -> float:
@@ -190,26 +240,25 @@ def games_to_win_normal(p: float, variance: float, z: float = 1.6448536269514722
     return (z * math.sqrt(variance) / (p - 0.5)) ** 2
 
 
-def entry_game_wins(records: Sequence[MatchRecord]) -> dict[int, list[int]]:
-    """Per lineup entry: 1/0 for every game it played, won or not (games of two sides)."""
-    out: dict[int, list[int]] = {}
+def skill(records: Sequence[MatchRecord]) -> tuple[int | None, Estimate]:
+    """The stronger lineup entry by single-game win rate (games of the match's own sides, a
+    shared win counting as a win) and that rate, with its interval over clusters of games that
+    share their deals (a table's group)."""
+    per: dict[int, dict[tuple[int, int], list[float]]] = {}
     for r in records:
         if r.forfeit is not None:
             continue
         for g in r.games:
             if len(g.sides) != len(r.sides):
                 continue  # a game with its own sides (two against one)
+            won = won_by(g)
             for side, entry in enumerate(r.sides):
-                out.setdefault(entry, []).append(1 if side == g.winner else 0)
-    return out
-
-
-def skill(records: Sequence[MatchRecord]) -> tuple[int | None, Estimate]:
-    """The stronger entry (by single-game win rate) and that rate, with its interval."""
-    wins = entry_game_wins(records)
-    if not wins:
+                cell = per.setdefault(entry, {}).setdefault((r.table, r.group), [0.0, 0.0])
+                cell[0] += side in won
+                cell[1] += 1
+    if not per:
         return None, Estimate(math.nan, math.nan, math.nan, 0)
-    best = max(wins, key=lambda e: (sum(wins[e]) / len(wins[e]), -e))
-    w = wins[best]
-    return best, rate_of(sum(w), len(w))
-
+    rate = {e: sum(c[0] for c in d.values()) / sum(c[1] for c in d.values()) for e, d in per.items()}
+    best = max(rate, key=lambda e: (rate[e], -e))
+    cells = [per[best][k] for k in sorted(per[best])]
+    return best, clustered([c[0] for c in cells], [c[1] for c in cells])

@@ -32,6 +32,8 @@ class Cell:
     lo: float
     hi: float
     estimate: str  # "raw", "smoothed" (3 x 3 cells pooled) or "too thin"
+    pooled_states: int = 0  # the deals p rests on (the cell's own, or its neighbourhood's)
+    pooled_wins: int = 0
 
 
 @dataclass
@@ -41,6 +43,9 @@ class PositionTable:
     target: int
     cells: list[Cell]
     states: int
+    objective: int = 1  # -1: fewer points are better (lowball), so the chance falls with one's own score
+    role: str = "dealer"  # "leader" in Fives and Threes
+    paired: bool = False  # both seatings replay the same deals: the states are not independent
 
     def grid(self) -> np.ndarray:
         k = -(-self.target // self.bin)
@@ -82,10 +87,15 @@ def position_table(manifest: dict[str, Any], records: Sequence[MatchRecord], v: 
                    min_n: int = 30) -> PositionTable:
     info = manifest["variant_info"][v]
     name = manifest["variants"][v]["name"]
+    if "target" not in info or "players" not in info:
+        raise CribsimError("cribsim positions: this run was made by an older cribsim (its manifest has no target): "
+                           "run it again with --fresh")
     if info.get("sides") != 2 or info.get("objective", 1) not in (1, -1):
         raise CribsimError(f"cribsim positions: '{name}' has {info.get('sides')} sides; the table is for two")
     target = int(info["target"])
     got = states(manifest, records, v)
+    if not got:
+        raise CribsimError(f"cribsim positions: the run has no finished games of '{name}'")
     k = -(-target // bin)
     n = np.zeros((k, k), dtype=np.int64)
     w = np.zeros((k, k), dtype=np.int64)
@@ -103,24 +113,24 @@ def position_table(manifest: dict[str, Any], records: Sequence[MatchRecord], v: 
                 if nn < min_n:
                     kind = "too thin"
             est = wilson(ww, nn) if kind != "too thin" else (math.nan, math.nan, math.nan)
-            cells.append(Cell(i * bin, j * bin, int(n[i, j]), int(w[i, j]), *est, kind))
-    return PositionTable(name, bin, target, cells, len(got))
+            cells.append(Cell(i * bin, j * bin, int(n[i, j]), int(w[i, j]), *est, kind, nn, ww))
+    return PositionTable(name, bin, target, cells, len(got), int(info.get("objective", 1)),
+                         "leader" if info.get("checkpoints") == 1 else "dealer", bool(manifest.get("paired")))
 
 
 def monotone_violations(t: PositionTable) -> list[str]:
     """Where more of a side's own points lowers its win chance beyond the intervals: the dealer's
-    side's chance must not fall as its score rises, nor rise as the other side's does (cells
-    with their own estimate only: a smoothed cell borrows from its neighbours, so it is biased
-    where the chance changes fast)."""
+    side's chance must not fall as its score rises, nor rise as the other side's does (the other
+    way round when fewer points are better, lowball); cells with their own estimate only (a
+    smoothed cell borrows from its neighbours, so it is biased where the chance changes fast)."""
     by = {(c.dealer, c.pone): c for c in t.cells if c.estimate == "raw"}
     out = []
     for (d, p), c in by.items():
-        up = by.get((d + t.bin, p))
-        if up is not None and up.hi < c.lo:
-            out.append(f"dealer {d}->{d + t.bin} at pone {p}: {c.p:.3f} -> {up.p:.3f}")
-        right = by.get((d, p + t.bin))
-        if right is not None and right.lo > c.hi:
-            out.append(f"pone {p}->{p + t.bin} at dealer {d}: {c.p:.3f} -> {right.p:.3f}")
+        up, right = by.get((d + t.bin, p)), by.get((d, p + t.bin))
+        if up is not None and (up.hi < c.lo if t.objective > 0 else up.lo > c.hi):
+            out.append(f"{t.role} {d}->{d + t.bin} at other {p}: {c.p:.3f} -> {up.p:.3f}")
+        if right is not None and (right.lo > c.hi if t.objective > 0 else right.hi < c.lo):
+            out.append(f"other {p}->{p + t.bin} at {t.role} {d}: {c.p:.3f} -> {right.p:.3f}")
     return out
 
 
@@ -130,13 +140,13 @@ def write_csv(t: PositionTable, path: Path) -> None:
 
     buf = io.StringIO()
     wr = csv.writer(buf, lineterminator="\n")
-    wr.writerow(["dealer_from", "dealer_to", "other_from", "other_to", "states", "dealer_wins", "p", "lo", "hi",
-                 "estimate"])
+    wr.writerow([f"{t.role}_from", f"{t.role}_to", "other_from", "other_to", "states", f"{t.role}_wins", "p", "lo",
+                 "hi", "estimate", "pooled_states", "pooled_wins"])
     for c in t.cells:
         f = ("" if math.isnan(c.p) else f"{c.p:.4f}", "" if math.isnan(c.lo) else f"{c.lo:.4f}",
              "" if math.isnan(c.hi) else f"{c.hi:.4f}")
         wr.writerow([c.dealer, min(c.dealer + t.bin, t.target) - 1, c.pone, min(c.pone + t.bin, t.target) - 1,
-                     c.states, c.wins, *f, c.estimate])
+                     c.states, c.wins, *f, c.estimate, c.pooled_states, c.pooled_wins])
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(buf.getvalue())
     tmp.replace(path)
@@ -153,9 +163,10 @@ def plot(t: PositionTable, path: Path) -> None:
     cmap = plt.get_cmap("RdBu").with_extremes(bad="#dddddd")
     im = ax.imshow(np.ma.masked_invalid(g), origin="lower", cmap=cmap, vmin=0, vmax=1,
                    extent=(0, g.shape[1] * t.bin, 0, g.shape[0] * t.bin))
-    ax.set_xlabel("other side's score at the start of the deal")
-    ax.set_ylabel("dealer's side score at the start of the deal")
-    ax.set_title(f"{t.variant}: dealer's side wins the game ({t.states:,} deals; grey: too thin)", fontsize=10)
+    what = "deal" if t.role == "dealer" else "hand"
+    ax.set_xlabel(f"other side's score at the start of the {what}")
+    ax.set_ylabel(f"{t.role}'s side score at the start of the {what}")
+    ax.set_title(f"{t.variant}: {t.role}'s side wins the game ({t.states:,} {what}s; grey: too thin)", fontsize=10)
     fig.colorbar(im, ax=ax, label="win chance")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
