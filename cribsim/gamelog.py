@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CribsimError
+from .records import get_field, int_field, list_field
 
 FORMAT = "cribsim-game-record"
 VERSION = 1
@@ -76,15 +77,15 @@ class GameLog:
     def from_json(cls, d: Any) -> GameLog:
         if not isinstance(d, dict):
             raise ValueError("a game is not an object")
-        cuts = [_ints(x, "cuts") for x in _list({"cuts": d.get("cuts", [])}, "cuts")]
+        cuts = [_ints(x, "cuts") for x in list_field({"cuts": d.get("cuts", [])}, "cuts")]
         if any(len(c) != 2 or c[0] < 0 for c in cuts):
             raise ValueError("field 'cuts' is not a list of [seat, card] pairs")
-        chance = _list({"chance": d.get("chance", [])}, "chance")
+        chance = list_field({"chance": d.get("chance", [])}, "chance")
         if not all(isinstance(u, float) and 0 <= u < 1 for u in chance):
             raise ValueError("field 'chance' is not a list of draws in [0, 1)")
-        log = cls(first_dealer=_int(d, "first_dealer"), decks=[_ints(x, "decks") for x in _list(d, "decks")],
-                  actions=[tuplify(a) for a in _list(d, "actions")], winner=_int(d, "winner"),
-                  scores=_ints(d.get("scores"), "scores"), deals=_int(d, "deals"), cuts=cuts, chance=chance,
+        log = cls(first_dealer=int_field(d, "first_dealer"), decks=[_ints(x, "decks") for x in list_field(d, "decks")],
+                  actions=[tuplify(a) for a in list_field(d, "actions")], winner=int_field(d, "winner"),
+                  scores=_ints(d.get("scores"), "scores"), deals=int_field(d, "deals"), cuts=cuts, chance=chance,
                   start_scores=None if d.get("start_scores") is None else _ints(d["start_scores"], "start_scores"),
                   match_score=_ints(d.get("match_score", []), "match_score"))
         if log.first_dealer < 0 or log.winner < -1 or log.deals < 0:
@@ -149,11 +150,11 @@ class MatchLog:
                                                                            for k in ("kind", "error"))):
             raise ValueError("field 'forfeit' is not a forfeit")
         log = cls(id=_str(d, "id"), experiment=_str(d, "experiment"), variant=_str(d, "variant"),
-                  game=_str(d, "game"), rules=rules, fingerprint=_str(d, "fingerprint"), seed=_int(d, "seed"),
-                  match_key=_int(d, "match_key"), entries=[str(x) for x in _list(d, "entries")],
-                  strategies=[str(x) for x in _list(d, "strategies")], winner=_int(d, "winner"),
+                  game=_str(d, "game"), rules=rules, fingerprint=_str(d, "fingerprint"), seed=int_field(d, "seed"),
+                  match_key=int_field(d, "match_key"), entries=[str(x) for x in list_field(d, "entries")],
+                  strategies=[str(x) for x in list_field(d, "strategies")], winner=int_field(d, "winner"),
                   game_points=_ints(d.get("game_points"), "game_points"),
-                  games=[GameLog.from_json(g) for g in _list(d, "games")],
+                  games=[GameLog.from_json(g) for g in list_field(d, "games")],
                   counters=None if counters is None else [[float(x) for x in c] for c in counters],
                   forfeit=forfeit)
         sides = len(log.entries)
@@ -185,30 +186,10 @@ def tuplify(a: Any) -> Any:
     return a
 
 
-def _get(d: dict[str, Any], k: str) -> Any:
-    if k not in d:
-        raise ValueError(f"field {k!r} is missing")
-    return d[k]
-
-
-def _int(d: dict[str, Any], k: str) -> int:
-    v = _get(d, k)
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise ValueError(f"field {k!r} is not a whole number")
-    return v
-
-
 def _str(d: dict[str, Any], k: str) -> str:
-    v = _get(d, k)
+    v = get_field(d, k)
     if not isinstance(v, str):
         raise ValueError(f"field {k!r} is not text")
-    return v
-
-
-def _list(d: dict[str, Any], k: str) -> list[Any]:
-    v = _get(d, k)
-    if not isinstance(v, list):
-        raise ValueError(f"field {k!r} is not a list")
     return v
 
 

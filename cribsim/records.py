@@ -107,10 +107,12 @@ class GameRecord:
         if not isinstance(d, dict):
             raise RecordError(f"a game is not an object: {str(d)[:40]}")
         try:
-            rec = cls(winner=_int(d, "winner"), scores=_ints(d, "scores"), deals=_int(d, "deals"),
-                      first_dealer=_int(d, "first_dealer"), first_dealer_won=bool(_get(d, "first_dealer_won")),
-                      skunk=_int(d, "skunk"), sides=[list(map(int, s)) for s in _list(d, "sides")],
-                      order=_ints(d, "order"), points={str(k): list(map(int, v)) for k, v in _get(d, "points").items()},
+            points = get_field(d, "points").items()
+            rec = cls(winner=int_field(d, "winner"), scores=_ints(d, "scores"), deals=int_field(d, "deals"),
+                      first_dealer=int_field(d, "first_dealer"),
+                      first_dealer_won=bool(get_field(d, "first_dealer_won")),
+                      skunk=int_field(d, "skunk"), sides=[list(map(int, s)) for s in list_field(d, "sides")],
+                      order=_ints(d, "order"), points={str(k): list(map(int, v)) for k, v in points},
                       targets=d.get("targets"), shared=d.get("shared"), first_scores=d.get("first_scores"),
                       metrics=dict(d.get("metrics", {})), trail=_trail(d.get("trail")),
                       decisions=None if d.get("decisions") is None else int(d["decisions"]))
@@ -195,13 +197,13 @@ def match_from_json(d: Any) -> MatchRecord:
     try:
         f = d.get("forfeit")
         forfeit = None if f is None else Forfeit(f["side"], f["entry"], str(f["kind"]), str(f["error"]))
-        games = _get(d, "games")
+        games = get_field(d, "games")
         if not isinstance(games, list):
             raise RecordError("field 'games' is not a list")
         gp = d.get("game_points")
-        return MatchRecord(id=str(_get(d, "id")), variant=_int(d, "variant"), table=_int(d, "table"),
-                           group=_int(d, "group"), seating=_int(d, "seating"), sides=_ints(d, "sides"),
-                           winner=_int(d, "winner"), game_points=None if gp is None else [int(x) for x in gp],
+        return MatchRecord(id=str(get_field(d, "id")), variant=int_field(d, "variant"), table=int_field(d, "table"),
+                           group=int_field(d, "group"), seating=int_field(d, "seating"), sides=_ints(d, "sides"),
+                           winner=int_field(d, "winner"), game_points=None if gp is None else [int(x) for x in gp],
                            forfeit=forfeit, games=[GameRecord.from_json(g) for g in games])
     except (KeyError, TypeError, ValueError) as e:
         if isinstance(e, RecordError):
@@ -217,28 +219,29 @@ def _trail(v: Any) -> list[list[int]] | None:
     return v
 
 
-def _get(d: dict[str, Any], k: str) -> Any:
+def get_field(d: dict[str, Any], k: str) -> Any:
+    """``d[k]``; RecordError (a ValueError) naming the field when it is missing."""
     if k not in d:
         raise RecordError(f"field {k!r} is missing")
     return d[k]
 
 
-def _int(d: dict[str, Any], k: str) -> int:
-    v = _get(d, k)
+def int_field(d: dict[str, Any], k: str) -> int:
+    v = get_field(d, k)
     if not isinstance(v, int) or isinstance(v, bool):
         raise RecordError(f"field {k!r} is not a whole number: {v!r}")
     return v
 
 
-def _list(d: dict[str, Any], k: str) -> list[Any]:
-    v = _get(d, k)
+def list_field(d: dict[str, Any], k: str) -> list[Any]:
+    v = get_field(d, k)
     if not isinstance(v, list):
         raise RecordError(f"field {k!r} is not a list: {str(v)[:40]}")
     return v
 
 
 def _ints(d: dict[str, Any], k: str) -> list[int]:
-    v = _list(d, k)
+    v = list_field(d, k)
     if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v):
         raise RecordError(f"field {k!r} is not a list of numbers")
     return list(v)
