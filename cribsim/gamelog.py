@@ -84,7 +84,7 @@ class GameLog:
         if not all(isinstance(u, float) and 0 <= u < 1 for u in chance):
             raise ValueError("field 'chance' is not a list of draws in [0, 1)")
         log = cls(first_dealer=int_field(d, "first_dealer"), decks=[_ints(x, "decks") for x in list_field(d, "decks")],
-                  actions=[tuplify(a) for a in list_field(d, "actions")], winner=int_field(d, "winner"),
+                  actions=[snapshot(a) for a in list_field(d, "actions")], winner=int_field(d, "winner"),
                   scores=_ints(d.get("scores"), "scores"), deals=int_field(d, "deals"), cuts=cuts, chance=chance,
                   start_scores=None if d.get("start_scores") is None else _ints(d["start_scores"], "start_scores"),
                   match_score=_ints(d.get("match_score", []), "match_score"))
@@ -167,8 +167,9 @@ class MatchLog:
 
 
 def snapshot(a: Any) -> Any:
-    """A copy of an answer as JSON will hold it: lists and tuples as tuples (recursively), a set
-    as its members in order (the rules take any collection of cards for a discard)."""
+    """An answer as the engine's strategies give it, and a copy as JSON will hold it: lists and
+    tuples as tuples (recursively; a replay reads JSON lists back this way), a set as its
+    members in order (the rules take any collection of cards for a discard)."""
     if isinstance(a, (list, tuple)):
         return tuple(snapshot(x) for x in a)
     if isinstance(a, (set, frozenset)):
@@ -176,13 +177,6 @@ def snapshot(a: Any) -> Any:
             return tuple(sorted(snapshot(x) for x in a))
         except TypeError:
             return tuple(snapshot(x) for x in a)
-    return a
-
-
-def tuplify(a: Any) -> Any:
-    """An answer as the engine's strategies give it: JSON lists back to tuples, recursively."""
-    if isinstance(a, list):
-        return tuple(tuplify(x) for x in a)
     return a
 
 

@@ -6,7 +6,7 @@ variant of a run) next to the unpaired difference. Reads the manifest and the re
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,17 +31,18 @@ from .metrics import (
 )
 from .stats import Z95
 
-# per-game figures compared (name, how to read it from a game's metrics, a rate or a mean)
+# per-game figures compared (name, how to read it from a game and its metrics, given the close margin);
+# each is a mean per game (a rate when the figure is 0 or 1)
 Figure = Callable[[GameRecord, GameMetrics, float], float]
-FIGURES: tuple[tuple[str, Figure, str], ...] = (
-    ("deals/game", lambda g, m, c: m.deals, "mean"),
-    ("decisions/game", lambda g, m, c: float(m.decisions if m.decisions is not None else math.nan), "mean"),
-    ("lead changes/game", lambda g, m, c: m.lead_changes, "mean"),
-    ("drama (comeback, points)", lambda g, m, c: m.drama, "mean"),
-    ("decided at (share of game)", lambda g, m, c: m.decided_at, "mean"),
-    ("final margin (points)", lambda g, m, c: m.margin, "mean"),
-    ("close games", lambda g, m, c: 1.0 if m.margin < c else 0.0, "rate"),
-    ("first dealer wins", lambda g, m, c: 1.0 if _side_of(g, g.first_dealer) in won_by(g) else 0.0, "rate"),
+FIGURES: tuple[tuple[str, Figure], ...] = (
+    ("deals/game", lambda g, m, c: m.deals),
+    ("decisions/game", lambda g, m, c: float(m.decisions if m.decisions is not None else math.nan)),
+    ("lead changes/game", lambda g, m, c: m.lead_changes),
+    ("drama (comeback, points)", lambda g, m, c: m.drama),
+    ("decided at (share of game)", lambda g, m, c: m.decided_at),
+    ("final margin (points)", lambda g, m, c: m.margin),
+    ("close games", lambda g, m, c: 1.0 if m.margin < c else 0.0),
+    ("first dealer wins", lambda g, m, c: 1.0 if _side_of(g, g.first_dealer) in won_by(g) else 0.0),
 )
 
 PairKey = tuple[int, int, int, int]  # (table, group, seating, game number): the same deals in every variant
@@ -89,15 +90,20 @@ def _used(manifest: dict[str, Any], records: Sequence[MatchRecord]) -> list[Matc
     return [r for r in used_records(manifest, records) if r.forfeit is None]
 
 
-def _by_cluster(values: dict[PairKey, float]) -> tuple[list[float], list[float]]:
-    """Per-cluster sums and counts (a cluster: a table's group) of per-game values."""
-    sums: dict[tuple[int, int], list[float]] = {}
-    for (t, grp, _, _), x in sorted(values.items()):
+def _by_cluster(items: Iterable[tuple[Hashable, float]]) -> tuple[list[float], list[float]]:
+    """Per-cluster sums and counts of (cluster, value) pairs, NaN values left out."""
+    sums: dict[Hashable, list[float]] = {}
+    for c, x in items:
         if not math.isnan(x):
-            c = sums.setdefault((t, grp), [0.0, 0.0])
-            c[0] += x
-            c[1] += 1
-    return [c[0] for c in sums.values()], [c[1] for c in sums.values()]
+            a = sums.setdefault(c, [0.0, 0.0])
+            a[0] += x
+            a[1] += 1
+    return [a[0] for a in sums.values()], [a[1] for a in sums.values()]
+
+
+def _per_cluster(values: dict[PairKey, float]) -> tuple[list[float], list[float]]:
+    """Per-game values by the key of their deals, summed per cluster (a table's group)."""
+    return _by_cluster(((t, grp), x) for (t, grp, _, _), x in sorted(values.items()))
 
 
 def variant_metrics(manifest: dict[str, Any], records: Sequence[MatchRecord], v: int,
@@ -108,21 +114,21 @@ def variant_metrics(manifest: dict[str, Any], records: Sequence[MatchRecord], v:
     out = VariantMetrics(manifest["variants"][v]["name"], 0)
     games: list[GameRecord] = []
     clusters: list[int] = []
-    out.per_game = {f: {} for f, _, _ in FIGURES}
+    out.per_game = {f: {} for f, _ in FIGURES}
     for r in mine:
         for k, g in enumerate(r.games):
             m = metrics_of(g, info)
             games.append(g)
             clusters.append(r.table * 10 ** 9 + r.group)
-            for name, read, _ in FIGURES:
+            for name, read in FIGURES:
                 out.per_game[name][(r.table, r.group, r.seating, k)] = read(g, m, close)
     out.games = len(games)
-    for name, _, _ in FIGURES:
-        out.figures[name] = clustered(*_by_cluster(out.per_game[name]))
+    for name, _ in FIGURES:
+        out.figures[name] = clustered(*_per_cluster(out.per_game[name]))
     if games:
         own = any(g.targets is not None for g in games)
         wins = role_wins(games) if own else seat_wins(games, int(info["players"]))
-        rates = [clustered(*_sums(wins[:, k], clusters)) for k in range(wins.shape[1])]
+        rates = [clustered(*_by_cluster(zip(clusters, map(float, wins[:, k])))) for k in range(wins.shape[1])]
         if own:
             out.roles = rates
         else:
@@ -137,15 +143,6 @@ def variant_metrics(manifest: dict[str, Any], records: Sequence[MatchRecord], v:
     return out
 
 
-def _sums(column: Any, clusters: Sequence[int]) -> tuple[list[float], list[float]]:
-    acc: dict[int, list[float]] = {}
-    for x, c in zip(column, clusters):
-        a = acc.setdefault(c, [0.0, 0.0])
-        a[0] += float(x)
-        a[1] += 1
-    return [a[0] for a in acc.values()], [a[1] for a in acc.values()]
-
-
 def _se(e: Estimate) -> float:
     return (e.hi - e.lo) / (2 * Z95)
 
@@ -155,7 +152,7 @@ def differences(base: VariantMetrics, other: VariantMetrics, paired: bool) -> li
     deals (same table, group, seating and game number; when their tables are the same), with the
     interval over clusters, and unpaired from the two columns."""
     out = []
-    for name, _, _ in FIGURES:
+    for name, _ in FIGURES:
         eb, eo = base.figures[name], other.figures[name]
         unp = _nan()
         if eb.n > 1 and eo.n > 1 and not math.isnan(_se(eb) + _se(eo)):
@@ -166,7 +163,7 @@ def differences(base: VariantMetrics, other: VariantMetrics, paired: bool) -> li
             a, b = base.per_game[name], other.per_game[name]
             diffs = {k: b[k] - a[k] for k in b if k in a and not math.isnan(a[k]) and not math.isnan(b[k])}
             if len(diffs) > 1:
-                pe = clustered(*_by_cluster(diffs))
+                pe = clustered(*_per_cluster(diffs))
         out.append(Difference(other.name, name, pe, unp))
     return out
 
@@ -208,7 +205,7 @@ def rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     """The comparison table: metrics as rows, variants as columns."""
     head = ["metric"] + [col.name for col in c.columns]
     out = [["games"] + [str(col.games) for col in c.columns]]
-    for name, _, _ in FIGURES:
+    for name, _ in FIGURES:
         label = f"close games (margin < {c.close:g})" if name == "close games" else name
         out.append([label] + [col.figures[name].cell() for col in c.columns])
     seats = max(len(col.seats) for col in c.columns)
@@ -260,7 +257,7 @@ def plot(c: Comparison, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    panels = [(name, [col.figures[name] for col in c.columns]) for name, _, _ in FIGURES]
+    panels = [(name, [col.figures[name] for col in c.columns]) for name, _ in FIGURES]
     panels.append(("balance", [col.balance or _nan() for col in c.columns]))
     panels.append(("stronger entry's game win rate", [col.skill or _nan() for col in c.columns]))
     names = [col.name for col in c.columns]

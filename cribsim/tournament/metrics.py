@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..records import GameRecord, MatchRecord
-from .stats import mean_ci, ratio_ci, wilson
+from .stats import ratio_ci
 
 CLOSE = 10  # points: a game won by fewer is close (``--close``)
 
@@ -131,16 +131,6 @@ class Estimate:
             hi = "inf" if math.isinf(self.hi) else "nan"
             return f"{self.value:.{digits}f} [{self.lo:.{digits}f}, {hi}] ({self.n})"
         return f"{self.value:.{digits}f} [{self.lo:.{digits}f}, {self.hi:.{digits}f}] ({self.n})"
-
-
-def mean_of(values: Sequence[float]) -> Estimate:
-    m, lo, hi = mean_ci(values)
-    return Estimate(m, lo, hi, len(values))
-
-
-def rate_of(hits: float, n: int) -> Estimate:
-    p, lo, hi = wilson(hits, n)
-    return Estimate(p, lo, hi, n)
 
 
 def clustered(sums: Sequence[float], counts: Sequence[float]) -> Estimate:
