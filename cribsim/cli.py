@@ -583,6 +583,7 @@ def build_parser() -> _Parser:
 
     cli_games.add_commands(sub)
     cli_study.add_commands(sub)
+    cli_study.add_tune(sub)
 
     ls = sub.add_parser("list", help="list built-in rule sets, strategies and example experiments")
     ls.set_defaults(func=cmd_list)

@@ -1,4 +1,5 @@
-"""The commands that study a results folder: ``cribsim compare`` and ``cribsim positions``."""
+"""The commands that study a results folder (``cribsim compare``, ``cribsim positions``) and
+``cribsim tune``, which plays experiments to tune a strategy."""
 
 from __future__ import annotations
 
@@ -30,6 +31,15 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--quiet", action="store_true", help="write the files only")
     p.set_defaults(func=cmd_positions)
 
+    d = sub.add_parser("dealstats", help="points per deal by role and source over complete deals (game records)",
+                       description="Replays a run's game records and writes dealstats.md and dealstats.csv: the "
+                                   "dealer's and the pone's pegging, hands, crib and heels per deal, over complete "
+                                   "deals (each game's last, cut short, left out) and over every deal, with 95%% "
+                                   "intervals. Two-player cribbage; needs 'record: all'.")
+    d.add_argument("dir", help="a results folder with game records")
+    d.add_argument("--quiet", action="store_true", help="write the files only")
+    d.set_defaults(func=cmd_dealstats)
+
 
 def cmd_compare(args: argparse.Namespace) -> int:
     import math
@@ -43,8 +53,43 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_dealstats(args: argparse.Namespace) -> int:
+    from .tournament.dealstats import write_dealstats
+
+    write_dealstats(args.dir, args.quiet)
+    return 0
+
+
 def cmd_positions(args: argparse.Namespace) -> int:
     from .tournament.study import write_positions
 
     write_positions(args.dir, args.variant, args.bin, args.min_n, args.quiet)
+    return 0
+
+
+def add_tune(sub: Any) -> None:
+    t = sub.add_parser("tune", help="tune a strategy's numeric parameters by SPSA against a fixed opponent",
+                       description="SPSA on paired deals: each iteration plays the parameters nudged up and down "
+                                   "(random signs) against the opponent on the same deals and steps along the "
+                                   "difference. Resumable (run it again to continue); writes trajectory.jsonl, "
+                                   "tune.md, tune.csv and every step's results under steps/.")
+    t.add_argument("config", help="a tune YAML, e.g. configs/tune/expert_vs_ev.yaml")
+    t.add_argument("--out", help="the tune's folder (default results/<name>)")
+    t.add_argument("--workers", type=int, help="parallel workers (default: all cores, or the cluster's CPUs)")
+    t.add_argument("--address", help="join an existing Ray cluster (default: $RAY_ADDRESS, else start one)")
+    t.add_argument("--serial", action="store_true", help="no Ray: play in this process")
+    t.set_defaults(func=cmd_tune)
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .tournament.tune import Where, load_tune, tune
+
+    t = load_tune(args.config)
+    out = Path(args.out) if args.out else Path("results") / t.name
+    r = tune(t, out, Where(args.serial, args.workers, args.address))
+    fin = ", ".join(f"{k} = {v}" for k, v in r["final"].items())
+    print(f"{fin}: {r['score']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}] against the opponent over {r['matches']} "
+          f"matches; report in {out / 'tune.md'}")
     return 0

@@ -53,7 +53,7 @@ def cell_key(a: int, b: int) -> str:
     return f"{r1},{r2},{int(r1 != r2 and (a & 3) == (b & 3))}"
 
 
-def _best_discard(hand: Sequence[int], table: Mapping[str, float] | None, sign: int) -> list[int]:
+def best_discard(hand: Sequence[int], table: Mapping[str, float] | None, sign: int) -> list[int]:
     best, best_throw = None, None
     for keep in combinations(hand, 4):
         throw = [c for c in hand if c not in keep]
@@ -80,7 +80,7 @@ def _sample_cell(args: tuple[tuple[int, int, bool], str, int, int, Mapping[str, 
         rest = [c for c in range(52) if c not in mine]
         rng.shuffle(rest)
         other_hand = rest[4:10]  # rest[0:4]: the discarder's kept cards
-        thrown = _best_discard(other_hand, table, sign)
+        thrown = best_discard(other_hand, table, sign)
         starter = rest[10 + rng.randrange(40)]
         total += show_points(mine + thrown, starter, crib=True)
     return total / samples

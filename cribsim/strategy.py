@@ -37,6 +37,7 @@ BUILTIN = {
     "hoyle": "strategies.hoyle:HoyleStrategy",
     "ev": "strategies.ev:EVStrategy",
     "mc": "strategies.mc:MCStrategy",
+    "expert": "strategies.expert:ExpertStrategy",
 }
 
 # decisions every rule set asks: a strategy must implement them

@@ -76,6 +76,9 @@ def _ranks(pile: tuple[int, ...]) -> tuple[int, ...]:
 
 _PAIR_EV: dict[int, list[float]] = {}
 
+# the index pairs (i < j) of a hand of n cards, in ``combinations`` order
+PAIRS = {n: tuple(combinations(range(n), 2)) for n in range(2, 9)}
+
 
 def _pair_table(hand: Sequence[int], hkey: int, unseen: int) -> list[float]:
     """For a hand's rank pattern: the expected rank points (fifteens, pairs, runs) of keeping all
@@ -243,45 +246,9 @@ class EVStrategy(Strategy):
         rules = obs.rules
         if rules.jokers and max(hand) >= 52:
             return self._discard_jokers(obs)
-        if k == 2 and rules.players == 2 and obs.discard_rule is None and rules.objective > 0:  # the hot path
-            hkey = 0
-            sh = [0, 0, 0, 0]
-            jacks = 0
-            for c in hand:
-                hkey += RBIT[c]
-                sh[c & 3] += 1  # suit
-                if c >> 2 == JACK:  # rank
-                    jacks += 1
-            if max(sh) < n - 2:
-                tab = _PAIR_EV.get(hkey)
-                if tab is None:
-                    tab = _pair_table(hand, hkey, 52 - n)
-                pt = self.pair_own if obs.side_of[obs.crib_owner] == obs.side else self.pair_opp
-                ranks = [c >> 2 for c in hand]
-                best, bi, bj = None, 0, 1
-                if not jacks:
-                    for i in range(n - 1):
-                        row = hand[i] * 52
-                        r13 = ranks[i] * 13
-                        for j in range(i + 1, n):
-                            v = tab[r13 + ranks[j]] + pt[row + hand[j]]
-                            if best is None or v > best + 1e-9:
-                                best, bi, bj = v, i, j
-                    return [hand[bi], hand[bj]]
-                # a jack kept scores nobs with a starter of its suit that is not a jack
-                unseen = 52 - n
-                nonjack = [sh[x] - sum(1 for c in hand if c & 3 == x and c >> 2 == JACK) for x in range(4)]
-                nob = [(12 - nonjack[c & 3]) / unseen if c >> 2 == JACK else 0.0 for c in hand]
-                nobs_all = sum(nob)
-                for i in range(n - 1):
-                    row = hand[i] * 52
-                    r13 = ranks[i] * 13
-                    ni = nobs_all - nob[i]
-                    for j in range(i + 1, n):
-                        v = tab[r13 + ranks[j]] + ni - nob[j] + pt[row + hand[j]]
-                        if best is None or v > best + 1e-9:
-                            best, bi, bj = v, i, j
-                return [hand[bi], hand[bj]]
+        values = self.two_card_values(obs)
+        if values is not None:  # the hot path: two players, two cards each
+            return self.best_pair(hand, values)
         unseen = 52 - n
         keep_n = n - k
         hkey = 0
@@ -296,11 +263,6 @@ class EVStrategy(Strategy):
         nob = [(12 - nonjack_held[SUIT[c]]) / unseen if RANK[c] == JACK else 0.0 for c in hand]
         nobs_all = sum(nob)
         flush_bonus = [keep_n + (13 - suit_held[s]) / unseen for s in range(4)]
-        pair_table = None
-        if k == 2 and obs.rules.players == 2 and obs.discard_rule is None and obs.rules.objective > 0:
-            mine = obs.side_of[obs.crib_owner] == obs.side
-            pair_table = self.pair_own if mine else self.pair_opp
-            return self._discard_two(hand, hkey, unseen, nob, nobs_all, suit_held, flush_bonus, pair_table)
         best, best_throw = None, None
         for idx in combinations(range(n), k):  # the cards thrown
             if obs.discard_rule is not None and not allowed(obs, [hand[i] for i in idx]):
@@ -314,9 +276,7 @@ class EVStrategy(Strategy):
             kept_suit = SUIT[hand[next(i for i in range(n) if i not in idx)]]
             if suit_held[kept_suit] - sum(1 for c in thrown if SUIT[c] == kept_suit) == keep_n:
                 v += flush_bonus[kept_suit]  # all kept cards of one suit (R-SHOW-6)
-            if pair_table is not None:
-                v += pair_table[thrown[0] * 52 + thrown[1]]
-            elif thrown:
+            if thrown:
                 v += self.crib_value(obs, thrown)
             if obs.rules.objective < 0:  # lowball: the keep worth least to us
                 v = -v
@@ -326,33 +286,61 @@ class EVStrategy(Strategy):
         return best_throw
 
     @staticmethod
-    def _discard_two(hand: Sequence[int], hkey: int, unseen: int, nob: list[float], nobs_all: float,
-                     suit_held: list[int], flush_bonus: list[float], pair_table: Sequence[float]) -> list[int]:
-        """The two-card discard (two players), unrolled: the hot path of every 2-player game.
-        The rank part of each keep's value comes from a per-hand-pattern table indexed by the
-        two thrown ranks (the same floats as ``_rank_ev``, so ties break as before)."""
+    def best_pair(hand: Sequence[int], values: Sequence[float]) -> list[int]:
+        """The two cards to throw: the first pair (in ``combinations`` order) whose value is
+        best by more than 1e-9."""
+        pairs = PAIRS[len(hand)]
+        best, at = values[0], 0
+        for k, v in enumerate(values):
+            if v > best + 1e-9:
+                best, at = v, k
+        i, j = pairs[at]
+        return [hand[i], hand[j]]
+
+    def two_card_values(self, obs: Any) -> list[float] | None:
+        """The hot path of every two-player game: for each pair thrown (``combinations`` order
+        of the hand's indices), the exact expected show of the cards kept plus the crib tables'
+        value of the pair; None when the decision is not two standard cards of two players with
+        no discard rule, scored high. The rank part comes from a per-hand-pattern table indexed
+        by the two thrown ranks; nobs and a flush are added by suit."""
+        hand, rules = obs.hand, obs.rules
+        if obs.discards != 2 or rules.players != 2 or obs.discard_rule is not None or rules.objective < 0 \
+                or max(hand) >= 52:
+            return None
         n = len(hand)
-        keep_n = n - 2
+        unseen, keep_n = 52 - n, n - 2
+        hkey = 0
+        suit_held = [0, 0, 0, 0]
+        nonjack = [0, 0, 0, 0]
+        for c in hand:
+            hkey += RBIT[c]
+            suit_held[c & 3] += 1  # c & 3: the suit, c >> 2: the rank
+            if c >> 2 != JACK:
+                nonjack[c & 3] += 1
+        nob = [(12 - nonjack[c & 3]) / unseen if c >> 2 == JACK else 0.0 for c in hand]  # nobs if kept
+        nobs_all = sum(nob)
         fs = next((s for s in range(4) if suit_held[s] >= keep_n), -1)  # the only suit a flush can be
-        ranks = [RANK[c] for c in hand]
+        bonus = keep_n + (13 - suit_held[fs]) / unseen if fs >= 0 else 0.0
         tab = _PAIR_EV.get(hkey)
         if tab is None:
             tab = _pair_table(hand, hkey, unseen)
-        best, bi, bj = None, 0, 1
+        pt = self.pair_own if obs.side_of[obs.crib_owner] == obs.side else self.pair_opp
+        ranks = [c >> 2 for c in hand]
+        if fs < 0 and not nobs_all:  # no flush, no jack: the rank table and the crib only
+            return [tab[ranks[i] * 13 + ranks[j]] + pt[hand[i] * 52 + hand[j]] for i, j in PAIRS[n]]
+        out = []
         for i in range(n - 1):
             ci = hand[i]
             ni = nobs_all - nob[i]
-            fi = suit_held[fs] - (SUIT[ci] == fs) if fs >= 0 else -1
-            row = ci * 52
-            r13 = ranks[i] * 13
+            fi = suit_held[fs] - ((ci & 3) == fs) if fs >= 0 else -1
+            row, r13 = ci * 52, ranks[i] * 13
             for j in range(i + 1, n):
                 cj = hand[j]
-                v = tab[r13 + ranks[j]] + ni - nob[j] + pair_table[row + cj]
-                if fi - (SUIT[cj] == fs) == keep_n:
-                    v += flush_bonus[fs]
-                if best is None or v > best + 1e-9:
-                    best, bi, bj = v, i, j
-        return [hand[bi], hand[bj]]
+                v = tab[r13 + ranks[j]] + ni - nob[j] + pt[row + cj]
+                if fi - ((cj & 3) == fs) == keep_n:
+                    v += bonus  # all kept cards of one suit (R-SHOW-6)
+                out.append(v)
+        return out
 
     # ---- play ---------------------------------------------------------------------------
     def play(self, obs: Any) -> Any:

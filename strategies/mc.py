@@ -34,6 +34,34 @@ from cribsim.variants.jokers import play_options
 from .ev import EVStrategy
 
 
+def sampler(obs: Any, unseen: list[int], rng: random.Random) -> Callable[[], list[list[int]]]:
+    """A function returning one deal of ``unseen`` to the other seats, consistent with what
+    ``obs`` has seen: their hand sizes, and every go (a seat that said go at count k holds
+    nothing worth 31 - k or less)."""
+    n, me = obs.players, obs.seat
+    sizes = [obs.rules.hand_size - sum(1 for x, _ in obs.played if x == s) for s in range(n)]
+    floor = [0] * n  # every card a seat holds is worth more than floor[seat]
+    for s, k in obs.gos:
+        floor[s] = max(floor[s], 31 - k)
+    order = sorted((s for s in range(n) if s != me and sizes[s] > 0), key=lambda s: -floor[s])
+
+    def sample() -> list[list[int]]:
+        pool = list(unseen)
+        rng.shuffle(pool)
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for s in order:
+            f, need = floor[s], sizes[s]
+            took = [c for c in pool if VALUE[c] > f][:need] if f else pool[:need]
+            if len(took) < need:  # cannot honour the gos (should not happen): take any
+                took += [c for c in pool if c not in took][:need - len(took)]
+            hands[s] = took
+            taken = set(took)
+            pool = [c for c in pool if c not in taken]
+        return hands
+
+    return sample
+
+
 class MCStrategy(EVStrategy):
     name = "mc"
     params: ClassVar[tuple[Param, ...]] = EVStrategy.params + (
@@ -52,32 +80,6 @@ class MCStrategy(EVStrategy):
         self.discard_top = discard_top
         self.discard_margin = discard_margin
 
-    def _sampler(self, obs: Any, unseen: list[int]) -> Callable[[], list[list[int]]]:
-        """A function returning one consistent deal of ``unseen`` to the other seats."""
-        n, me = obs.players, obs.seat
-        sizes = [obs.rules.hand_size - sum(1 for x, _ in obs.played if x == s) for s in range(n)]
-        floor = [0] * n  # every card a seat holds is worth more than floor[seat]
-        for s, k in obs.gos:
-            floor[s] = max(floor[s], 31 - k)
-        order = sorted((s for s in range(n) if s != me and sizes[s] > 0), key=lambda s: -floor[s])
-        rng = self.rng
-
-        def sample() -> list[list[int]]:
-            pool = list(unseen)
-            rng.shuffle(pool)
-            hands: list[list[int]] = [[] for _ in range(n)]
-            for s in order:
-                f, need = floor[s], sizes[s]
-                took = [c for c in pool if VALUE[c] > f][:need] if f else pool[:need]
-                if len(took) < need:  # cannot honour the gos (should not happen): take any
-                    took += [c for c in pool if c not in took][:need - len(took)]
-                hands[s] = took
-                taken = set(took)
-                pool = [c for c in pool if c not in taken]
-            return hands
-
-        return sample
-
     def play(self, obs: Any) -> Any:
         legal = obs.legal
         wild = obs.rules.deck_size > 52
@@ -91,7 +93,7 @@ class MCStrategy(EVStrategy):
         seen.update(c for _, c in obs.played)
         seen.update(obs.discarded)
         seen.add(obs.starter)
-        sample = self._sampler(obs, [c for c in range(obs.rules.deck_size) if c not in seen])
+        sample = sampler(obs, [c for c in range(obs.rules.deck_size) if c not in seen], self.rng)
         me = obs.seat
         rollout = PlayRollout(obs, self.one_ply)
         totals = [0] * len(options)

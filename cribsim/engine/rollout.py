@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .phases import Resume, play
-from .state import INF, GameState
+from .state import INF, GameOver, GameState
 
 
 class _FirstThen:
@@ -75,3 +75,53 @@ class PlayRollout:
         for _ in play(g):
             raise RuntimeError("a rollout asked a decision it had an answer for")
         return g.scores
+
+
+class DealRollout:
+    """Rollouts of the rest of a deal, to the end of its show, from the real scores and
+    targets: for search strategies that play to the board (``expert``). From a discard decision
+    (no card laid yet) a rollout cuts the given starter and runs every phase after the discard
+    (his heels, the play, the show, and whatever a variant puts there); from a play decision it
+    resumes the play as :class:`PlayRollout` does, then runs the phases after it. The game's own
+    award ends a rollout the instant a side reaches its target (R-WIN-1, R-SHOW-2), so the
+    order in which points come (pegging first, then hands from the dealer's left, the crib
+    last) is the rules', not the caller's."""
+
+    def __init__(self, view: Any, policy: Callable[[Any], Any], targets: Sequence[float]) -> None:
+        self.base = PlayRollout(view, policy)
+        g = self.base.g
+        g.targets = g.game_targets = tuple(targets)
+        self.scores = tuple(view.scores)
+        slots = [p.slot for p in view.rules.program.phases]
+        after = slots.index("discard") + 1 if self.base.at_start else slots.index("play")
+        self.steps = tuple(view.rules.program.phases[after:])
+
+    def run(self, held: Sequence[Sequence[int]], kept: Sequence[Sequence[int]], crib: Sequence[int],
+            starter: int, first: Any = None) -> tuple[int, list[int]]:
+        """(the side that reached its target first, or -1; the scores at the end) with ``held``
+        the cards each seat still holds, ``kept`` the hands each will show, ``crib`` the crib,
+        ``starter`` the starter (used when the rollout starts at the discard) and ``first`` the
+        root seat's card (None: the policy chooses it)."""
+        base, g = self.base, self.base.g
+        g.scores = list(self.scores)
+        g.kept = [tuple(k) for k in kept]
+        g.crib = list(crib)
+        if base.at_start:
+            g.stock = [starter]
+            g.resume = None
+        else:
+            turn = base.seat
+            g.resume = Resume([list(h) for h in held], turn, base.count, base.pile, base.played, base.gos, -1)
+        base.root.first = first
+        if base.reset is not None:
+            base.reset()
+        try:
+            for p in self.steps:
+                if p.decision is None:
+                    p.run(g)
+                else:
+                    for _ in p.run(g):
+                        raise RuntimeError("a rollout asked a decision it had an answer for")
+        except GameOver as over:
+            return over.side, g.scores
+        return -1, g.scores

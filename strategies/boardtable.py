@@ -1,0 +1,106 @@
+"""The board: the dealer's chance to win the standard two-player game from every pair of scores
+at the start of a deal, computed by the project (``python -m strategies.boardtable``) and read by
+``expert`` to value the end of a deal by the game it leaves, not by its points.
+
+Method. ``ev`` plays ``ev`` (standard 121, the engine's ``play_game``); from every deal that
+starts with both scores at 70 or less (so no deal is cut short by the end of the game) the
+game's trail gives what the deal scored: the dealer's and the pone's points in the play (his
+heels with the dealer's), the pone's show and the dealer's show (hand and crib). Then, from the
+highest pairs of scores down, ``win[d][p]`` (the dealer at d, the pone at p, both below 121) is
+the mean over those deals of: 1 if only the dealer reaches 121 in the play, 0 if only the pone
+does, 1/2 if both do (the order within the play is not kept), else 0 if the pone's show takes
+the pone there (the pone counts first, R-SHOW-1), 1 if the dealer's show does, else one minus
+the new dealer's chance from the new scores (the deal passes). Every deal scores at least the
+last card, so the recursion ends. The shipped table records its games and seed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parent / "data" / "board_table.json"
+TARGET = 121
+LATEST_START = 70
+
+
+def deal_outcomes(games: int, seed: int) -> list[tuple[int, int, int, int]]:
+    """(dealer's play, pone's play, pone's show, dealer's show) of every deal that started with
+    both scores at ``LATEST_START`` or less, from ``games`` games of ``ev`` against ``ev``."""
+    from cribsim.engine import play_game
+    from cribsim.rules import load_rules
+
+    from .ev import EVStrategy
+
+    rules = load_rules("standard")
+    out = []
+    for i in range(games):
+        seats = [EVStrategy(random.Random(f"{seed}-{i}-{s}")) for s in range(2)]
+        result = play_game(rules, seats, seed, (i, 0))
+        trail = result.trail
+        for k in range((len(trail) - 1) // 2):
+            start, played, shown = trail[2 * k], trail[2 * k + 1], trail[2 * k + 2]
+            dealer = result.side_of[(result.first_dealer + k) % 2]
+            if max(start) > LATEST_START or max(shown) >= TARGET:
+                continue
+            pone = 1 - dealer
+            out.append((played[dealer] - start[dealer], played[pone] - start[pone],
+                        shown[pone] - played[pone], shown[dealer] - played[dealer]))
+    return out
+
+
+def solve(outcomes: Sequence[tuple[int, int, int, int]], target: int = TARGET) -> list[list[float]]:
+    """``win[d][p]``: the dealer's chance from (d, p), by the recursion in the module doc."""
+    import numpy as np
+
+    rows, counts = np.unique(np.array(outcomes, dtype=np.int64), axis=0, return_counts=True)
+    w = counts / counts.sum()
+    pd, pp, ph, ds = rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3]
+    win = np.zeros((target + 1, target + 1))
+    for total in range(2 * (target - 1), -1, -1):
+        for d in range(max(0, total - target + 1), min(target - 1, total) + 1):
+            p = total - d
+            d1, p1 = d + pd, p + pp
+            d_out, p_out = d1 >= target, p1 >= target
+            p2 = p1 + ph
+            d2 = d1 + ds
+            nxt = 1.0 - win[np.minimum(p2, target), np.minimum(d2, target)]
+            v = np.where(p2 >= target, 0.0, np.where(d2 >= target, 1.0, nxt))
+            v = np.where(d_out & p_out, 0.5, np.where(d_out, 1.0, np.where(p_out, 0.0, v)))
+            win[d, p] = float(v @ w)
+    return [[round(float(win[d, p]), 4) for p in range(target)] for d in range(target)]
+
+
+def compute(games: int = 40_000, seed: int = 1) -> dict[str, Any]:
+    outcomes = deal_outcomes(games, seed)
+    return {"method": __doc__.split("Method.")[1].split("The shipped")[0].strip(), "games": games, "seed": seed,
+            "deals": len(outcomes), "target": TARGET, "dealer_wins": solve(outcomes)}
+
+
+@lru_cache(maxsize=1)
+def load() -> dict[str, Any]:
+    """The shipped table: {'dealer_wins': [[...] * 121] * 121, 'target': 121, ...}."""
+    return json.loads(DATA.read_text())
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="Recompute the board table (see the module doc).")
+    ap.add_argument("--games", type=int, default=40_000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default=str(DATA))
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    table = compute(args.games, args.seed)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(table, separators=(",", ":")) + "\n")
+    print(f"wrote {args.out} in {time.perf_counter() - t0:.0f} s from {table['deals']} deals", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

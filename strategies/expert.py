@@ -1,0 +1,192 @@
+"""``expert``: discards by hand, crib and pegging together; plays to the board near the end.
+
+Discard (two players, two cards each): ``ev``'s value of every keep (the exact expected show
+plus the crib tables' value of the throw) plus ``peg_weight`` times the pegging value of the
+four cards kept in this seat's role (``strategies.pegtable``: the keeper's pegging minus the
+other player's, played out on the engine by ``ev``'s one-ply rule, by the ranks kept).
+
+Play: ``ev``'s one-ply rule, or with ``rollouts`` > 0, ``mc``'s rollouts of the play.
+
+To the board (standard two-player 121 only, when a side is within ``board_from`` points of its
+target): the ``board_keeps`` best keeps, and every distinct card that may be laid, are valued
+by the chance to win, not by points. ``board_samples`` times, the unseen cards are dealt
+(at a discard: the other player's six, which it discards as ``ev`` does, and a starter; in the
+play: its remaining cards, consistent with its gos, and the crib's other two) and the rest of
+the deal runs on the engine (``cribsim.engine.rollout.DealRollout``: his heels, the play, the
+show in the rules' order, the game ending the instant a side reaches its target). A deal that
+ends the game is a win or a loss; one that does not is worth the chance to win from the scores
+it leaves (``strategies.boardtable``). The same samples serve every candidate; ties go to the
+points rule. Other rule sets get the same discards and play without the board."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any, ClassVar
+
+from cribsim.engine.rollout import DealRollout
+from cribsim.params import Param
+
+from .boardtable import load as board_table
+from .ev import PAIRS, EVStrategy
+from .mc import MCStrategy, sampler
+from .pegtable import cell_index, flat
+
+_CELL: dict[tuple[int, ...], list[int]] = {}
+
+
+def kept_cells(ranks: tuple[int, ...]) -> list[int]:
+    """For a six-card hand's ranks: the pegging-table cell of the four kept, for every pair
+    thrown in ``PAIRS[6]`` order (cached by the ranks)."""
+    cells = _CELL.get(ranks)
+    if cells is None:
+        cells = [cell_index([r for k, r in enumerate(ranks) if k != i and k != j]) for i, j in PAIRS[6]]
+        if len(_CELL) > 200_000:
+            _CELL.clear()
+        _CELL[ranks] = cells
+    return cells
+
+
+class ExpertStrategy(EVStrategy):
+    name = "expert"
+    params: ClassVar[tuple[Param, ...]] = EVStrategy.params + (
+        Param("peg_weight", float, 1.0, "weight of the kept cards' pegging value in the discard", lo=-10, hi=10),
+        Param("rollouts", int, 0, "mc play rollouts away from the board (0: ev's one-ply rule)", lo=0, hi=100_000),
+        Param("board_from", int, 40, "play to the board when a side is this close to its target (0: never)",
+              lo=0, hi=1000),
+        Param("board_samples", int, 32, "deals sampled per board decision", lo=1, hi=100_000),
+        Param("board_keeps", int, 4, "keeps valued by the board at a discard", lo=1, hi=15),
+    )
+
+    def __init__(self, rng: random.Random, peg_weight: float = 1.0, rollouts: int = 0, board_from: int = 40,
+                 board_samples: int = 32, board_keeps: int = 4, crib_weight: float = 1.0,
+                 reply_weight: float = 1.0) -> None:
+        super().__init__(rng, crib_weight, reply_weight)
+        self.peg_weight = peg_weight
+        self.board_from = board_from
+        self.board_samples = board_samples
+        self.board_keeps = board_keeps
+        self.peg_dealer, self.peg_pone = flat()
+        self._mc = MCStrategy(rng, rollouts, 0, crib_weight=crib_weight, reply_weight=reply_weight) \
+            if rollouts else None
+        self._board_rules: Any = None
+        self._board_ok = False
+        self._win: list[list[float]] = []
+
+    # ---- the board ------------------------------------------------------------------------
+    def on_board(self, obs: Any) -> bool:
+        """Whether to play this decision to the board: a rule set the board table describes
+        (two players, 121, four-card hands, scored high) with a side near its target."""
+        r = obs.rules
+        if r is not self._board_rules:
+            self._board_rules = r
+            t = board_table()
+            self._board_ok = (r.players == 2 and len(set(obs.side_of)) == 2 and r.target == t["target"]
+                              and r.hand_size == 4 and r.objective > 0 and r.deck_size == 52)
+            self._win = t["dealer_wins"]
+        return self._board_ok and self.board_from > 0 and max(obs.scores) >= r.target - self.board_from
+
+    def chance(self, obs: Any, side: int, scores: list[int]) -> float:
+        """Our chance to win from the scores at the end of a deal (``side``: who reached the
+        target in it, or -1): the board table, with the deal passing to the present pone."""
+        if side >= 0:
+            return 1.0 if side == obs.side else 0.0
+        dealer_side = obs.side_of[obs.dealer]
+        nxt, other = 1 - dealer_side, dealer_side  # the next deal's dealer side, and the other
+        v = self._win[scores[nxt]][scores[other]]
+        return v if nxt == obs.side else 1.0 - v
+
+    def _views(self, obs: Any, throws: list[list[int]]) -> list[DealRollout]:
+        rules, me = obs.rules, obs.seat
+        out = []
+        for thrown in throws:
+            view = rules.program.observation(me, obs.side, rules, obs.side_of)
+            view.dealer, view.crib_owner, view.discarded = obs.dealer, obs.crib_owner, tuple(thrown)
+            view.scores = obs.scores
+            out.append(DealRollout(view, self.one_ply, (rules.target,) * 2))
+        return out
+
+    def board_discard(self, obs: Any, ranked: list[tuple[float, list[int]]]) -> list[int]:
+        """The keep with the best chance to win among the best ``board_keeps`` by points."""
+        top = ranked[:self.board_keeps]
+        hand, me, other = obs.hand, obs.seat, 1 - obs.seat
+        rolls = self._views(obs, [t for _, t in top])
+        view = obs.rules.program.observation(other, obs.side_of[other], obs.rules, obs.side_of)
+        view.discards, view.dealer, view.crib_owner = 2, obs.dealer, obs.crib_owner
+        unseen = [c for c in range(52) if c not in hand]
+        wins = [0.0] * len(top)
+        for _ in range(self.board_samples):
+            self.rng.shuffle(unseen)
+            view.hand = tuple(unseen[:6])
+            their_throw = EVStrategy.discard(self, view)
+            theirs = [c for c in unseen[:6] if c not in their_throw]
+            for i, (_, thrown) in enumerate(top):
+                kept: list[list[int]] = [[], []]
+                kept[me], kept[other] = [c for c in hand if c not in thrown], theirs
+                side, scores = rolls[i].run(kept, kept, thrown + their_throw, unseen[6])
+                wins[i] += self.chance(obs, side, scores)
+        best = max(range(len(top)), key=lambda i: (wins[i], -i))
+        return top[best][1]
+
+    def board_play(self, obs: Any, points_choice: Any) -> Any:
+        """The card with the best chance to win (ties: ``points_choice``)."""
+        options: list[int] = []
+        for c in obs.legal:
+            if all(c >> 2 != o >> 2 for o in options):
+                options.append(c)
+        if len(options) == 1:
+            return points_choice
+        me, other = obs.seat, 1 - obs.seat
+        seen = set(obs.hand) | {c for _, c in obs.played} | set(obs.discarded) | {obs.starter}
+        unseen = [c for c in range(52) if c not in seen]
+        sample = sampler(obs, unseen, self.rng)
+        roll = DealRollout(obs, self.one_ply, (obs.rules.target,) * 2)
+        mine_full = list(obs.hand) + [c for s, c in obs.played if s == me]
+        theirs_played = [c for s, c in obs.played if s == other]
+        wins = [0.0] * len(options)
+        for _ in range(self.board_samples):
+            held = sample()
+            held[me] = list(obs.hand)
+            taken = set(held[other])
+            rest = [c for c in unseen if c not in taken]
+            crib = list(obs.discarded) + self.rng.sample(rest, 4 - len(obs.discarded))
+            kept: list[list[int]] = [[], []]
+            kept[me], kept[other] = mine_full, held[other] + theirs_played
+            for i, c in enumerate(options):
+                side, scores = roll.run(held, kept, crib, obs.starter, c)
+                wins[i] += self.chance(obs, side, scores)
+        best = max(wins)
+        pick = [options[i] for i in range(len(options)) if wins[i] >= best - 1e-9]
+        if any(points_choice >> 2 == c >> 2 for c in pick):
+            return points_choice
+        return pick[0]
+
+    # ---- discard and play -------------------------------------------------------------------
+    def discard(self, obs: Any) -> list[int]:
+        values = self.two_card_values(obs)
+        if values is None or len(obs.hand) != 6 or obs.rules.hand_size != 4:
+            return super().discard(obs)
+        hand = obs.hand
+        if self.peg_weight:
+            table = self.peg_dealer if obs.seat == obs.dealer else self.peg_pone
+            w = self.peg_weight
+            cells = kept_cells(tuple(c >> 2 for c in hand))
+            values = [v + w * table[k] for v, k in zip(values, cells)]
+        if not self.on_board(obs):
+            return self.best_pair(hand, values)
+        order = sorted(range(len(values)), key=lambda k: -values[k])
+        ranked = [(values[k], [hand[PAIRS[6][k][0]], hand[PAIRS[6][k][1]]]) for k in order]
+        return self.board_discard(obs, ranked)
+
+    def play(self, obs: Any) -> Any:
+        choice = self._mc.play(obs) if self._mc is not None else self.one_ply(obs)
+        if len(obs.legal) > 1 and self.on_board(obs):
+            return self.board_play(obs, choice)
+        return choice
+
+    def keeps_by_points(self, obs: Any) -> list[tuple[float, tuple[int, ...]]]:
+        """Every keep with its value by points (for tests and the README's examples)."""
+        values = self.two_card_values(obs)
+        assert values is not None
+        return sorted(((v, tuple(c for k, c in enumerate(obs.hand) if k not in p)) for v, p in
+                       zip(values, combinations(range(len(obs.hand)), 2))), reverse=True)
