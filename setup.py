@@ -25,6 +25,7 @@ COMPILED = [
     "strategies/random_play.py",
     "strategies/ev.py",
     "strategies/mc.py",
+    "strategies/expert.py",
 ]
 
 ext_modules = []

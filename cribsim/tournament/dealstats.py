@@ -68,7 +68,8 @@ def game_tally(result: Any, tally: Tally) -> None:
 
 
 def collect(out_dir: str | os.PathLike[str]) -> dict[str, Tally]:
-    """Every recorded game of a run, by variant (two-player cribbage only)."""
+    """Every recorded game of a run, by variant and table (the entries playing, in name order;
+    two-player cribbage only)."""
     path = records_in(out_dir)
     by_variant: dict[str, Tally] = {}
     for n, log in read_logs(path):
@@ -77,7 +78,8 @@ def collect(out_dir: str | os.PathLike[str]) -> dict[str, Tally]:
                                "cribbage (dealer and pone)")
         for result in replay_match(log, f"{path}, line {n}"):
             if result.winner >= 0:  # a forfeited game is not a game played to its end
-                game_tally(result, by_variant.setdefault(log.variant, Tally()))
+                key = f"{log.variant}: {' vs '.join(sorted(log.entries))}"
+                game_tally(result, by_variant.setdefault(key, Tally()))
     if not by_variant:
         raise CribsimError(f"cribsim dealstats: {path} holds no finished game")
     return by_variant
@@ -95,7 +97,7 @@ def rows(by_variant: dict[str, Tally]) -> list[list[Any]]:
     return out
 
 
-HEADERS = ["variant", "points per deal", "complete deals", "lo", "hi", "every deal", "lo", "hi", "games",
+HEADERS = ["variant: table", "points per deal", "complete deals", "lo", "hi", "every deal", "lo", "hi", "games",
            "complete deals counted"]
 
 
@@ -115,7 +117,7 @@ def write_dealstats(out_dir: str, quiet: bool = False) -> list[list[Any]]:
         text = (f"# {manifest['name']}: points per deal by role and source\n\nComplete deals: every deal but each "
                 "game's last (cut short when the game ends). Every deal: as the run's summary counts. 95% intervals "
                 "over games (README, \"Points per deal\").\n\n"
-                + tabulate(md, headers=["variant", "points per deal", "complete deals", "every deal", "games",
+                + tabulate(md, headers=["variant: table", "points per deal", "complete deals", "every deal", "games",
                                         "complete deals counted"], tablefmt="github", disable_numparse=True) + "\n")
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
