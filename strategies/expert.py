@@ -5,7 +5,9 @@ plus the crib tables' value of the throw) plus ``peg_weight`` times the pegging 
 four cards kept in this seat's role (``strategies.pegtable``: the keeper's pegging minus the
 other player's, played out on the engine by ``ev``'s one-ply rule, by the ranks kept).
 
-Play: ``ev``'s one-ply rule, or with ``rollouts`` > 0, ``mc``'s rollouts of the play.
+Play: ``ev``'s one-ply rule, or with ``rollouts`` > 0, ``mc``'s rollouts of the play, the other
+player's hand drawn (with ``read``) as an ``ev`` player would have kept it, given what it laid
+(``ReadingMC``).
 
 To the board (standard two-player 121 only, when a side is within ``board_from`` points of its
 target): the ``board_keeps`` best keeps, and every distinct card that may be laid, are valued
@@ -15,15 +17,19 @@ play: its remaining cards, consistent with its gos, and the crib's other two) an
 the deal runs on the engine (``cribsim.engine.rollout.DealRollout``: his heels, the play, the
 show in the rules' order, the game ending the instant a side reaches its target). A deal that
 ends the game is a win or a loss; one that does not is worth the chance to win from the scores
-it leaves (``strategies.boardtable``). The same samples serve every candidate; ties go to the
-points rule. Other rule sets get the same discards and play without the board."""
+it leaves (``strategies.boardtable``). The same samples serve every candidate; the points
+rule's choice stands unless another is better by more than ``board_margin`` (a chance to win:
+with a few dozen samples, smaller differences are mostly sampling noise). Other rule sets get
+the same discards and play without the board."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any, ClassVar
 
+from cribsim.cards import VALUE
 from cribsim.engine.rollout import DealRollout
 from cribsim.params import Param
 
@@ -47,28 +53,73 @@ def kept_cells(ranks: tuple[int, ...]) -> list[int]:
     return cells
 
 
+class ReadingMC(MCStrategy):
+    """``mc``'s play with the other player's hand read (two players): its six cards are drawn
+    from those it could have been dealt (not ours, not the starter), it keeps four as ``ev``
+    discards, and a draw stands only if the four kept hold every card it has laid and nothing
+    its gos rule out (so the draws follow the hands an ``ev`` player keeps, given its play).
+    After ``tries`` refused draws, the plain uniform deal of ``mc``."""
+
+    tries = 24
+
+    def sampler_for(self, obs: Any, unseen: list[int]) -> Callable[[], list[list[int]]]:
+        plain = sampler(obs, unseen, self.rng)
+        if obs.players != 2 or obs.rules.hand_size != 4 or obs.rules.deck_size != 52 or obs.rules.discard != 2:
+            return plain
+        me, other = obs.seat, 1 - obs.seat
+        laid = [c for s, c in obs.played if s == other]
+        floor = max([31 - k for s, k in obs.gos if s == other], default=0)
+        mine = set(obs.hand) | {c for s, c in obs.played if s == me} | set(obs.discarded) | {obs.starter}
+        pool = [c for c in range(52) if c not in mine and c not in laid]
+        view = obs.rules.program.observation(other, obs.side_of[other], obs.rules, obs.side_of)
+        view.discards, view.dealer, view.crib_owner = 2, obs.dealer, obs.crib_owner
+        rng, need = self.rng, 6 - len(laid)
+        discard = super(MCStrategy, self).discard  # ev's discard (the other player's, in its seat)
+
+        def sample() -> list[list[int]]:
+            for _ in range(self.tries):
+                six = laid + rng.sample(pool, need)
+                view.hand = tuple(six)
+                thrown = discard(view)
+                if any(c in thrown for c in laid):
+                    continue
+                held = [c for c in six if c not in thrown and c not in laid]
+                if floor and any(VALUE[c] <= floor for c in held):
+                    continue
+                hands: list[list[int]] = [[], []]
+                hands[other] = held
+                return hands
+            return plain()
+
+        return sample
+
+
 class ExpertStrategy(EVStrategy):
     name = "expert"
     params: ClassVar[tuple[Param, ...]] = EVStrategy.params + (
         Param("peg_weight", float, 1.0, "weight of the kept cards' pegging value in the discard", lo=-10, hi=10),
         Param("rollouts", int, 0, "mc play rollouts away from the board (0: ev's one-ply rule)", lo=0, hi=100_000),
+        Param("read", bool, True, "mc rollouts draw the other player's hand as ev would have kept it", ),
         Param("board_from", int, 40, "play to the board when a side is this close to its target (0: never)",
               lo=0, hi=1000),
         Param("board_samples", int, 32, "deals sampled per board decision", lo=1, hi=100_000),
         Param("board_keeps", int, 4, "keeps valued by the board at a discard", lo=1, hi=15),
+        Param("board_margin", float, 0.02, "leave the points rule's choice only for this much more chance to win",
+              lo=0, hi=1),
     )
 
     def __init__(self, rng: random.Random, peg_weight: float = 1.0, rollouts: int = 0, board_from: int = 40,
-                 board_samples: int = 32, board_keeps: int = 4, crib_weight: float = 1.0,
-                 reply_weight: float = 1.0) -> None:
+                 board_samples: int = 32, board_keeps: int = 4, crib_weight: float = 1.0, reply_weight: float = 1.0,
+                 board_margin: float = 0.02, read: bool = True) -> None:
         super().__init__(rng, crib_weight, reply_weight)
         self.peg_weight = peg_weight
         self.board_from = board_from
         self.board_samples = board_samples
         self.board_keeps = board_keeps
+        self.board_margin = board_margin
         self.peg_dealer, self.peg_pone = flat()
-        self._mc = MCStrategy(rng, rollouts, 0, crib_weight=crib_weight, reply_weight=reply_weight) \
-            if rollouts else None
+        self._mc = (ReadingMC if read else MCStrategy)(rng, rollouts, 0, crib_weight=crib_weight,
+                                                       reply_weight=reply_weight) if rollouts else None
         self._board_rules: Any = None
         self._board_ok = False
         self._win: list[list[float]] = []
@@ -126,10 +177,13 @@ class ExpertStrategy(EVStrategy):
                 side, scores = rolls[i].run(kept, kept, thrown + their_throw, unseen[6])
                 wins[i] += self.chance(obs, side, scores)
         best = max(range(len(top)), key=lambda i: (wins[i], -i))
+        if wins[best] - wins[0] <= self.board_margin * self.board_samples:
+            return top[0][1]  # not clearly better than the best keep by points
         return top[best][1]
 
     def board_play(self, obs: Any, points_choice: Any) -> Any:
-        """The card with the best chance to win (ties: ``points_choice``)."""
+        """The card with the best chance to win, if it beats ``points_choice`` (the points
+        rule's card) by more than ``board_margin``; else ``points_choice``."""
         options: list[int] = []
         for c in obs.legal:
             if all(c >> 2 != o >> 2 for o in options):
@@ -155,11 +209,11 @@ class ExpertStrategy(EVStrategy):
             for i, c in enumerate(options):
                 side, scores = roll.run(held, kept, crib, obs.starter, c)
                 wins[i] += self.chance(obs, side, scores)
-        best = max(wins)
-        pick = [options[i] for i in range(len(options)) if wins[i] >= best - 1e-9]
-        if any(points_choice >> 2 == c >> 2 for c in pick):
-            return points_choice
-        return pick[0]
+        best = max(range(len(options)), key=lambda i: wins[i])
+        by_points = next(i for i, c in enumerate(options) if c >> 2 == points_choice >> 2)
+        if wins[best] - wins[by_points] <= self.board_margin * self.board_samples:
+            return points_choice  # not clearly better than the points rule's card
+        return options[best]
 
     # ---- discard and play -------------------------------------------------------------------
     def discard(self, obs: Any) -> list[int]:

@@ -80,6 +80,10 @@ class MCStrategy(EVStrategy):
         self.discard_top = discard_top
         self.discard_margin = discard_margin
 
+    def sampler_for(self, obs: Any, unseen: list[int]) -> Callable[[], list[list[int]]]:
+        """How the other seats' cards are dealt in the rollouts (a subclass may read them)."""
+        return sampler(obs, unseen, self.rng)
+
     def play(self, obs: Any) -> Any:
         legal = obs.legal
         wild = obs.rules.deck_size > 52
@@ -93,7 +97,7 @@ class MCStrategy(EVStrategy):
         seen.update(c for _, c in obs.played)
         seen.update(obs.discarded)
         seen.add(obs.starter)
-        sample = sampler(obs, [c for c in range(obs.rules.deck_size) if c not in seen], self.rng)
+        sample = self.sampler_for(obs, [c for c in range(obs.rules.deck_size) if c not in seen])
         me = obs.seat
         rollout = PlayRollout(obs, self.one_ply)
         totals = [0] * len(options)

@@ -11,8 +11,10 @@ of the keeper (dealer or pone). For each cell and role, Monte Carlo samples:
      seats answering with ``ev``'s one-ply rule; the cell's value is the keeper's pegging minus
      the other player's (the go and last card included, his heels not: it is no one's choice).
 Suits do not matter in the play, so a cell holds every keep of its ranks. Every cell of a role
-draws from the same random stream (common random numbers), so the differences between cells,
-which are what a discard compares, carry less noise than each cell's own value. The shipped table
+draws the same random numbers (common random numbers: sample i shuffles the same deck for every
+cell and takes the cell's cards out of it, so the other player is mostly dealt the same six),
+and the differences between cells, which are what a discard compares, carry less noise than
+each cell's own value. The shipped table
 (strategies/data/peg_table.json) records its samples and seed; sampling error is reported by
 cell (its standard error)."""
 
@@ -64,11 +66,16 @@ def _sample_cell(args: tuple[tuple[int, ...], str, int, int]) -> tuple[float, fl
     other_table, other_sign = (tables["own"], 1) if role == "pone" else (tables["opp"], -1)
     total = total_sq = 0.0
     for _ in range(samples):
+        # a fixed number of draws per sample, whatever the cell: the suits of the kept cards, then
+        # one shuffle of the whole deck, from which the kept cards are taken out
+        picks = [rng.random() for _ in range(4)]
+        deck = list(range(52))
+        rng.shuffle(deck)
         keep: list[int] = []
-        for r in ranks:
-            keep.append(4 * r + rng.choice([s for s in range(4) if 4 * r + s not in keep]))
-        rest = [c for c in range(52) if c not in keep]
-        rng.shuffle(rest)
+        for r, u in zip(ranks, picks):
+            free = [4 * r + s for s in range(4) if 4 * r + s not in keep]
+            keep.append(free[int(u * len(free))])
+        rest = [c for c in deck if c not in keep]
         thrown, six, starter = rest[0:2], rest[2:8], rest[8]
         their_throw = best_discard(six, other_table, other_sign)
         theirs = [c for c in six if c not in their_throw]

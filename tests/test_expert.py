@@ -106,6 +106,7 @@ def test_a_deal_rollout_scores_the_play_heels_and_show_as_the_rules_do():
         view.starter = starter
         play = PlayRollout(view, ev.one_ply)
         play.at_start = True
+        play.g.obs[0].discarded = tuple(crib[2:])  # the other seat knows its own discards in both
         pegged = play.run(kept)
         heels = 2 if starter >> 2 == 10 else 0  # R-START-2: a jack turned gives the dealer 2
         assert side == -1
@@ -158,10 +159,10 @@ def test_pegging_value_moves_the_discard():
         assert table[role][",".join(map(str, kept))] == pytest.approx(best, abs=0.01)
 
 
-def test_dealstats_counts_every_deal_as_the_summary_does_and_drops_the_last(tmp_path, capsys):
+def test_dealstats_counts_every_deal_as_the_summary_does_and_open_deals_by_their_start(tmp_path, capsys):
     """``cribsim dealstats``: over every deal its figures are the summary's (points by role and
-    source over deals, from the engine's tallies); over complete deals each game's last deal,
-    cut short by the end of the game (R-WIN-1), is left out."""
+    source over deals, from the engine's tallies); the open deals are those that start with both
+    scores at 70 or less, which the end of the game (R-WIN-1) cannot cut short."""
     import csv
     import json
 
@@ -181,7 +182,8 @@ def test_dealstats_counts_every_deal_as_the_summary_does_and_drops_the_last(tmp_
         for src in ("peg", "hand"):
             every = sum(g["points"][src][role] for g in games) / deals
             assert float(table[f"{key} {src}"]["every deal"]) == pytest.approx(every, abs=1e-3)
-    assert int(table["dealer hand"]["complete deals counted"]) == deals - len(games)
+    starts = [g["trail"][2 * k] for g in games for k in range(g["deals"])]
+    assert int(table["dealer hand"]["open deals counted"]) == sum(max(s) <= 70 for s in starts)
     assert "dealstats.md" in json.loads((out / "manifest.json").read_text())["files"]
     assert main(["dealstats", str(tmp_path / "nowhere")]) == 2
     assert capsys.readouterr().err.startswith("cribsim: ")

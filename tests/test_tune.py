@@ -99,6 +99,10 @@ def test_another_configs_folder_is_refused(tmp_path, capsys):
     (("opponent: greedy", "opponent: [greedy]"), "opponent"),
     (("start: 1.0, lo: 0.0, hi: 2.0, c: 0.5}\n  crib", "start: 3.0, lo: 0.0, hi: 2.0, c: 0.5}\n  crib"),
      "reply_weight.start"),
+    (("seed: 3", "seed: 3\nfixed: {nosuch: 1}"), "would be refused"),
+    (("opponent: greedy", "opponent: {strategy: mc, params: {rollouts: -1}}"), "would be refused"),
+    (("variant: standard", "variant: no_such_rules"), "would be refused"),
+    (("start: 1.0, lo: 0.0", "start: 1" + "0" * 400 + ", lo: 0.0"), "reply_weight.start"),
 ])
 def test_bad_tune_configs_are_one_line(tmp_path, capsys, change, says):
     text = TINY.replace(*change)
@@ -121,3 +125,28 @@ def test_a_damaged_trajectory_is_one_line(tmp_path, capsys):
     assert main(["tune", str(p), "--out", str(out), "--serial"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cribsim: ") and "damaged" in err and len(err.strip().splitlines()) == 1
+
+
+def test_an_empty_trajectory_starts_afresh(tmp_path):
+    t = load_tune(write(tmp_path, TINY))
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "trajectory.jsonl").write_text('{"format": "crib')  # a header torn as it was written
+    assert read_trajectory(t, out / "trajectory.jsonl") == []
+    tune(t, out, Where(serial=True))
+    assert json.loads((out / "trajectory.jsonl").read_text().splitlines()[0])["format"] == "cribsim-tune"
+
+
+def test_integer_parameters_are_rounded_half_up_and_the_gradient_uses_what_was_played(tmp_path):
+    text = TINY.replace("strategy: ev", "strategy: mc").replace(
+        "  reply_weight: {start: 1.0, lo: 0.0, hi: 2.0, c: 0.5}\n  crib_weight: {start: 1.0, lo: 0.0, hi: 2.0, c: 0.5}",
+        "  rollouts: {start: 2, lo: 1, hi: 8, c: 0.5}").replace("opponent: greedy", "opponent: random") \
+        .replace("iterations: 2", "iterations: 1").replace("seed: 3", "seed: 3\nfixed: {discard_rollouts: 0}")
+    t = load_tune(write(tmp_path, text))
+    assert t.params[0].played(2.5) == 3 and t.params[0].played(1.5) == 2
+    out = tmp_path / "out"
+    tune(t, out, Where(serial=True))
+    row = json.loads((out / "trajectory.jsonl").read_text().splitlines()[1])
+    moved = row["plus"]["rollouts"] - row["minus"]["rollouts"]
+    assert moved in (1, -1)  # 2 +- 0.5 plays 3 and 2 (or 2 and 3)
+    assert row["gradient"][0] == pytest.approx((row["score_plus"] - row["score_minus"]) / moved, abs=1e-6)

@@ -82,7 +82,10 @@ class DealRollout:
     targets: for search strategies that play to the board (``expert``). From a discard decision
     (no card laid yet) a rollout cuts the given starter and runs every phase after the discard
     (his heels, the play, the show, and whatever a variant puts there); from a play decision it
-    resumes the play as :class:`PlayRollout` does, then runs the phases after it. The game's own
+    resumes the play as :class:`PlayRollout` does, then runs the phases after it (the policy
+    answers the play; a rule set whose later phases ask other decisions cannot be rolled out
+    here). Every other seat knows the crib cards that are not the root seat's as its own
+    discards (exact with two players). The game's own
     award ends a rollout the instant a side reaches its target (R-WIN-1, R-SHOW-2), so the
     order in which points come (pegging first, then hands from the dealer's left, the crib
     last) is the rules', not the caller's."""
@@ -106,6 +109,11 @@ class DealRollout:
         g.scores = list(self.scores)
         g.kept = [tuple(k) for k in kept]
         g.crib = list(crib)
+        own = g.obs[base.seat].discarded
+        others = tuple(c for c in crib if c not in own)  # with two players: the other seat's discards
+        for o in g.obs:
+            if o.seat != base.seat:
+                o.discarded = others
         if base.at_start:
             g.stock = [starter]
             g.resume = None

@@ -6,7 +6,8 @@ Each iteration k draws a sign for every parameter (Delta, +-1 each) and plays tw
 of ``matches`` paired matches against the opponent, one with the parameters at
 theta + c_k * Delta and one at theta - c_k * Delta, on the same deals (the same seed): common
 random numbers, so the difference of the two scores is mostly the parameters' doing. The
-gradient estimate is (s+ - s-) / (2 c_k Delta_i) and the step a_k = r_k * c_k^2 (fishtest's
+gradient estimate is (s+ - s-) / (2 c_k Delta_i) (the values as played: an integer parameter
+rounded, a parameter at a bound clipped; no move, no gradient) and the step a_k = r_k * c_k^2 (fishtest's
 form, so ``r`` is in units of the perturbation), with c_k = c / (k + 1)^0.101 and
 r_k = r * (A + 1)^0.602 / (A + k + 1)^0.602, A = iterations / 10 (Spall's gains). Parameters stay in
 their bounds; an integer parameter is rounded when played. The budget is iterations x 2 x
@@ -66,7 +67,7 @@ class Tuned:
         return min(self.hi, max(self.lo, v))
 
     def played(self, v: float) -> float | int:
-        return int(round(v)) if self.kind is int else round(v, 6)
+        return int(math.floor(v + 0.5)) if self.kind is int else round(v, 6)
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,11 @@ class Tune:
 
 def _number(source: str, key: str, v: Any, lo: float, hi: float, kind: type = float) -> Any:
     ok = isinstance(v, int) if kind is int else isinstance(v, (int, float))
-    if isinstance(v, bool) or not ok or not math.isfinite(v) or not lo <= v <= hi:
+    try:
+        ok = ok and not isinstance(v, bool) and math.isfinite(v) and lo <= v <= hi
+    except OverflowError:  # an integer too big for a float
+        ok = False
+    if not ok:
         what = "an integer" if kind is int else "a number"
         raise ConfigError(source, key, f"expected {what} {lo:g}..{hi:g}, got {v!r}"[:200])
     return kind(v)
@@ -166,8 +171,29 @@ def load_tune(path: str | Path) -> Tune:
     tl = data.get("time_limit")
     time_limit = None if tl is None else _number(source, "time_limit", tl, 0.01, 3600)
     raw = json.dumps({k: data[k] for k in sorted(data) if k != "description"}, sort_keys=True, default=str)
-    return Tune(name, source, data["variant"], data["strategy"], dict(fixed), tuple(tuned), dict(opp), iterations,
-                matches, final, seed, r, time_limit, raw)
+    t = Tune(name, source, data["variant"], data["strategy"], dict(fixed), tuple(tuned), dict(opp), iterations,
+             matches, final, seed, r, time_limit, raw)
+    _check_experiment(t)
+    return t
+
+
+def _check_experiment(t: Tune) -> None:
+    """Load the first step's experiment (every parameter at its bounds' ends and its start) as
+    ``cribsim run`` would, before anything is written: the variant, the opponent and the fixed
+    parameters are checked there; an error names the tune file."""
+    import tempfile
+
+    for values in ({p.name: p.played(p.start) for p in t.params}, {p.name: p.played(p.lo) for p in t.params},
+                   {p.name: p.played(p.hi) for p in t.params}):
+        with tempfile.TemporaryDirectory() as d:
+            cfg = Path(d) / "step.yaml"
+            cfg.write_text(_experiment_yaml(t, "check", values, t.matches, step_seed(t, 0)))
+            try:
+                load_experiment(cfg, need_matches=True)
+            except CribsimError as e:
+                why = str(e).replace(f"{cfg}: ", "").removeprefix("cribsim: ")
+                raise CribsimError(f"cribsim: {t.source}: the experiments it plays would be refused: {why}") \
+                    from None
 
 
 # ---- the iterations ----------------------------------------------------------------------------
@@ -272,7 +298,9 @@ def read_trajectory(t: Tune, path: Path) -> list[dict[str, Any]]:
             raise CribsimError(f"cribsim: {path}:{n}: not a trajectory line (damaged file); move it aside or "
                                "use another --out")
         rows.append(row)
-    if not rows or rows[0].get("format") != FORMAT:
+    if not rows:
+        return []  # empty, or only a torn header: a new tune
+    if rows[0].get("format") != FORMAT:
         raise CribsimError(f"cribsim: {path} is not a cribsim tune trajectory; use another --out")
     if rows[0].get("config_hash") != t.config_hash():
         raise CribsimError(f"cribsim: {path.parent} holds a tune of another config; use another --out "
@@ -324,8 +352,9 @@ def _tune(t: Tune, out: Path, where: Where) -> dict[str, Any]:
         sp = scores(play(t, out, f"{k:03d}-plus", plus, t.matches, seed, where))
         sm = scores(play(t, out, f"{k:03d}-minus", minus, t.matches, seed, where))
         grad, nxt = [], []
-        for p, v, d in zip(t.params, theta, delta):
-            g = (sp[0] - sm[0]) / (2 * ck * p.c * d)
+        for p, v in zip(t.params, theta):
+            moved = plus[p.name] - minus[p.name]  # as played: rounded, and clipped at a bound
+            g = (sp[0] - sm[0]) / moved if moved else 0.0
             grad.append(g)
             nxt.append(p.clip(v + rk * (ck * p.c) ** 2 * g))
         row = {"iteration": k, "theta": theta, "delta": delta, "plus": plus, "minus": minus,
