@@ -98,7 +98,7 @@ class ExpertStrategy(EVStrategy):
     name = "expert"
     params: ClassVar[tuple[Param, ...]] = EVStrategy.params + (
         Param("peg_weight", float, 1.0, "weight of the kept cards' pegging value in the discard", lo=-10, hi=10),
-        Param("rollouts", int, 0, "mc play rollouts away from the board (0: ev's one-ply rule)", lo=0, hi=100_000),
+        Param("rollouts", int, 32, "mc play rollouts away from the board (0: ev's one-ply rule)", lo=0, hi=100_000),
         Param("read", bool, True, "mc rollouts draw the other player's hand as ev would have kept it", ),
         Param("board_from", int, 40, "play to the board when a side is this close to its target (0: never)",
               lo=0, hi=1000),
@@ -108,7 +108,7 @@ class ExpertStrategy(EVStrategy):
               lo=0, hi=1),
     )
 
-    def __init__(self, rng: random.Random, peg_weight: float = 1.0, rollouts: int = 0, board_from: int = 40,
+    def __init__(self, rng: random.Random, peg_weight: float = 1.0, rollouts: int = 32, board_from: int = 40,
                  board_samples: int = 32, board_keeps: int = 4, crib_weight: float = 1.0, reply_weight: float = 1.0,
                  board_margin: float = 0.02, read: bool = True) -> None:
         super().__init__(rng, crib_weight, reply_weight)

@@ -49,7 +49,7 @@ def test_expert_without_its_ideas_is_ev():
     from cribsim.engine import play_game
 
     for i in range(4):
-        a = play_game(rules, [ExpertStrategy(random.Random(i), peg_weight=0, board_from=0),
+        a = play_game(rules, [ExpertStrategy(random.Random(i), peg_weight=0, board_from=0, rollouts=0),
                               EVStrategy(random.Random(i))], 9, (i, 0), log=True)
         b = play_game(rules, [EVStrategy(random.Random(i)), EVStrategy(random.Random(i))], 9, (i, 0), log=True)
         assert a.events == b.events
@@ -147,7 +147,7 @@ def test_no_board_outside_the_tables_rules():
 def test_pegging_value_moves_the_discard():
     """A huge peg_weight makes the table decide: the keep with the best pegging value wins."""
     rng = random.Random(2)
-    e = ExpertStrategy(random.Random(0), peg_weight=1000, board_from=0)
+    e = ExpertStrategy(random.Random(0), peg_weight=1000, board_from=0, rollouts=0)
     table = peg()
     for k in range(20):
         o = random_discard_obs(rng, k % 2)

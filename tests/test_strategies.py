@@ -18,7 +18,7 @@ VARIANTS = ["three_player_dealer_six", "five_card", "seven_card", "toss_fives", 
             "auction", "jokers", "jokers_non_dealer",
             "lowball_partners", "lowball_three", "canadian_doubles", "three_player_team", "three_player_team_inspect",
             "three_player_continued", "five_player_continued"]
-CHEAP = {"mc": {"rollouts": 4, "discard_rollouts": 2}, "expert": {"board_samples": 4}}
+CHEAP = {"mc": {"rollouts": 4, "discard_rollouts": 2}, "expert": {"board_samples": 4, "rollouts": 4}}
 
 
 def make(name, seed=0):
