@@ -19,8 +19,6 @@ with the delta-method 95% interval."""
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -111,6 +109,7 @@ def write_dealstats(out_dir: str, quiet: bool = False) -> list[list[Any]]:
     from tabulate import tabulate
 
     from .report import _atomic_text, _list_files, _lock_for_report, _read
+    from .study import _csv
 
     out = Path(out_dir)
     lock = _lock_for_report(out)
@@ -125,15 +124,11 @@ def write_dealstats(out_dir: str, quiet: bool = False) -> list[list[Any]]:
                 "games (README, \"Points per deal\").\n\n"
                 + tabulate(md, headers=["variant: table", "points per deal", "open deals", "every deal", "games",
                                         "open deals counted"], tablefmt="github", disable_numparse=True) + "\n")
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(HEADERS)
-        w.writerows(table)
         written: list[str] = []
         try:
             _atomic_text(out / "dealstats.md", text)
             written.append("dealstats.md")
-            _atomic_text(out / "dealstats.csv", buf.getvalue())
+            _atomic_text(out / "dealstats.csv", _csv(HEADERS, table))
             written.append("dealstats.csv")
         except OSError as e:
             raise CribsimError(f"cribsim: cannot write in {out} ({e.strerror or e})") from None

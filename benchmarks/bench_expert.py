@@ -1,0 +1,50 @@
+"""How long 20,000 matches of ``expert`` against ``ev`` (standard 121) take on 2 cores: complete
+games on one core, ``expert`` in alternate seats, and the same for ``mc`` against ``ev`` in
+alternating rounds (the peer), so the ratio is from one run.
+
+    python benchmarks/bench_expert.py [--seconds S] [--rounds R] [--params k=v ...]
+
+The last line printed is the projected minutes for 20,000 matches on 2 cores (a match is one
+game; the 2 cores are taken as twice one core, as Ray's batches make them)."""
+
+import argparse
+import random
+
+from common import rate
+
+from cribsim import compiled
+from cribsim.rules import load_rules
+from cribsim.strategy import factory
+
+
+def per_game(name: str, params: dict, rules, seconds: float, start: int) -> tuple[float, int]:
+    make = factory(name, params)
+    seats = [make(random.Random(start)), factory("ev")(random.Random(start))]
+    a, n1 = rate(rules, seats, seconds / 2, start, chunk=2)
+    b, n2 = rate(rules, seats[::-1], seconds / 2, start + 1_000_000, chunk=2)
+    return (n1 + n2) / (n1 / a + n2 / b), n1 + n2
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--seconds", type=float, default=30.0, help="seconds per strategy per round")
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--params", nargs="*", default=[], help="expert parameters, k=v")
+    args = ap.parse_args()
+    params = {k: float(v) if "." in v else int(v) for k, v in (p.split("=", 1) for p in args.params)}
+    rules = load_rules("standard")
+    print(f"engine: {'compiled' if compiled() else 'pure Python'}; expert {params or 'defaults'}")
+    totals = {"expert": [0.0, 0], "mc": [0.0, 0]}
+    for r in range(args.rounds):
+        for name, p in (("expert", params), ("mc", {})):
+            gps, n = per_game(name, p, rules, args.seconds, 10_000 * (r + 1))
+            totals[name][0] += n / gps
+            totals[name][1] += n
+            print(f"round {r + 1}: {name} against ev {gps:.2f} games/s on one core ({n} games)")
+    speed = {k: n / t for k, (t, n) in totals.items()}
+    print(f"expert is {speed['expert'] / speed['mc']:.2f}x mc's speed (both against ev)")
+    print(f"20,000 matches of expert against ev on 2 cores: {20_000 / speed['expert'] / 2 / 60:.1f} min")
+
+
+if __name__ == "__main__":
+    main()
