@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from itertools import combinations
 from typing import Any, ClassVar
 
 from cribsim.cards import VALUE
@@ -237,10 +236,3 @@ class ExpertStrategy(EVStrategy):
         if len(obs.legal) > 1 and self.on_board(obs):
             return self.board_play(obs, choice)
         return choice
-
-    def keeps_by_points(self, obs: Any) -> list[tuple[float, tuple[int, ...]]]:
-        """Every keep with its value by points (for tests and the README's examples)."""
-        values = self.two_card_values(obs)
-        assert values is not None
-        return sorted(((v, tuple(c for k, c in enumerate(obs.hand) if k not in p)) for v, p in
-                       zip(values, combinations(range(len(obs.hand)), 2))), reverse=True)

@@ -95,7 +95,7 @@ def _sample_cell(args: tuple[tuple[int, ...], str, int, int]) -> tuple[float, fl
     return mean, (var / samples) ** 0.5
 
 
-def compute(samples: int = 400, seed: int = 1, processes: int = 2) -> dict[str, Any]:
+def compute(samples: int = 1000, seed: int = 1, processes: int = 2) -> dict[str, Any]:
     table: dict[str, Any] = {"method": __doc__.split("Method.")[1].split("The shipped")[0].strip(),
                              "samples": samples, "seed": seed}
     jobs = [(c, role, samples, seed) for role in ROLES for c in cells()]
@@ -132,7 +132,7 @@ def flat() -> tuple[tuple[float, ...], tuple[float, ...]]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="Recompute the pegging table (see the module doc).")
-    ap.add_argument("--samples", type=int, default=400, help="samples per cell and role (default 400)")
+    ap.add_argument("--samples", type=int, default=1000, help="samples per cell and role (default 1000)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--processes", type=int, default=2)
     ap.add_argument("--out", default=str(DATA))

@@ -40,8 +40,8 @@ class Tally:
     """Per game of one variant and table: (points by (role, source) over open deals, open deals,
     the same over every deal, every deal)."""
 
-    full: list[dict[tuple[int, str], int]] = field(default_factory=list)
-    full_deals: list[int] = field(default_factory=list)
+    open: list[dict[tuple[int, str], int]] = field(default_factory=list)
+    open_deals: list[int] = field(default_factory=list)
     every: list[dict[tuple[int, str], int]] = field(default_factory=list)
     deals: list[int] = field(default_factory=list)
 
@@ -53,7 +53,7 @@ def game_tally(result: Any, targets: Any, tally: Tally) -> None:
     first = min((e.deal for e in result.events if e.deal >= 0), default=0)  # (-1: the cut for the deal)
     trail = result.trail
     open_deal = [all(s <= t - OPEN for s, t in zip(trail[2 * k], targets)) for k in range(result.deals)]
-    full: dict[tuple[int, str], int] = defaultdict(int)
+    opened: dict[tuple[int, str], int] = defaultdict(int)
     every: dict[tuple[int, str], int] = defaultdict(int)
     for e in result.events:
         if e.points and e.source in SOURCES and e.seat >= 0:
@@ -61,9 +61,9 @@ def game_tally(result: Any, targets: Any, tally: Tally) -> None:
             key = ((e.seat - result.first_dealer - k) % 2, e.source)
             every[key] += e.points
             if open_deal[k]:
-                full[key] += e.points
-    tally.full.append(full)
-    tally.full_deals.append(sum(open_deal))
+                opened[key] += e.points
+    tally.open.append(opened)
+    tally.open_deals.append(sum(open_deal))
     tally.every.append(every)
     tally.deals.append(result.deals)
 
@@ -93,10 +93,10 @@ def rows(by_variant: dict[str, Tally]) -> list[list[Any]]:
         seen = {k for g in t.every for k, v in g.items() if v}
         for k in sorted(seen, key=lambda k: (k[0], SOURCES.index(k[1]))):
             role, src = k
-            full = ratio_ci([g.get(k, 0) for g in t.full], t.full_deals)
+            opened = ratio_ci([g.get(k, 0) for g in t.open], t.open_deals)
             every = ratio_ci([g.get(k, 0) for g in t.every], t.deals)
-            out.append([variant, f"{ROLES[role]} {src}", *(round(x, 3) for x in full),
-                        *(round(x, 3) for x in every), len(t.deals), sum(t.full_deals)])
+            out.append([variant, f"{ROLES[role]} {src}", *(round(x, 3) for x in opened),
+                        *(round(x, 3) for x in every), len(t.deals), sum(t.open_deals)])
     return out
 
 
