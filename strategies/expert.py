@@ -6,8 +6,10 @@ four cards kept in this seat's role (``strategies.pegtable``: the keeper's peggi
 other player's, played out on the engine by ``ev``'s one-ply rule, by the ranks kept).
 
 Play: ``ev``'s one-ply rule, or with ``rollouts`` > 0, ``mc``'s rollouts of the play, the other
-player's hand drawn (with ``read``) as an ``ev`` player would have kept it, given what it laid
-(``ReadingMC``).
+player's hand drawn (with ``read``) as an ``ev`` player would have kept it, given what it laid,
+and (with ``read_play``) as it would have played it so far: the play, replayed with the drawn
+hand, has it lay what ``ev``'s one-ply rule lays at each of its turns, but for a
+``read_slack`` chance of a difference (``ReadingMC``, ``Reader``).
 
 To the board (standard two-player 121 only, when a side is within ``board_from`` points of its
 target): the ``board_keeps`` best keeps, and every distinct card that may be laid, are valued
@@ -29,7 +31,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from cribsim.cards import VALUE
-from cribsim.engine.rollout import DealRollout
+from cribsim.engine.rollout import DealRollout, PlayRollout
 from cribsim.params import Param
 
 from .boardtable import load as board_table
@@ -52,45 +54,142 @@ def kept_cells(ranks: tuple[int, ...]) -> list[int]:
     return cells
 
 
+class _Refused(Exception):
+    """A supposed hand the replay of the play so far rules out."""
+
+
+class _Replayed(Exception):
+    """The replay has reached the present decision."""
+
+
+class _Script:
+    """The policy of a replay of the play so far: every seat lays the card it really laid, and
+    at each of the other player's decisions ``ev``'s one-ply rule is asked what it would have
+    laid from the supposed hand. A different rank is refused, but for a ``slack`` chance (the
+    other player is read as ``ev`` erring that often, so a player that is not ``ev`` is still
+    read by its keep)."""
+
+    __slots__ = ("laid", "other", "rule", "slack", "rng", "at")
+
+    def __init__(self, laid: tuple[tuple[int, int], ...], other: int, rule: Callable[[Any], Any], slack: float,
+                 rng: random.Random) -> None:
+        self.laid, self.other, self.rule, self.slack, self.rng = laid, other, rule, slack, rng
+        self.at = 0
+
+    def reset(self) -> None:
+        self.at = 0
+
+    def __call__(self, obs: Any) -> int:
+        at = self.at
+        if at == len(self.laid):
+            raise _Replayed
+        seat, c = self.laid[at]
+        if seat != obs.seat:  # the supposed hand could lay a card where the real one said go
+            raise _Refused
+        if seat == self.other:
+            # the real card first: the rule keeps the first of equal values (a jack and a king
+            # tie), and the order the other player held its cards in is not known
+            rank = c >> 2
+            obs.legal = tuple(sorted(obs.legal, key=lambda x: x >> 2 != rank))
+            if self.rule(obs) >> 2 != rank and self.rng.random() >= self.slack:
+                raise _Refused
+        self.at = at + 1
+        return c
+
+
 class ReadingMC(MCStrategy):
     """``mc``'s play with the other player's hand read (two players): its six cards are drawn
     from those it could have been dealt (not ours, not the starter), it keeps four as ``ev``
-    discards, and a draw stands only if the four kept hold every card it has laid and nothing
-    its gos rule out (so the draws follow the hands an ``ev`` player keeps, given its play).
-    After ``tries`` refused draws, the plain uniform deal of ``mc``."""
+    discards, and a draw stands only if the four kept hold every card it has laid, nothing its
+    gos rule out and (with ``by_play``) the play so far, replayed with that hand, has it lay
+    what ``ev``'s one-ply rule would have laid at each of its turns (a ``slack`` chance of
+    letting a difference pass: the draws follow the hands an ``ev`` player keeps and plays so,
+    given its play). After ``tries`` refused draws: the last that held its laid cards, else the
+    plain uniform deal of ``mc``."""
 
     tries = 24
+
+    def __init__(self, rng: random.Random, rollouts: int = 64, by_play: bool = True, slack: float = 0.1,
+                 crib_weight: float = 1.0, reply_weight: float = 1.0) -> None:
+        super().__init__(rng, rollouts, 0, crib_weight=crib_weight, reply_weight=reply_weight)
+        self.by_play = by_play
+        self.slack = slack
 
     def sampler_for(self, obs: Any, unseen: list[int]) -> Callable[[], list[list[int]]]:
         plain = sampler(obs, unseen, self.rng)
         if obs.players != 2 or obs.rules.hand_size != 4 or obs.rules.deck_size != 52 or obs.rules.discard != 2:
             return plain
-        me, other = obs.seat, 1 - obs.seat
-        laid = [c for s, c in obs.played if s == other]
-        floor = max([31 - k for s, k in obs.gos if s == other], default=0)
-        mine = set(obs.hand) | {c for s, c in obs.played if s == me} | set(obs.discarded) | {obs.starter}
-        pool = [c for c in range(52) if c not in mine and c not in laid]
-        view = obs.rules.program.observation(other, obs.side_of[other], obs.rules, obs.side_of)
-        view.discards, view.dealer, view.crib_owner = 2, obs.dealer, obs.crib_owner
-        rng, need = self.rng, 6 - len(laid)
-        discard = super(MCStrategy, self).discard  # ev's discard (the other player's, in its seat)
+        reader = Reader(obs, self, self.by_play)
 
         def sample() -> list[list[int]]:
-            for _ in range(self.tries):
-                six = laid + rng.sample(pool, need)
-                view.hand = tuple(six)
-                thrown = discard(view)
-                if any(c in thrown for c in laid):
-                    continue
-                held = [c for c in six if c not in thrown and c not in laid]
-                if floor and any(VALUE[c] <= floor for c in held):
-                    continue
-                hands: list[list[int]] = [[], []]
-                hands[other] = held
-                return hands
-            return plain()
+            held = reader.draw(self.tries)
+            if held is None:
+                return plain()
+            hands: list[list[int]] = [[], []]
+            hands[reader.other] = held
+            return hands
 
         return sample
+
+
+class Reader:
+    """What the other player (two players, ``obs.seat``'s opponent) may hold, read by
+    ``ev``'s rules: see :class:`ReadingMC`. ``rule`` is the ``ev`` player whose discard and
+    one-ply play stand for the other player's."""
+
+    def __init__(self, obs: Any, rule: ReadingMC, by_play: bool) -> None:
+        me = obs.seat
+        self.other = other = 1 - me
+        self.laid = [c for s, c in obs.played if s == other]
+        self.floor = max([31 - k for s, k in obs.gos if s == other], default=0)
+        mine = set(obs.hand) | {c for s, c in obs.played if s == me} | set(obs.discarded) | {obs.starter}
+        self.pool = [c for c in range(52) if c not in mine and c not in self.laid]
+        view = self.view = obs.rules.program.observation(other, obs.side_of[other], obs.rules, obs.side_of)
+        view.discards, view.dealer, view.crib_owner = 2, obs.dealer, obs.crib_owner
+        self.rng = rule.rng
+        self.discard = super(MCStrategy, rule).discard  # ev's discard (the other player's, in its seat)
+        self.replay = None
+        if by_play and self.laid:
+            script = _Script(tuple(obs.played), other, rule.one_ply, rule.slack, rule.rng)
+            self.replay = PlayRollout(obs, script, from_start=True)
+            self.full: list[list[int]] = [[], []]
+            self.full[me] = list(obs.hand) + [c for s, c in obs.played if s == me]
+            self.thrown: list[list[int]] = [[], []]
+
+    def plays_as_ev(self, held: list[int], thrown: list[int]) -> bool:
+        """Whether the play so far, replayed with the other player holding ``held`` (besides
+        the cards it laid) and having thrown ``thrown``, has it lay what ``ev`` would have (but
+        for the slack)."""
+        if self.replay is None:
+            return True
+        self.full[self.other], self.thrown[self.other] = held + self.laid, thrown
+        try:
+            self.replay.run(self.full, None, self.thrown)
+        except _Refused:
+            return False
+        except _Replayed:
+            pass
+        return True
+
+    def draw(self, tries: int) -> list[int] | None:
+        """The other player's cards not yet laid, from ``tries`` draws at most: the first that
+        passes, else the last that held its laid cards, else None."""
+        rng, laid, pool, view, floor = self.rng, self.laid, self.pool, self.view, self.floor
+        need = 6 - len(laid)
+        fallback = None
+        for _ in range(tries):
+            six = laid + rng.sample(pool, need)
+            view.hand = tuple(six)
+            thrown = self.discard(view)
+            if any(c in thrown for c in laid):
+                continue
+            held = [c for c in six if c not in thrown and c not in laid]
+            if floor and any(VALUE[c] <= floor for c in held):
+                continue
+            if self.plays_as_ev(held, thrown):
+                return held
+            fallback = held
+        return fallback
 
 
 class ExpertStrategy(EVStrategy):
@@ -99,6 +198,8 @@ class ExpertStrategy(EVStrategy):
         Param("peg_weight", float, 1.0, "weight of the kept cards' pegging value in the discard", lo=-10, hi=10),
         Param("rollouts", int, 32, "mc play rollouts away from the board (0: ev's one-ply rule)", lo=0, hi=100_000),
         Param("read", bool, True, "mc rollouts draw the other player's hand as ev would have kept it", ),
+        Param("read_play", bool, True, "... and as ev would have played it so far (with read)"),
+        Param("read_slack", float, 0.1, "chance a card ev would not have laid passes the reading", lo=0, hi=1),
         Param("board_from", int, 40, "play to the board when a side is this close to its target (0: never)",
               lo=0, hi=1000),
         Param("board_samples", int, 32, "deals sampled per board decision", lo=1, hi=100_000),
@@ -109,7 +210,8 @@ class ExpertStrategy(EVStrategy):
 
     def __init__(self, rng: random.Random, peg_weight: float = 1.0, rollouts: int = 32, board_from: int = 40,
                  board_samples: int = 32, board_keeps: int = 4, crib_weight: float = 1.0, reply_weight: float = 1.0,
-                 board_margin: float = 0.02, read: bool = True) -> None:
+                 board_margin: float = 0.02, read: bool = True, read_play: bool = True,
+                 read_slack: float = 0.1) -> None:
         super().__init__(rng, crib_weight, reply_weight)
         self.peg_weight = peg_weight
         self.board_from = board_from
@@ -117,8 +219,11 @@ class ExpertStrategy(EVStrategy):
         self.board_keeps = board_keeps
         self.board_margin = board_margin
         self.peg_dealer, self.peg_pone = flat()
-        self._mc = (ReadingMC if read else MCStrategy)(rng, rollouts, 0, crib_weight=crib_weight,
-                                                       reply_weight=reply_weight) if rollouts else None
+        self._mc: MCStrategy | None = None
+        if rollouts and read:
+            self._mc = ReadingMC(rng, rollouts, read_play, read_slack, crib_weight, reply_weight)
+        elif rollouts:
+            self._mc = MCStrategy(rng, rollouts, 0, crib_weight=crib_weight, reply_weight=reply_weight)
         self._board_rules: Any = None
         self._board_ok = False
         self._win: list[list[float]] = []

@@ -127,12 +127,14 @@ def test_the_pone_counts_first_in_a_rollout():
 
 
 def test_the_board_takes_the_points_that_win():
-    """At 119 the card that makes fifteen (2 points) wins the game now: the expert lays it."""
-    o = obs_for("8D KC 2H", seat=0, dealer=1, count=7, pile="7S", played=((1, C("7S")[0]),), starter="3C")
-    o.scores = (119, 100)
+    """At 119 against 120 the card that makes fifteen (2 points, R-PEG-4) wins the game now
+    (R-WIN-1): the board lays it even where the points rule would not, and so does the expert."""
+    o = obs_for("8D KC 2H 4S", seat=0, dealer=0, count=7, pile="7S", played=((1, C("7S")[0]),), starter="3C")
+    o.scores = (119, 120)
     o.discarded = tuple(C("AC QD"))
     e = ExpertStrategy(random.Random(0), board_samples=8)
     assert e.on_board(o)
+    assert e.board_play(o, C("KC")[0]) == C("8D")[0]
     assert e.play(o) == C("8D")[0]
 
 
@@ -187,3 +189,52 @@ def test_dealstats_counts_every_deal_as_the_summary_does_and_open_deals_by_their
     assert "dealstats.md" in json.loads((out / "manifest.json").read_text())["files"]
     assert main(["dealstats", str(tmp_path / "nowhere")]) == 2
     assert capsys.readouterr().err.startswith("cribsim: ")
+
+
+class _Spy(EVStrategy):
+    """ev, telling the test what it keeps and throws."""
+
+    def __init__(self, rng, seen):
+        super().__init__(rng)
+        self.seen = seen
+
+    def discard(self, obs):
+        thrown = super().discard(obs)
+        self.seen["thrown"], self.seen["kept"] = thrown, [c for c in obs.hand if c not in thrown]
+        return thrown
+
+
+def test_the_reading_never_refuses_the_hand_an_ev_player_holds():
+    """Replaying the play so far (R-PEG-1..5: go, 31, the reset) with the cards an ``ev``
+    player really kept has it lay, at every turn, what it laid; hands drawn at random are often
+    refused (the reading tells something). Ties between cards of equal value (a jack, a king)
+    are read either way: the order a player holds its cards in is not seen."""
+    from cribsim.engine import play_game
+    from strategies.expert import Reader, ReadingMC
+
+    rules = load_rules("standard")
+    seen: dict = {}
+    checked, refused, drawn = [0], [0], [0]
+
+    class Checker(ReadingMC):
+        def play(self, obs):
+            other = 1 - obs.seat
+            laid = [c for s, c in obs.played if s == other]
+            if laid:
+                reader = Reader(obs, self, True)
+                held = [c for c in seen["kept"] if c not in laid]
+                assert reader.plays_as_ev(held, seen["thrown"])
+                checked[0] += 1
+                for _ in range(5):  # any hand holding the laid cards, thrown as ev would
+                    six = laid + self.rng.sample(reader.pool, 6 - len(laid))
+                    reader.view.hand = tuple(six)
+                    thrown = reader.discard(reader.view)
+                    if not any(c in thrown for c in laid):
+                        drawn[0] += 1
+                        refused[0] += not reader.plays_as_ev([c for c in six if c not in thrown + laid], thrown)
+            return super().play(obs)
+
+    for i in range(12):
+        play_game(rules, [Checker(random.Random(i), 2, True, 0.0), _Spy(random.Random(i), seen)], 9, (i, 0))
+    assert checked[0] > 200
+    assert 0.2 * drawn[0] < refused[0] < drawn[0]

@@ -38,9 +38,10 @@ class PlayRollout:
     discard decision); ``policy(obs)`` answers every simulated decision. The simulated seats
     see what they would see: their own (sampled) cards and the public play; the root seat also
     keeps what it knows (its discards). A policy with a ``reset()`` method is told when each
-    rollout starts."""
+    rollout starts. With ``from_start`` the rollouts start at the play's first card whatever
+    the view has seen (for a strategy that replays the play so far with hands it supposes)."""
 
-    def __init__(self, view: Any, policy: Callable[[Any], Any]) -> None:
+    def __init__(self, view: Any, policy: Callable[[Any], Any], from_start: bool = False) -> None:
         rules = view.rules
         g = self.g = GameState(rules, 0, (0, 0), view.dealer)
         g.side_of = tuple(view.side_of)
@@ -61,11 +62,20 @@ class PlayRollout:
         self.count, self.pile = view.count, tuple(view.pile)
         self.played, self.gos = tuple(view.played), tuple(view.gos)
         self.at_start = view.starter is None and not view.played  # a discard decision: the play from its start
+        if from_start:
+            self.count, self.pile, self.played, self.gos, self.at_start = 0, (), (), (), True
 
-    def run(self, hands: Sequence[Sequence[int]], first: Any = None) -> list[int]:
+    def run(self, hands: Sequence[Sequence[int]], first: Any = None,
+            discarded: Sequence[Sequence[int]] | None = None) -> list[int]:
         """Points pegged by each side from here to the end of the play, with ``hands`` held
-        (lists, by seat) and ``first`` laid by the root seat (None: the policy chooses it)."""
+        (lists, by seat) and ``first`` laid by the root seat (None: the policy chooses it);
+        ``discarded``: what each other seat is to know it threw (by seat; the root seat keeps
+        its own)."""
         g = self.g
+        if discarded is not None:
+            for o in g.obs:
+                if o.seat != self.seat:
+                    o.discarded = tuple(discarded[o.seat])
         g.scores = [0] * self.sides
         turn = self.seat if not self.at_start else (g.dealer + 1) % g.n
         g.resume = Resume([list(h) for h in hands], turn, self.count, self.pile, self.played, self.gos, -1)
