@@ -10,6 +10,7 @@ game; the 2 cores are taken as twice one core, as Ray's batches make them)."""
 import argparse
 import random
 
+import yaml
 from common import rate
 
 from cribsim import compiled
@@ -31,7 +32,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--params", nargs="*", default=[], help="expert parameters, k=v")
     args = ap.parse_args()
-    params = {k: float(v) if "." in v else int(v) for k, v in (p.split("=", 1) for p in args.params)}
+    params = {k: yaml.safe_load(v) for k, v in (p.split("=", 1) for p in args.params)}  # 32, 0.5, false
     rules = load_rules("standard")
     print(f"engine: {'compiled' if compiled() else 'pure Python'}; expert {params or 'defaults'}")
     totals = {"expert": [0.0, 0], "mc": [0.0, 0]}

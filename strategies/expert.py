@@ -82,9 +82,11 @@ class _Script:
     def __call__(self, obs: Any) -> int:
         at = self.at
         if at == len(self.laid):
+            if obs.seat == self.other:  # the supposed hand could lay a card where the real one said go
+                raise _Refused
             raise _Replayed
         seat, c = self.laid[at]
-        if seat != obs.seat:  # the supposed hand could lay a card where the real one said go
+        if seat != obs.seat or c not in obs.legal:  # a go the supposed hand would not have said
             raise _Refused
         if seat == self.other:
             # the real card first: the rule keeps the first of equal values (a jack and a king
@@ -104,8 +106,10 @@ class ReadingMC(MCStrategy):
     gos rule out and (with ``by_play``) the play so far, replayed with that hand, has it lay
     what ``ev``'s one-ply rule would have laid at each of its turns (a ``slack`` chance of
     letting a difference pass: the draws follow the hands an ``ev`` player keeps and plays so,
-    given its play). After ``tries`` refused draws: the last that held its laid cards, else the
-    plain uniform deal of ``mc``."""
+    given its play). After ``tries`` refused draws: the last that held its laid cards and
+    honoured its gos, else the plain uniform deal of ``mc``. The other player is read as an
+    ``ev`` player with this strategy's ``crib_weight`` and ``reply_weight`` (exact against
+    ``ev`` at the defaults, 1)."""
 
     tries = 24
 

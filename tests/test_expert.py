@@ -238,3 +238,23 @@ def test_the_reading_never_refuses_the_hand_an_ev_player_holds():
         play_game(rules, [Checker(random.Random(i), 2, True, 0.0), _Spy(random.Random(i), seen)], 9, (i, 0))
     assert checked[0] > 200
     assert 0.2 * drawn[0] < refused[0] < drawn[0]
+
+
+def test_the_reading_refuses_a_hand_that_would_not_have_said_go():
+    """The pone (us, seat 0) laid 8D and 8S, the dealer QD; at 26 both said go (R-PEG-2), the
+    dealer holding nothing worth 5 or less; after the reset (R-PEG-3) it led QH. A drawn hand
+    with the 3H could have played at 26: it is refused even when every difference from ``ev``'s
+    rule may pass (slack 1), and a hand of high cards stands."""
+    from strategies.expert import Reader, ReadingMC
+
+    laid = ((0, C("8D")[0]), (1, C("QD")[0]), (0, C("8S")[0]), (1, C("QH")[0]))
+    o = obs_for("KC KH", seat=0, dealer=1, count=10, pile="QH", played=laid, starter="9C")
+    o.gos = ((1, 26), (0, 26))
+    o.discarded = tuple(C("AC 2C"))
+    reader = Reader(o, ReadingMC(random.Random(0), 2, True, 1.0), True)
+    assert not reader.plays_as_ev(C("3H QC"), C("4D 5D"))
+    assert reader.plays_as_ev(C("JC KS"), C("4D 5D"))
+    for _ in range(50):  # every draw holds nothing the gos rule out, and none of the cards seen
+        held = reader.draw(24)
+        assert held is not None and len(held) == 2 and all(c >> 2 >= 5 for c in held)
+        assert not set(held) & set(C("KC KH 8D 8S QD QH AC 2C 9C"))
