@@ -36,7 +36,7 @@ from cribsim.params import Param
 
 from .boardtable import load as board_table
 from .ev import PAIRS, EVStrategy
-from .mc import MCStrategy, sampler
+from .mc import MCStrategy, sampler, unseen_cards
 from .pegtable import cell_index, flat
 
 _CELL: dict[tuple[int, ...], list[int]] = {}
@@ -123,7 +123,7 @@ class ReadingMC(MCStrategy):
         plain = sampler(obs, unseen, self.rng)
         if obs.players != 2 or obs.rules.hand_size != 4 or obs.rules.deck_size != 52 or obs.rules.discard != 2:
             return plain
-        reader = Reader(obs, self, self.by_play)
+        reader = Reader(obs, unseen, self)
 
         def sample() -> list[list[int]]:
             held = reader.draw(self.tries)
@@ -138,22 +138,22 @@ class ReadingMC(MCStrategy):
 
 class Reader:
     """What the other player (two players, ``obs.seat``'s opponent) may hold, read by
-    ``ev``'s rules: see :class:`ReadingMC`. ``rule`` is the ``ev`` player whose discard and
-    one-ply play stand for the other player's."""
+    ``ev``'s rules: see :class:`ReadingMC`. ``unseen``: the cards ``obs.seat`` has not seen
+    (``mc.unseen_cards``), from which the other player's are drawn; ``rule``: the
+    :class:`ReadingMC` whose ``ev`` discard and one-ply play stand for the other player's."""
 
-    def __init__(self, obs: Any, rule: ReadingMC, by_play: bool) -> None:
+    def __init__(self, obs: Any, unseen: list[int], rule: ReadingMC) -> None:
         me = obs.seat
         self.other = other = 1 - me
         self.laid = [c for s, c in obs.played if s == other]
         self.floor = max([31 - k for s, k in obs.gos if s == other], default=0)
-        mine = set(obs.hand) | {c for s, c in obs.played if s == me} | set(obs.discarded) | {obs.starter}
-        self.pool = [c for c in range(52) if c not in mine and c not in self.laid]
+        self.pool = unseen
         view = self.view = obs.rules.program.observation(other, obs.side_of[other], obs.rules, obs.side_of)
         view.discards, view.dealer, view.crib_owner = 2, obs.dealer, obs.crib_owner
         self.rng = rule.rng
         self.discard = super(MCStrategy, rule).discard  # ev's discard (the other player's, in its seat)
         self.replay = None
-        if by_play and self.laid:
+        if rule.by_play and self.laid:
             script = _Script(tuple(obs.played), other, rule.one_ply, rule.slack, rule.rng)
             self.replay = PlayRollout(obs, script, from_start=True)
             self.full: list[list[int]] = [[], []]
@@ -299,8 +299,7 @@ class ExpertStrategy(EVStrategy):
         if len(options) == 1:
             return points_choice
         me, other = obs.seat, 1 - obs.seat
-        seen = set(obs.hand) | {c for _, c in obs.played} | set(obs.discarded) | {obs.starter}
-        unseen = [c for c in range(52) if c not in seen]
+        unseen = unseen_cards(obs)
         sample = sampler(obs, unseen, self.rng)
         roll = DealRollout(obs, self.one_ply, (obs.rules.target,) * 2)
         mine_full = list(obs.hand) + [c for s, c in obs.played if s == me]

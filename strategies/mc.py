@@ -34,6 +34,16 @@ from cribsim.variants.jokers import play_options
 from .ev import EVStrategy
 
 
+def unseen_cards(obs: Any) -> list[int]:
+    """The cards a seat in the play has not seen: not in its hand, not laid, not its own
+    discards, not the starter (in deck order)."""
+    seen = set(obs.hand)
+    seen.update(c for _, c in obs.played)
+    seen.update(obs.discarded)
+    seen.add(obs.starter)
+    return [c for c in range(obs.rules.deck_size) if c not in seen]
+
+
 def sampler(obs: Any, unseen: list[int], rng: random.Random) -> Callable[[], list[list[int]]]:
     """A function returning one deal of ``unseen`` to the other seats, consistent with what
     ``obs`` has seen: their hand sizes, and every go (a seat that said go at count k holds
@@ -93,11 +103,7 @@ class MCStrategy(EVStrategy):
         options = play_options(obs) if wild else [(c, c) for c in legal]
         if len(options) == 1:
             return options[0][0]
-        seen = set(obs.hand)
-        seen.update(c for _, c in obs.played)
-        seen.update(obs.discarded)
-        seen.add(obs.starter)
-        sample = self.sampler_for(obs, [c for c in range(obs.rules.deck_size) if c not in seen])
+        sample = self.sampler_for(obs, unseen_cards(obs))
         me = obs.seat
         rollout = PlayRollout(obs, self.one_ply)
         totals = [0] * len(options)

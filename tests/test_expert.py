@@ -211,6 +211,7 @@ def test_the_reading_never_refuses_the_hand_an_ev_player_holds():
     are read either way: the order a player holds its cards in is not seen."""
     from cribsim.engine import play_game
     from strategies.expert import Reader, ReadingMC
+    from strategies.mc import unseen_cards
 
     rules = load_rules("standard")
     seen: dict = {}
@@ -221,7 +222,7 @@ def test_the_reading_never_refuses_the_hand_an_ev_player_holds():
             other = 1 - obs.seat
             laid = [c for s, c in obs.played if s == other]
             if laid:
-                reader = Reader(obs, self, True)
+                reader = Reader(obs, unseen_cards(obs), self)
                 held = [c for c in seen["kept"] if c not in laid]
                 assert reader.plays_as_ev(held, seen["thrown"])
                 checked[0] += 1
@@ -246,12 +247,13 @@ def test_the_reading_refuses_a_hand_that_would_not_have_said_go():
     with the 3H could have played at 26: it is refused even when every difference from ``ev``'s
     rule may pass (slack 1), and a hand of high cards stands."""
     from strategies.expert import Reader, ReadingMC
+    from strategies.mc import unseen_cards
 
     laid = ((0, C("8D")[0]), (1, C("QD")[0]), (0, C("8S")[0]), (1, C("QH")[0]))
     o = obs_for("KC KH", seat=0, dealer=1, count=10, pile="QH", played=laid, starter="9C")
     o.gos = ((1, 26), (0, 26))
     o.discarded = tuple(C("AC 2C"))
-    reader = Reader(o, ReadingMC(random.Random(0), 2, True, 1.0), True)
+    reader = Reader(o, unseen_cards(o), ReadingMC(random.Random(0), 2, True, 1.0))
     assert not reader.plays_as_ev(C("3H QC"), C("4D 5D"))
     assert reader.plays_as_ev(C("JC KS"), C("4D 5D"))
     for _ in range(50):  # every draw holds nothing the gos rule out, and none of the cards seen
