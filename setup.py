@@ -14,14 +14,14 @@ import os
 from setuptools import setup
 
 COMPILED = [
-    "cribsim/cards.py",
-    "cribsim/scoring.py",
-    "cribsim/expect.py",
+    "cribsim/games/cribbage/cards.py",
+    "cribsim/games/cribbage/scoring.py",
+    "cribsim/games/cribbage/expect.py",
     "cribsim/rng.py",
-    "cribsim/engine/phases.py",
-    "cribsim/engine/state.py",
-    "cribsim/engine/game.py",
-    "cribsim/engine/rollout.py",
+    "cribsim/games/cribbage/engine/phases.py",
+    "cribsim/games/cribbage/engine/state.py",
+    "cribsim/games/cribbage/engine/game.py",
+    "cribsim/games/cribbage/engine/rollout.py",
     "strategies/random_play.py",
     "strategies/ev.py",
     "strategies/mc.py",

@@ -13,8 +13,8 @@ import statistics
 from common import rate  # benchmarks/common.py (run from this folder or the project root)
 
 from cribsim import compiled
-from cribsim.match import make_strategies
-from cribsim.rules import load_rules
+from cribsim.games.cribbage.match import make_strategies
+from cribsim.games.cribbage.rules import load_rules
 from cribsim.strategy import factory
 
 

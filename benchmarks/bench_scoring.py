@@ -7,8 +7,8 @@ import argparse
 import random
 import time
 
-from cribsim.scoring import peg_points, show_points
-from cribsim.showstats import TOTAL_PAIRS, all_show_scores
+from cribsim.games.cribbage.scoring import peg_points, show_points
+from cribsim.games.cribbage.showstats import TOTAL_PAIRS, all_show_scores
 
 
 def main():

@@ -7,9 +7,9 @@ import argparse
 import time
 
 from cribsim import compiled
-from cribsim.engine import play_game
-from cribsim.match import make_strategies
-from cribsim.rules import load_rules
+from cribsim.games.cribbage.engine import play_game
+from cribsim.games.cribbage.match import make_strategies
+from cribsim.games.cribbage.rules import load_rules
 from cribsim.strategy import BUILTIN, factory
 
 

@@ -12,7 +12,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from cribsim.match import play_match
+from cribsim.games.cribbage.match import play_match
 from cribsim.strategy import factory
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment

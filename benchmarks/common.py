@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from cribsim.engine import play_game
+from cribsim.games.cribbage.engine import play_game
 
 
 def rate(rules: Any, strategies: list[Any], seconds: float, start: int, chunk: int = 20) -> tuple[float, int]:

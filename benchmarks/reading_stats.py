@@ -18,9 +18,9 @@ import random
 from collections import defaultdict
 
 import strategies.expert
-from cribsim.cards import VALUE
-from cribsim.engine import play_game
-from cribsim.rules import load_rules
+from cribsim.games.cribbage.cards import VALUE
+from cribsim.games.cribbage.engine import play_game
+from cribsim.games.cribbage.rules import load_rules
 from strategies.ev import EVStrategy
 from strategies.expert import Reader, ReadingMC
 from strategies.mc import unseen_cards

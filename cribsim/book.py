@@ -132,10 +132,10 @@ def _addressed(address: Any, rules: Any) -> tuple[int, ...]:
         raise ValueError("address must be [seed, match key, game, deal]: four whole numbers")
     seed, match, game, deal = address
     if rules.game == "cribbage":
-        from .engine.state import deck_at
+        from cribsim.games.cribbage.engine.state import deck_at
 
         return tuple(deck_at(rules.deck_size, rules.deck_size, seed, (match, game), deal))
-    from .dominoes.engine import hand_tiles
+    from cribsim.games.fives_threes.engine import hand_tiles
 
     return tuple(hand_tiles(rules.players * rules.hand_size, seed, (match, game), deal))
 
@@ -143,7 +143,7 @@ def _addressed(address: Any, rules: Any) -> tuple[int, ...]:
 def deal_positions(rules: Any, dealer: int) -> tuple[list[list[int]], list[int], int]:
     """Where the rules' deal puts each position of the deck: per seat the positions of its hand,
     the positions dealt to the crib, and the position of the starter (the stock's top card)."""
-    from .engine.state import GameState
+    from cribsim.games.cribbage.engine.state import GameState
 
     phase = next(p for p in rules.program.phases if p.slot == "deal")
     g = GameState(rules, 0, (0, 0), dealer, decks={0: list(range(rules.deck_size))})
@@ -154,7 +154,7 @@ def deal_positions(rules: Any, dealer: int) -> tuple[list[list[int]], list[int],
 
 
 def _cribbage_deck(entry: dict[str, Any], rules: Any, dealer: int) -> tuple[int, ...]:
-    from .cards import card_str, parse_cards
+    from cribsim.games.cribbage.cards import card_str, parse_cards
 
     hands = entry.get("hands")
     if not isinstance(hands, list) or len(hands) != rules.players or not all(isinstance(h, list) for h in hands):
@@ -187,7 +187,7 @@ def _cribbage_deck(entry: dict[str, Any], rules: Any, dealer: int) -> tuple[int,
 
 
 def _domino_hands(entry: dict[str, Any], rules: Any) -> tuple[int, ...]:
-    from .dominoes.tiles import parse_tile, tile_str
+    from cribsim.games.fives_threes.tiles import parse_tile, tile_str
 
     if set(entry) - {"dealer", "hands"}:
         raise ValueError("a Fives and Threes deal has dealer (the leader) and hands only")
@@ -222,12 +222,12 @@ def write_book(rules: Any, count: int, seed: int) -> list[str]:
 def book_line(rules: Any, dealer: int, deck: Sequence[int]) -> dict[str, Any]:
     """A deal as a book line (cards and tiles written out)."""
     if rules.game != "cribbage":
-        from .dominoes.tiles import tile_str
+        from cribsim.games.fives_threes.tiles import tile_str
 
         hs = rules.hand_size
         hands = [deck[s * hs:(s + 1) * hs] for s in range(rules.players)]
         return {"dealer": dealer, "hands": [[tile_str(t).strip("[]").replace("|", "-") for t in h] for h in hands]}
-    from .cards import card_str
+    from cribsim.games.cribbage.cards import card_str
 
     seats, crib_pos, starter_pos = deal_positions(rules, dealer)
     line: dict[str, Any] = {"dealer": dealer, "hands": [[card_str(deck[i]) for i in s] for s in seats]}

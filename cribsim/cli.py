@@ -13,10 +13,11 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
+from cribsim.games.cribbage.cards import VALUE, WILD_BASE, card_str, cards_str, parse_cards
+from cribsim.games.cribbage.scoring import peg_breakdown, show_breakdown, show_words
+
 from . import __version__, compiled
-from .cards import VALUE, WILD_BASE, card_str, cards_str, parse_cards
 from .errors import CribsimError, RunFailed, describe, one_line
-from .scoring import peg_breakdown, show_breakdown, show_words
 
 if TYPE_CHECKING:
     from .tournament.config import Experiment
@@ -94,7 +95,7 @@ def _load_rules(ref: str) -> Any:
     preset of the same name."""
     from pathlib import Path
 
-    from .rules import is_rules_path, load_rules, preset_names
+    from cribsim.games.cribbage.rules import is_rules_path, load_rules, preset_names
 
     if is_rules_path(ref) and not os.path.isfile(ref):
         stem = Path(ref).stem
@@ -294,10 +295,11 @@ PLAYER_PRESETS = {(2, False): "standard", (3, False): "three_player", (4, False)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from .engine import play_game
-    from .match import make_strategies
-    from .narrate import narrate
-    from .rules import load_rules
+    from cribsim.games.cribbage.engine import play_game
+    from cribsim.games.cribbage.match import make_strategies
+    from cribsim.games.cribbage.narrate import narrate
+    from cribsim.games.cribbage.rules import load_rules
+
     from .strategy import factory
 
     if args.rules:
@@ -319,8 +321,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _play_other(rules: Any, args: argparse.Namespace) -> int:
+    from cribsim.games.cribbage.match import make_strategies
+
     from .games import GAMES
-    from .match import make_strategies
     from .strategy import factory
 
     game = GAMES[rules.game]
@@ -464,9 +467,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from cribsim.games.cribbage.rules import find_rules_file, load_rules, preset_names
+
     from .games import GAMES
     from .presets import example_configs
-    from .rules import find_rules_file, load_rules, preset_names
     from .strategy import builtins, resolve
 
     print("Rule sets (configs/rules, use by name):")
@@ -478,7 +482,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             shown = f"(cannot load: {one_line(str(e).removeprefix('cribsim: '), 120)})"
         print(f"  {name:<30} {shown}")
     print("\nRule variants (name them in a rules file's variants:, or set a knob that turns one on):")
-    from .variants import VARIANTS
+    from cribsim.games.cribbage.variants import VARIANTS
 
     for v in VARIANTS.values():
         print(f"  {v.name:<30} {v.rule}: {v.summary}")

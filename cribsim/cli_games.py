@@ -114,8 +114,9 @@ def _find(path: Any, match: str | None) -> tuple[int, MatchLog]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from cribsim.games.cribbage.narrate import seat_names
+
     from .games import GAMES
-    from .narrate import seat_names
     from .replay import replay_match, rules_of
 
     path = records_in(args.file)

@@ -54,7 +54,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_dealstats(args: argparse.Namespace) -> int:
-    from .tournament.dealstats import write_dealstats
+    from cribsim.games.cribbage.dealstats import write_dealstats
 
     write_dealstats(args.dir, args.quiet)
     return 0

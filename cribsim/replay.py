@@ -16,7 +16,7 @@ from .games import GAMES
 def rules_of(log: MatchLog, where: str) -> Any:
     """The rules a record was played under, rebuilt from the record and checked against its
     fingerprint (a record whose rules were edited is refused) and against the record's shape."""
-    from .rules import rules_from_dict
+    from cribsim.games.cribbage.rules import rules_from_dict
 
     if log.game not in GAMES:
         raise RecordFileError(f"cribsim: {where}: unknown game {log.game[:40]!r}")

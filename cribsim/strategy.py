@@ -20,9 +20,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
-from .engine.phases import obeys
+from cribsim.games.cribbage.engine.phases import obeys
+from cribsim.games.cribbage.observation import Observation
+
 from .errors import ConfigError, CribsimError
-from .observation import Observation
 from .params import Param
 
 if TYPE_CHECKING:

@@ -33,10 +33,9 @@ LATEST_START = 70
 def deal_outcomes(games: int, seed: int) -> list[tuple[int, int, int, int]]:
     """(dealer's play, pone's play, pone's show, dealer's show) of every deal that started with
     both scores at ``LATEST_START`` or less, from ``games`` games of ``ev`` against ``ev``."""
-    from cribsim.engine import play_game
-    from cribsim.rules import load_rules
-
-    from .ev import EVStrategy
+    from cribsim.games.cribbage.engine import play_game
+    from cribsim.games.cribbage.rules import load_rules
+    from strategies.ev import EVStrategy
 
     rules = load_rules("standard")
     out = []

@@ -19,15 +19,15 @@ from itertools import combinations
 from math import comb
 from typing import Any, ClassVar
 
-from cribsim.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
-from cribsim.cribtables import cell_key, load
-from cribsim.expect import rank_ev
+from cribsim.games.cribbage.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
+from cribsim.games.cribbage.cribtables import cell_key, load
+from cribsim.games.cribbage.expect import rank_ev
+from cribsim.games.cribbage.scoring import RBIT, peg_points
+from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
+from cribsim.games.cribbage.variants.canadian import best_split
+from cribsim.games.cribbage.variants.jokers import play_options
 from cribsim.params import Param
-from cribsim.scoring import RBIT, peg_points
 from cribsim.strategy import Strategy, allowed, allowed_keeps
-from cribsim.variants.auction import floor_worth, raise_to
-from cribsim.variants.canadian import best_split
-from cribsim.variants.jokers import play_options
 
 # P(a hand of h cards from U unseen holds at least one of the u cards of a rank)
 HOLD = [[[0.0 if u == 0 or h == 0 or U == 0 else 1.0 - comb(U - u, h) / comb(U, h) if U - u >= h else 1.0
@@ -133,8 +133,8 @@ class EVStrategy(Strategy):
         both over every starter not among the eight."""
         from itertools import combinations
 
-        from cribsim.expect import expected_show
-        from cribsim.variants.jokers import show_value
+        from cribsim.games.cribbage.expect import expected_show
+        from cribsim.games.cribbage.variants.jokers import show_value
 
         eight = obs.hand + obs.crib
         mine = 1 if obs.side_of[obs.crib_owner] == obs.side else -1
@@ -148,7 +148,7 @@ class EVStrategy(Strategy):
     def pass_cards(self, obs: Any) -> tuple[list[int], list[int]]:
         """V-CANADIAN: the exact expected show of our hand and of the partner's (both count for
         the side) plus the crib value of the two thrown, over all 3,150 splits."""
-        from cribsim.expect import expected_show
+        from cribsim.games.cribbage.expect import expected_show
 
         hand, obj = obs.hand, obs.rules.objective
         return best_split(obs, lambda keep, passed, thrown: obj * (
@@ -170,7 +170,7 @@ class EVStrategy(Strategy):
         pegs our score back, so any bid is welcome."""
         if obs.rules.objective < 0:
             return raise_to(obs, floor_worth(obs, sum(self.single) / 13))
-        from cribsim.expect import expected_show
+        from cribsim.games.cribbage.expect import expected_show
 
         hand = obs.hand
         deny = sum(self.single) / 13  # an opponent's crib, on average (about 4.7 points)
@@ -204,7 +204,7 @@ class EVStrategy(Strategy):
         return v if mine else -v
 
     def keep_value(self, obs: Any, keep: Sequence[int], thrown: Sequence[int]) -> float:
-        from cribsim.expect import expected_show
+        from cribsim.games.cribbage.expect import expected_show
 
         if obs.rules.jokers and max(obs.hand) >= 52:
             return self._joker_value(obs, keep, thrown)
@@ -215,7 +215,7 @@ class EVStrategy(Strategy):
         JOKER_KEEP for each joker kept (a joker named at the show adds about 6.4 points to three
         random cards, measured); the crib value of the standard cards thrown, plus JOKER_CRIB
         for each joker thrown (counted against us in an opponent's crib)."""
-        from cribsim.expect import expected_show
+        from cribsim.games.cribbage.expect import expected_show
 
         held = [c for c in obs.hand if c < 52]
         std_keep = [c for c in keep if c < 52]

@@ -30,14 +30,13 @@ import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from cribsim.cards import VALUE
-from cribsim.engine.rollout import DealRollout, PlayRollout
+from cribsim.games.cribbage.cards import VALUE
+from cribsim.games.cribbage.engine.rollout import DealRollout, PlayRollout
 from cribsim.params import Param
-
-from .boardtable import load as board_table
-from .ev import PAIRS, EVStrategy
-from .mc import MCStrategy, sampler, unseen_cards
-from .pegtable import cell_index, flat
+from strategies.boardtable import load as board_table
+from strategies.ev import PAIRS, EVStrategy
+from strategies.mc import MCStrategy, sampler, unseen_cards
+from strategies.pegtable import cell_index, flat
 
 _CELL: dict[tuple[int, ...], list[int]] = {}
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from cribsim.cards import RANK, VALUE
-from cribsim.scoring import peg_points
+from cribsim.games.cribbage.cards import RANK, VALUE
+from cribsim.games.cribbage.scoring import peg_points
+from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
+from cribsim.games.cribbage.variants.canadian import best_split
+from cribsim.games.cribbage.variants.jokers import play_options, show_value_fn
 from cribsim.strategy import Strategy, allowed
-from cribsim.variants.auction import floor_worth, raise_to
-from cribsim.variants.canadian import best_split
-from cribsim.variants.jokers import play_options, show_value_fn
 
 
 class GreedyStrategy(Strategy):

@@ -25,13 +25,12 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any, ClassVar
 
-from cribsim.cards import VALUE
-from cribsim.engine.rollout import PlayRollout
+from cribsim.games.cribbage.cards import VALUE
+from cribsim.games.cribbage.engine.rollout import PlayRollout
+from cribsim.games.cribbage.variants.jokers import play_options
 from cribsim.params import Param
 from cribsim.strategy import allowed
-from cribsim.variants.jokers import play_options
-
-from .ev import EVStrategy
+from strategies.ev import EVStrategy
 
 
 def unseen_cards(obs: Any) -> list[int]:

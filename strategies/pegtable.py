@@ -32,10 +32,10 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from cribsim.cribtables import best_discard
-from cribsim.cribtables import load as crib_tables
-from cribsim.engine.rollout import PlayRollout
-from cribsim.rules import load_rules
+from cribsim.games.cribbage.cribtables import best_discard
+from cribsim.games.cribbage.cribtables import load as crib_tables
+from cribsim.games.cribbage.engine.rollout import PlayRollout
+from cribsim.games.cribbage.rules import load_rules
 
 DATA = Path(__file__).resolve().parent / "data" / "peg_table.json"
 ROLES = ("dealer", "pone")
@@ -54,7 +54,7 @@ def cell_index(ranks: Sequence[int]) -> int:
 
 def _sample_cell(args: tuple[tuple[int, ...], str, int, int]) -> tuple[float, float]:
     """(mean, standard error) of the keeper's net pegging for one cell and role."""
-    from .ev import EVStrategy
+    from strategies.ev import EVStrategy
 
     ranks, role, samples, seed = args
     rng = random.Random(f"{seed}-{role}")  # the same stream for every cell: common random numbers

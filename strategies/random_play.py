@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
 from cribsim.rng import draw
 from cribsim.strategy import Strategy
-from cribsim.variants.auction import floor_worth, raise_to
 
 
 class RandomStrategy(Strategy):
@@ -48,7 +48,7 @@ class RandomStrategy(Strategy):
         legal = obs.legal
         c = legal[int(self.rng.random() * len(legal))]
         if c >= 52:  # V-JOKERS: a random name that fits
-            from cribsim.variants.jokers import play_names
+            from cribsim.games.cribbage.variants.jokers import play_names
 
             names = play_names(31 - obs.count)
             return c, names[int(self.rng.random() * len(names))]

@@ -1,8 +1,8 @@
 """Shared test helpers: card parsing shorthand and scripted deals through the public state
 machine (a scripted deal is an explicit deck: the engine's own deal phase deals it)."""
 
-from cribsim.cards import parse_cards
-from cribsim.engine import GameState, answerers, drive
+from cribsim.games.cribbage.cards import parse_cards
+from cribsim.games.cribbage.engine import GameState, answerers, drive
 from cribsim.strategy import Strategy
 
 
@@ -64,7 +64,7 @@ def run_scripted(rules, dealer, hands, discards, plays, starter, crib_from_deck=
 def game_result(rules, winner, scores, first_dealer=0, deals=9, placings=None, first_scores=None, shared=None):
     """A GameResult as the engine makes it: the rules' sides, the sides ranked (the places
     taken, or the winner and then the rest by score; a reversed objective ranks the lowest)."""
-    from cribsim.engine import GameResult
+    from cribsim.games.cribbage.engine import GameResult
 
     k = len(scores)
     if placings:

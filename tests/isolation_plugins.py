@@ -7,7 +7,7 @@ import gc
 import os
 import sys
 
-from cribsim.scoring import show_points
+from cribsim.games.cribbage.scoring import show_points
 from strategies.fives_threes.random_play import RandomTiles
 from strategies.greedy import GreedyStrategy
 from strategies.random_play import RandomStrategy

@@ -2,8 +2,8 @@
 
 import pytest
 
-from cribsim.cards import RANK, SUIT, VALUE, card_str, make_deck, parse_card, parse_cards
 from cribsim.errors import CribsimError
+from cribsim.games.cribbage.cards import RANK, SUIT, VALUE, card_str, make_deck, parse_card, parse_cards
 
 
 @pytest.mark.parametrize("text,expected", [

@@ -7,12 +7,12 @@ from itertools import combinations
 
 import pytest
 
-from cribsim.engine import play_game
 from cribsim.errors import ConfigError
-from cribsim.match import game_points, game_skunk, make_strategies, play_match
-from cribsim.rules import load_rules, rules_from_mapping
+from cribsim.games.cribbage.engine import play_game
+from cribsim.games.cribbage.match import game_points, game_skunk, make_strategies, play_match
+from cribsim.games.cribbage.rules import load_rules, rules_from_mapping
+from cribsim.games.cribbage.variants import VARIANTS
 from cribsim.strategy import factory
-from cribsim.variants import VARIANTS
 from tests.helpers import C, game_result
 from tests.test_engine_random import Checked, check_game
 
@@ -67,7 +67,7 @@ def test_the_order_of_variants_does_not_change_the_game(a, b):
 
 
 def test_two_variants_filling_one_slot_or_one_hook_are_refused_naming_both(monkeypatch):
-    from cribsim.engine.variant import Phase, Variant
+    from cribsim.games.cribbage.engine.variant import Phase, Variant
 
     class Rival(Variant):
         name = "rival"
@@ -140,7 +140,7 @@ def test_toss_fives_binds_canadian_doubles_crib():
     o = rules.program.observation(0, 0, rules)
     o.hand, o.discards, o.passes = tuple(C("5S 5D 5H JC 4S 4D 6H 6C KS 9D")), 2, 4
     o.discard_rule = rules.program.hooks.discard_rule(rules, o.hand, 2)
-    from cribsim.variants.canadian import pass_error
+    from cribsim.games.cribbage.variants.canadian import pass_error
     assert "must include" in pass_error(o, (C("5S 5D 4S 4D"), C("5H JC")))  # only 5s to the crib
     assert pass_error(o, (C("JC 4S 4D 6H"), C("5S 5D"))) is None
 
@@ -154,8 +154,8 @@ def test_two_against_one_with_three_player_formats_is_refused(scoring):
 def test_a_joker_duplicating_a_nobs_jack_scores_nobs_twice():
     # R-SHOW-7, V-JOKERS: a named joker counts as its card in every rule: two jacks of the
     # starter's suit score his nobs twice (and pair)
-    from cribsim.scoring import show_breakdown, show_points
-    from cribsim.variants.jokers import best_show
+    from cribsim.games.cribbage.scoring import show_breakdown, show_points
+    from cribsim.games.cribbage.variants.jokers import best_show
 
     starter = C("AS")[0]
     once = [i.reason for i in show_breakdown(C("JS 2H 3D 9C"), starter)]

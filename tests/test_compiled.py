@@ -15,9 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = """
 import hashlib, json, sys
 import cribsim
-from cribsim.engine import play_game
-from cribsim.match import make_strategies, play_match
-from cribsim.rules import load_rules
+from cribsim.games.cribbage.engine import play_game
+from cribsim.games.cribbage.match import make_strategies, play_match
+from cribsim.games.cribbage.rules import load_rules
 from cribsim.strategy import factory
 out = {"compiled": cribsim.compiled()}
 for preset, names in (("standard", ("random", "ev")), ("five_card", ("mc", "random")), ("jokers", ("ev", "greedy")),
@@ -58,7 +58,7 @@ def test_the_compiled_lane_plays_the_same_games(tmp_path):
     build = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace", "--parallel", "2"],
                            cwd=src, env=env, capture_output=True, text=True, timeout=900)
     assert build.returncode == 0, (build.stdout + build.stderr)[-3000:]
-    assert list((src / "cribsim" / "engine").glob("state*.so"))
+    assert list((src / "cribsim" / "games" / "cribbage" / "engine").glob("state*.so"))
     pure, fast = _run(ROOT), _run(src)
     assert pure.pop("compiled") is False and fast.pop("compiled") is True
     assert fast == pure

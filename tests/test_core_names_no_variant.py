@@ -1,5 +1,5 @@
 """The core names no variant (issue "Engine core, second edition"): in the code of cribsim/
-outside cribsim/variants/ and cribsim/dominoes/ (identifiers and string literals; comments and
+outside cribsim/games/cribbage/variants/ and cribsim/games/fives_threes/ (identifiers and string literals; comments and
 docstrings may explain), no word of a rule variant appears. A variant's words live in its
 module, its YAML, its tests and the strategies that play it. The standard library's module
 names (``inspect``) are not the variant's."""
@@ -72,7 +72,7 @@ def _words_used(path):
 def core_files():
     for p in sorted((ROOT / "cribsim").rglob("*.py")):
         rel = p.relative_to(ROOT / "cribsim")
-        if rel.parts[0] not in ("variants", "dominoes"):
+        if rel.parts[:3] != ("games", "cribbage", "variants") and rel.parts[:2] != ("games", "fives_threes"):
             yield p
 
 

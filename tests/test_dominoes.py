@@ -5,12 +5,12 @@ import random
 
 import pytest
 
-from cribsim.dominoes.engine import GameOver, draw_for_lead, lay, play_game
-from cribsim.dominoes.match import play_match
-from cribsim.dominoes.tiles import HAS, N_TILES, parse_tile, tile_str
 from cribsim.errors import ConfigError, CribsimError
-from cribsim.match import make_strategies
-from cribsim.rules import load_rules, preset_names
+from cribsim.games.cribbage.match import make_strategies
+from cribsim.games.cribbage.rules import load_rules, preset_names
+from cribsim.games.fives_threes.engine import GameOver, draw_for_lead, lay, play_game
+from cribsim.games.fives_threes.match import play_match
+from cribsim.games.fives_threes.tiles import HAS, N_TILES, parse_tile, tile_str
 from cribsim.strategy import factory
 from tests.ft_helpers import T, check_game, ft_rules, scripted_game
 
@@ -59,7 +59,7 @@ def test_worked_positions_from_the_source_page():
 def test_no_spinner_the_opening_double_has_two_ends_only():
     # F-PLAY-1: after an opening double and one tile on it, the double still counts both halves
     assert layout_points(("5-5", 0), ("5-0", 0)) == (10, 2)  # 0 + 5 + 5
-    from cribsim.dominoes.engine import legal_moves
+    from cribsim.games.fives_threes.engine import legal_moves
     ends, dbl = [0, 5], [False, True]
     assert legal_moves(T("5-6 0-5"), ends, dbl, 2) == [(parse_tile("5-6"), 1), (parse_tile("0-5"), 0),
                                                        (parse_tile("0-5"), 1)]
@@ -206,7 +206,7 @@ def test_every_f_var_knob_has_a_rules_file():
 def test_bad_rules_are_one_line_errors(data, key, what):
     with pytest.raises(ConfigError) as err:
         ft_rules(**data) if "game" not in data else \
-            __import__("cribsim.rules", fromlist=["x"]).rules_from_mapping(data, "x.yaml")
+            __import__("cribsim.games.cribbage.rules", fromlist=["x"]).rules_from_mapping(data, "x.yaml")
     assert err.value.key == key and what in str(err.value) and "\n" not in str(err.value)
 
 
@@ -250,7 +250,7 @@ def test_same_seed_same_game_and_match():
 
 def obs_for(rules, hand, played, scores=(0, 0), seat=0, knocks=(), counts=None):
     """An Observation after laying ``played`` ((seat, text, end) from an empty table)."""
-    from cribsim.dominoes.engine import Observation, legal_moves
+    from cribsim.games.fives_threes.engine import Observation, legal_moves
 
     o = Observation(seat, rules.side_of[seat], rules)
     ends, dbl = [0, 0], [False, False]
@@ -303,8 +303,8 @@ def test_search_samples_respect_knocks():
 
     o = obs_for(RULES, "0-1 0-2 3-3", [(0, "2-5", 0)], knocks=((1, 2, 5),), counts=(3, 7))
     s = SearchTiles(random.Random(3), samples=4)
-    pool = __import__("cribsim.dominoes.strategy", fromlist=["unseen"]).unseen(o)
-    bars = {1: __import__("cribsim.dominoes.strategy", fromlist=["excluded"]).excluded(o, 1)}
+    pool = __import__("cribsim.games.fives_threes.strategy", fromlist=["unseen"]).unseen(o)
+    bars = {1: __import__("cribsim.games.fives_threes.strategy", fromlist=["excluded"]).excluded(o, 1)}
     for _ in range(200):
         hands = s._sample(o, pool, [1], bars)
         assert len(hands[1]) == 7

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from cribsim.cards import VALUE
-from cribsim.engine import GameState, answerers, play_game
-from cribsim.match import make_strategies
-from cribsim.rules import load_rules, preset_names
+from cribsim.games.cribbage.cards import VALUE
+from cribsim.games.cribbage.engine import GameState, answerers, play_game
+from cribsim.games.cribbage.match import make_strategies
+from cribsim.games.cribbage.rules import load_rules, preset_names
 from cribsim.strategy import factory
 from strategies.random_play import RandomStrategy
 
@@ -156,7 +156,7 @@ COMBOS = {
 
 @pytest.mark.parametrize("combo", sorted(COMBOS))
 def test_combined_variants_keep_every_invariant(combo):
-    from cribsim.rules import rules_from_mapping
+    from cribsim.games.cribbage.rules import rules_from_mapping
 
     rules = rules_from_mapping(dict(COMBOS[combo], name=combo))
     counters = [(0.05, 0.7)] * rules.players if "muggins" in rules.variants else None
@@ -196,7 +196,7 @@ def test_a_deal_replays_alone_from_its_address():
     for k in range(full.deals):
         dealer = (full.first_dealer + k) % 3
         g = GameState(rules, 5, (9, 2), dealer, log=True, deal_no=k, scores=scores, until_deal=k)
-        from cribsim.engine import drive
+        from cribsim.games.cribbage.engine import drive
         drive(g, answerers(g.program, make_strategies([factory("random")] * 3)))
         orig = [(e.seat, e.cards) for e in full.events if e.deal == k and e.source in ("deal", "starter")]
         again = [(e.seat, e.cards) for e in g.events if e.source in ("deal", "starter")]
@@ -209,7 +209,7 @@ def test_a_deal_replays_alone_from_its_address():
 def test_first_dealer_cut_reproducible_and_fair():
     # R-DEAL-1: lowest cut deals; ties recut among the tied only. Over many addresses each seat
     # deals first about equally often.
-    from cribsim.engine import cut_for_deal
+    from cribsim.games.cribbage.engine import cut_for_deal
     rules = load_rules("three_player")
     firsts = [cut_for_deal(rules, 1, (m, 0)) for m in range(3000)]
     assert firsts == [cut_for_deal(rules, 1, (m, 0)) for m in range(3000)]
@@ -218,8 +218,8 @@ def test_first_dealer_cut_reproducible_and_fair():
 
 
 def test_cut_ties_recut_among_tied_only():
-    from cribsim.cards import RANK
-    from cribsim.engine import cut_for_deal
+    from cribsim.games.cribbage.cards import RANK
+    from cribsim.games.cribbage.engine import cut_for_deal
     rules = load_rules("five_player")
     for m in range(400):
         ev = []

@@ -4,7 +4,7 @@ R-PEG-6 gives the seeds' example plays for two and three players; a four-player 
 checks R-TEAM-1. Each deal is injected through the engine's phase list (the same extension point
 variants use), so the real discard / play / show phases run unchanged."""
 
-from cribsim.rules import load_rules
+from cribsim.games.cribbage.rules import load_rules
 from tests.helpers import run_scripted
 
 run_deal = run_scripted  # every deal here is scripted through the rules' own phases
@@ -12,7 +12,7 @@ run_deal = run_scripted  # every deal here is scripted through the rules' own ph
 
 def play_by_card(g):
     """[(seat, card text, count, points for this card incl. a go/last point that follows)]."""
-    from cribsim.cards import card_str
+    from cribsim.games.cribbage.cards import card_str
     out = []
     for e in g.events:
         if e.source == "lay":

@@ -8,9 +8,9 @@ from itertools import combinations
 
 import pytest
 
-from cribsim.engine.rollout import DealRollout, PlayRollout
-from cribsim.rules import load_rules
-from cribsim.scoring import show_points
+from cribsim.games.cribbage.engine.rollout import DealRollout, PlayRollout
+from cribsim.games.cribbage.rules import load_rules
+from cribsim.games.cribbage.scoring import show_points
 from strategies.boardtable import load as board
 from strategies.boardtable import solve
 from strategies.ev import PAIRS, EVStrategy
@@ -46,7 +46,7 @@ def test_the_hot_path_values_every_keep_as_the_definition_does():
 def test_expert_without_its_ideas_is_ev():
     """peg_weight 0 and no board: every discard and every card is ev's (one copy of the rules)."""
     rules = load_rules("standard")
-    from cribsim.engine import play_game
+    from cribsim.games.cribbage.engine import play_game
 
     for i in range(4):
         a = play_game(rules, [ExpertStrategy(random.Random(i), peg_weight=0, board_from=0, rollouts=0),
@@ -209,7 +209,7 @@ def test_the_reading_never_refuses_the_hand_an_ev_player_holds():
     player really kept has it lay, at every turn, what it laid; hands drawn at random are often
     refused (the reading tells something). Ties between cards of equal value (a jack, a king)
     are read either way: the order a player holds its cards in is not seen."""
-    from cribsim.engine import play_game
+    from cribsim.games.cribbage.engine import play_game
     from strategies.expert import Reader, ReadingMC
     from strategies.mc import unseen_cards
 

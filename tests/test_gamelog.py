@@ -12,13 +12,13 @@ import pytest
 
 from cribsim.book import deal_positions, read_book
 from cribsim.cli import main
-from cribsim.engine import play_game
 from cribsim.gamelog import GameLog, MatchLog, MatchTape, read_logs
 from cribsim.games import GAMES
-from cribsim.match import make_strategies
-from cribsim.narrate import narrate
+from cribsim.games.cribbage.engine import play_game
+from cribsim.games.cribbage.match import make_strategies
+from cribsim.games.cribbage.narrate import narrate
+from cribsim.games.cribbage.rules import load_rules
 from cribsim.replay import replay_match
-from cribsim.rules import load_rules
 from cribsim.strategy import factory
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
@@ -300,7 +300,7 @@ def test_deal_book_opens_every_game_and_paired_seats_share_the_line(tmp_path, ca
         assert g.first_dealer == line["dealer"] and g.cuts == []  # the book's dealer, no cut
         seats, crib, starter = deal_positions(rules, line["dealer"])
         dealt = [[g.decks[0][i] for i in s] for s in seats]
-        from cribsim.cards import parse_cards
+        from cribsim.games.cribbage.cards import parse_cards
 
         assert dealt == [parse_cards(h) for h in line["hands"]]
         assert g.decks[0][starter] == parse_cards([line["starter"]])[0]
@@ -497,7 +497,7 @@ def test_random_strategy_answers_are_recorded_as_given(tmp_path):
 def test_a_variant_that_deals_its_own_way_takes_a_book(tmp_path):
     """V-CANADIAN: ten cards each to the dealer and the player on the dealer's left; the book
     is placed by the variant's own deal phase (deal_positions), not a copy of it."""
-    from cribsim.cards import parse_cards
+    from cribsim.games.cribbage.cards import parse_cards
 
     left = ["5H", "5C", "JD", "4S", "6S", "KH", "AC", "2C", "3C", "4C"]
     dealer = ["AH", "2H", "3D", "4D", "6D", "KD", "7D", "8D", "9D", "TD"]

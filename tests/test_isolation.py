@@ -15,10 +15,10 @@ import pytest
 
 from cribsim.cli import main
 from cribsim.errors import CribsimError
+from cribsim.games.cribbage.match import play_match
+from cribsim.games.cribbage.rules import load_rules
 from cribsim.isolation import Isolated, Link, PluginFault, check
 from cribsim.isolation.protocol import PROTOCOL
-from cribsim.match import play_match
-from cribsim.rules import load_rules
 from cribsim.tournament import runner
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment

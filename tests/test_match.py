@@ -3,8 +3,8 @@
 
 import pytest
 
-from cribsim.match import game_skunk, next_first_dealer, play_match, skunk_level
-from cribsim.rules import load_rules, rules_from_mapping
+from cribsim.games.cribbage.match import game_skunk, next_first_dealer, play_match, skunk_level
+from cribsim.games.cribbage.rules import load_rules, rules_from_mapping
 from cribsim.strategy import factory
 from tests.helpers import game_result
 

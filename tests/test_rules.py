@@ -3,7 +3,7 @@
 import pytest
 
 from cribsim.errors import ConfigError
-from cribsim.rules import Rules, load_rules, rules_from_mapping
+from cribsim.games.cribbage.rules import Rules, load_rules, rules_from_mapping
 
 
 def test_presets_follow_r_deal_2():

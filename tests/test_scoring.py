@@ -6,8 +6,15 @@ from itertools import combinations_with_replacement
 
 import pytest
 
-from cribsim.cards import card
-from cribsim.scoring import peg_breakdown, peg_points, rank_points_from_counts, show_breakdown, show_points, show_words
+from cribsim.games.cribbage.cards import card
+from cribsim.games.cribbage.scoring import (
+    peg_breakdown,
+    peg_points,
+    rank_points_from_counts,
+    show_breakdown,
+    show_points,
+    show_words,
+)
 from tests.helpers import C, c1
 
 SHOW_CASES = [
@@ -138,7 +145,7 @@ PEG_CASES = [
 @pytest.mark.parametrize("cards,expected,rule,why", PEG_CASES, ids=[f"{c[2]}:{c[0]}" for c in PEG_CASES])
 def test_peg_cases(cards, expected, rule, why):
     cs = C(cards)
-    from cribsim.cards import RANK, VALUE
+    from cribsim.games.cribbage.cards import RANK, VALUE
     assert peg_points([RANK[c] for c in cs], sum(VALUE[c] for c in cs)) == expected, why
     assert sum(i.points for i in peg_breakdown(cs)) == expected, why
 
@@ -149,7 +156,7 @@ def test_peg_2334_scores_only_the_pair():
 
 
 def test_peg_fast_matches_breakdown_random_piles():
-    from cribsim.cards import RANK, VALUE
+    from cribsim.games.cribbage.cards import RANK, VALUE
     rng = random.Random(3)
     for _ in range(20000):
         pile, count = [], 0

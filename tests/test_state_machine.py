@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from cribsim.engine import GameState, play_game
-from cribsim.engine.rollout import PlayRollout
 from cribsim.errors import IllegalMove
-from cribsim.match import make_strategies, play_match
-from cribsim.rules import load_rules, preset_names
+from cribsim.games.cribbage.engine import GameState, play_game
+from cribsim.games.cribbage.engine.rollout import PlayRollout
+from cribsim.games.cribbage.match import make_strategies, play_match
+from cribsim.games.cribbage.rules import load_rules, preset_names
 from cribsim.strategy import factory
 from tests.helpers import C
 
@@ -27,7 +27,7 @@ def test_the_generic_interface_plays_the_tournaments_game(preset):
         strategies = make_strategies([factory("random")] * rules.players)
         want = play_game(rules, strategies, 7, (key, 0), first_dealer=1, log=True)
         strategies = make_strategies([factory("random")] * rules.players)
-        from cribsim.engine import seed_strategies
+        from cribsim.games.cribbage.engine import seed_strategies
 
         seed_strategies(strategies, 7, (key, 0))
         g = GameState(rules, 7, (key, 0), 1, log=True).start()
@@ -91,7 +91,7 @@ def test_a_five_card_rollout_never_plays_past_the_first_31_or_go():
 def test_mc_follows_the_five_card_rule():
     # mc's decisions in five-card games come from rollouts that stop at the first reset: its
     # rollouts never lay a card after the first 31 or go (checked through the engine's events)
-    from cribsim.engine import rollout
+    from cribsim.games.cribbage.engine import rollout
 
     rules = load_rules("five_card")
     seen = []

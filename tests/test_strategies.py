@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from cribsim.cards import RANK, VALUE
-from cribsim.engine import play_game
-from cribsim.match import make_strategies
-from cribsim.rules import load_rules
+from cribsim.games.cribbage.cards import RANK, VALUE
+from cribsim.games.cribbage.engine import play_game
+from cribsim.games.cribbage.match import make_strategies
+from cribsim.games.cribbage.rules import load_rules
 from cribsim.strategy import BUILTIN, allowed, factory
 from tests.helpers import C
 
@@ -144,7 +144,7 @@ def test_ev_fast_discard_equals_the_plain_formula(preset):
     over every way to keep the hand (the definition of ev's discard)."""
     from itertools import combinations
 
-    from cribsim.expect import expected_show
+    from cribsim.games.cribbage.expect import expected_show
 
     rules = load_rules(preset)
     ev = make("ev")

@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-from cribsim.cards import card_str
-from cribsim.engine import GameOver, GameState
-from cribsim.engine.events import CRIB, HAND
 from cribsim.errors import ConfigError, IllegalMove
-from cribsim.rules import load_rules, rules_from_mapping
+from cribsim.games.cribbage.cards import card_str
+from cribsim.games.cribbage.engine import GameOver, GameState
+from cribsim.games.cribbage.engine.events import CRIB, HAND
+from cribsim.games.cribbage.rules import load_rules, rules_from_mapping
 from cribsim.strategy import factory
 from tests.helpers import C, Scripted, c1, game_result, run_scripted
 
@@ -64,7 +64,7 @@ def test_five_card_three_for_last_only_at_the_start_of_a_game():
 
 def test_five_card_hand_flush_of_three():
     # V-FIVECARD: a hand flush is all 3 hand cards of one suit: 3, or 4 with the starter
-    from cribsim.scoring import show_points
+    from cribsim.games.cribbage.scoring import show_points
     assert show_points(C("2H 6H TH"), c1("KS")) == 3
     assert show_points(C("2H 6H TH"), c1("KH")) == 4
     assert show_points(C("2H 6H TH 8H"), c1("KS"), crib=True) == 0  # the crib needs all five
@@ -161,8 +161,8 @@ def test_back_ten_default_is_both_hand_and_own_crib_must_score():
 # ---- V-3P-SIX, V-SEVENCARD, V-TARGET, R-MATCH-2 ---------------------------------------------------
 
 def test_three_player_dealer_six_deal():
-    from cribsim.engine import play_game
-    from cribsim.match import make_strategies
+    from cribsim.games.cribbage.engine import play_game
+    from cribsim.games.cribbage.match import make_strategies
 
     rules = load_rules("three_player_dealer_six")
     assert (rules.dealer_deal, rules.dealer_discard, rules.deal, rules.discard, rules.crib_from_deck) == (6, 2, 5, 1, 0)
@@ -257,7 +257,7 @@ def test_lowball_reaching_the_target_loses():
 def test_lowball_with_three_players_lowest_wins_ties_share():
     # V-LOWBALL: with more than two sides the lowest score when someone reaches the target wins;
     # tied low scores share the win, each credited with the game in match play
-    from cribsim.match import winners
+    from cribsim.games.cribbage.match import winners
 
     rules = rules_from_mapping({"extends": "three_player", "variants": ["lowball"]}, "x.yaml")
     assert rules.program.rank_sides(0, [121, 80, 60]) == ((2, 1, 0), None)
@@ -274,7 +274,7 @@ def test_lowball_strategies_minimise():
     # worth 0); ev throws its 5s into the opponents' crib and keeps a hand of nothing
     from itertools import combinations
 
-    from cribsim.scoring import show_points
+    from cribsim.games.cribbage.scoring import show_points
 
     rules = load_rules("lowball")
     hand = C("5S 5D 5H JC 2D 9C")
@@ -293,7 +293,7 @@ def test_lowball_strategies_minimise():
 # ---- V-MUGGINS --------------------------------------------------------------------------------------
 
 def _match(rules_name, counters, key=3):
-    from cribsim.match import play_match
+    from cribsim.games.cribbage.match import play_match
 
     return play_match(load_rules(rules_name), [factory("ev"), factory("ev")], 9, key, log=True, counters=counters)
 
@@ -308,8 +308,8 @@ def test_muggins_with_perfect_counters_is_the_standard_game():
 
 
 def test_missed_points_are_lost_without_muggins_and_taken_with_it():
-    from cribsim.engine import play_game
-    from cribsim.match import make_strategies
+    from cribsim.games.cribbage.engine import play_game
+    from cribsim.games.cribbage.match import make_strategies
 
     def game(name, counters):
         return play_game(load_rules(name), make_strategies([factory("ev")] * 2), 4, (1, 0), log=True,
@@ -405,8 +405,8 @@ def test_variant_decisions_have_defaults_and_needs_are_refused_naming_the_varian
     # doubles' pass to the hands worth most, the inspection to keeping one's own four, a joker
     # laid bare is named for the player; lowball (minimising) and toss fives (a discard rule)
     # need a strategy that says it reads them, and a lineup without one is refused
-    from cribsim.engine import play_game
-    from cribsim.match import make_strategies
+    from cribsim.games.cribbage.engine import play_game
+    from cribsim.games.cribbage.match import make_strategies
     from cribsim.tournament.config import load_experiment
 
     cfg = tmp_path / "x.yaml"
@@ -428,8 +428,8 @@ def test_variant_decisions_have_defaults_and_needs_are_refused_naming_the_varian
 def test_canadian_doubles_deal_pass_and_discard():
     # V-CANADIAN: only the dealer and the dealer's left get cards (10 each); each keeps 4, passes 4
     # to the partner and throws 2 to the crib; every hand is then 4 cards and the crib 4
-    from cribsim.engine import play_game
-    from cribsim.match import make_strategies
+    from cribsim.games.cribbage.engine import play_game
+    from cribsim.games.cribbage.match import make_strategies
 
     rules = load_rules("canadian_doubles")
     for name in ("random", "greedy", "hoyle", "ev"):
@@ -454,7 +454,7 @@ def test_canadian_ev_split_is_the_best_of_all_3150():
     # than the obvious 5-5-5-J (14) and 4-4-6-6 (4): 22 beats 18.
     from itertools import combinations
 
-    from cribsim.expect import expected_show
+    from cribsim.games.cribbage.expect import expected_show
 
     rules = load_rules("canadian_doubles")
     o = observe(rules, 0)
@@ -489,7 +489,7 @@ def test_canadian_needs_four_players_in_partnerships():
     ((121, 85, 80), {0: 3}),             # both skunked: winner 3, second 0
 ])
 def test_winner_takes_all_match_points(scores, want):
-    from cribsim.match import game_points, game_skunk
+    from cribsim.games.cribbage.match import game_points, game_skunk
 
     rules = load_rules("three_player_winner_takes_all")
     g = game_result(rules, 0, scores)
@@ -584,8 +584,8 @@ def test_joker_starter_named_by_the_non_dealer_holds_for_everyone():
 
 def test_joker_show_matches_a_brute_force_over_every_name():
     # V-JOKERS: best_show (fast path) against the enumerating scorer over all 52 names
-    from cribsim.scoring import show_breakdown
-    from cribsim.variants.jokers import best_show
+    from cribsim.games.cribbage.scoring import show_breakdown
+    from cribsim.games.cribbage.variants.jokers import best_show
 
     rng = random.Random(5)
     for _ in range(25):
@@ -631,12 +631,12 @@ def test_two_against_one_each_side_wins_on_its_own_target():
 
 
 def test_captains_cribbage_credits_both_partners_and_gives_everyone_the_lone_seat():
-    from cribsim.match import play_match
+    from cribsim.games.cribbage.match import play_match
 
     rules = load_rules("three_player_team")
     m = play_match(rules, [factory("ev"), factory("random"), factory("random")], 3, 7)
     assert len(m.games) == 3 and [g.sides for g in m.games] == [rules.program.layout(k)[0] for k in range(3)]
-    from cribsim.match import SKUNK_NAMES, game_skunk
+    from cribsim.games.cribbage.match import SKUNK_NAMES, game_skunk
 
     table = rules.match.points_table()
     want = [0, 0, 0]
@@ -685,7 +685,7 @@ def test_two_against_one_through_the_tournament(tmp_path):
 def test_continued_play_places_and_match_points():
     # R-MATCH-5: three players: the first winner 2 plus skunk bonuses (default table: a skunk is
     # worth 2, so +1), the second 1; five players: 4, 2 and 1 for the third
-    from cribsim.match import game_points, game_skunk
+    from cribsim.games.cribbage.match import game_points, game_skunk
 
     r3 = load_rules("three_player_continued")
     assert r3.match.places(3) == 2
@@ -701,8 +701,8 @@ def test_continued_play_places_and_match_points():
 
 
 def test_continued_play_game_goes_on_after_the_first_winner():
-    from cribsim.engine import play_game
-    from cribsim.match import make_strategies
+    from cribsim.games.cribbage.engine import play_game
+    from cribsim.games.cribbage.match import make_strategies
 
     rules = load_rules("three_player_continued")
     res = play_game(rules, make_strategies([factory("ev")] * 3), 2, (0, 0), log=True)

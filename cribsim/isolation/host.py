@@ -36,7 +36,7 @@ def known_decisions(game: str) -> frozenset[str]:
 
     out = set(DECISIONS.get(game, ("play",)))
     if game == "cribbage":
-        from ..variants import VARIANTS
+        from cribsim.games.cribbage.variants import VARIANTS
 
         out.update(d.name for v in VARIANTS.values() for d in v.decisions)
     return frozenset(out)
@@ -45,7 +45,7 @@ def known_decisions(game: str) -> frozenset[str]:
 def rules_from_dict(d: dict[str, Any]) -> Any:
     """Rules rebuilt from ``Rules.to_dict()`` (either game): the match format is written back in
     the form the loader takes (``games`` or ``first_to``, not both)."""
-    from ..rules import rules_from_mapping
+    from cribsim.games.cribbage.rules import rules_from_mapping
 
     d = dict(d)
     match = dict(d.get("match") or {})
@@ -62,7 +62,7 @@ def new_observation(game: str, rules: Any, d: dict[str, Any]) -> Any:
     if game == "cribbage":
         side_of = tuples(d.get("side_of")) if d.get("side_of") is not None else None
         return rules.program.observation(d["seat"], d["side"], rules, side_of)
-    from ..dominoes.engine import Observation
+    from cribsim.games.fives_threes.engine import Observation
 
     return Observation(d["seat"], d["side"], rules)
 

@@ -29,13 +29,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
-from ..book import BookDeal, Start, read_book, read_starts
-from ..errors import ConfigError, CribsimError, describe
-from ..games import GAMES, game_named
-from ..isolation import check as check_plugin
-from ..isolation import is_plugin
-from ..names import check_name
-from ..rules import (
+from cribsim.games.cribbage.rules import (
     check_match_sides,
     find_rules_file,
     is_rules_path,
@@ -45,11 +39,18 @@ from ..rules import (
     rules_from_mapping,
     unknown_keys,
 )
+
+from ..book import BookDeal, Start, read_book, read_starts
+from ..errors import ConfigError, CribsimError, describe
+from ..games import GAMES, game_named
+from ..isolation import check as check_plugin
+from ..isolation import is_plugin
+from ..names import check_name
 from ..strategy import factory
 from ..yamlio import key_line
 
 if TYPE_CHECKING:
-    from ..rules import MatchFormat
+    from cribsim.games.cribbage.rules import MatchFormat
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
             "matches", "paired", "seed", "time_limit", "stop", "record", "deals", "start"}

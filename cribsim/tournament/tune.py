@@ -35,11 +35,12 @@ from typing import Any
 
 import yaml
 
+from cribsim.games.cribbage.rules import read_yaml
+
 from ..errors import ConfigError, CribsimError
 from ..lock import FolderLock
 from ..names import check_name
 from ..params import Param
-from ..rules import read_yaml
 from ..strategy import resolve
 from . import folder as fld
 from .config import MAX_SEED, load_experiment

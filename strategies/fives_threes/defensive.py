@@ -6,9 +6,9 @@ for scoring ends: a double laid for nothing costs half a point."""
 
 from __future__ import annotations
 
-from cribsim.dominoes.engine import Observation, lay, legal_moves
-from cribsim.dominoes.strategy import TileStrategy, excluded, immediate, next_seat, outcome, unseen
-from cribsim.dominoes.tiles import DOUBLE
+from cribsim.games.fives_threes.engine import Observation, lay, legal_moves
+from cribsim.games.fives_threes.strategy import TileStrategy, excluded, immediate, next_seat, outcome, unseen
+from cribsim.games.fives_threes.tiles import DOUBLE
 
 DOUBLE_KEEP = 0.5
 

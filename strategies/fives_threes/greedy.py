@@ -4,8 +4,8 @@ The exact finish is respected: a score that would pass 61 counts 0, one that mak
 
 from __future__ import annotations
 
-from cribsim.dominoes.engine import Observation
-from cribsim.dominoes.strategy import TileStrategy, immediate
+from cribsim.games.fives_threes.engine import Observation
+from cribsim.games.fives_threes.strategy import TileStrategy, immediate
 
 
 class GreedyTiles(TileStrategy):

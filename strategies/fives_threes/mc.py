@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from cribsim.dominoes.engine import Observation, lay
-from cribsim.dominoes.strategy import TileStrategy, excluded, immediate, layout, unseen
-from cribsim.dominoes.tiles import A, B
 from cribsim.errors import CribsimError
+from cribsim.games.fives_threes.engine import Observation, lay
+from cribsim.games.fives_threes.strategy import TileStrategy, excluded, immediate, layout, unseen
+from cribsim.games.fives_threes.tiles import A, B
 
 
 class SearchTiles(TileStrategy):

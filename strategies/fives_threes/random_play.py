@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cribsim.dominoes.engine import Observation
-from cribsim.dominoes.strategy import TileStrategy
+from cribsim.games.fives_threes.engine import Observation
+from cribsim.games.fives_threes.strategy import TileStrategy
 
 
 class RandomTiles(TileStrategy):

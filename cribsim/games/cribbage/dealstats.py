@@ -1,0 +1,142 @@
+"""``cribsim dealstats DIR``: points per deal by role and source (the dealer's hand, the crib,
+the pone's pegging, ...) over the deals that no end of the game can cut short, from a run's game
+records, each game replayed on the engine (as ``cribsim replay`` does) to split its points by
+deal.
+
+Why. A game ends the instant a side reaches its target (R-WIN-1, R-SHOW-2), so its last deal is
+cut short: the pone's pegging, the dealer's hand or the crib often go uncounted. The run's
+summary divides each game's points by all its deals, the last one included, so a figure such as
+"dealer hand/deal" there is lower than what a whole deal scores (about 7% for the hand and the
+crib of a 9-deal game). Published per-deal figures (expert players' averages) count whole deals.
+Leaving out each game's last deal would not do: near the end, the deals that do not end the game
+are the low-scoring ones. So the "open deals" are those that start with every side at least
+``OPEN`` (51) points short of its target: no deal scores that much for one side in practice, so
+none of them is cut short, and which of them are counted does not depend on how they went.
+Both figures are given: open deals, and every deal as the summary counts.
+
+Every figure is a ratio of sums over games (a game is the cluster: its deals share a board),
+with the delta-method 95% interval."""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cribsim.errors import CribsimError
+from cribsim.gamelog import read_logs, records_in
+from cribsim.replay import replay_match
+from cribsim.tournament.stats import ratio_ci
+
+from .engine.events import SOURCES
+
+ROLES = ("dealer", "pone")
+OPEN = 51  # a deal that starts with every side this far from its target cannot be cut short
+
+
+@dataclass
+class Tally:
+    """Per game of one variant and table: (points by (role, source) over open deals, open deals,
+    the same over every deal, every deal)."""
+
+    open: list[dict[tuple[int, str], int]] = field(default_factory=list)
+    open_deals: list[int] = field(default_factory=list)
+    every: list[dict[tuple[int, str], int]] = field(default_factory=list)
+    deals: list[int] = field(default_factory=list)
+
+
+def game_tally(result: Any, targets: Any, tally: Tally) -> None:
+    """Add one replayed game (with its events and trail) to ``tally``. Deal k (counted from the
+    game's first) is dealt by the first dealer's k-th successor; it is open when the scores at
+    its start (the trail) leave every side ``OPEN`` points or more short of its target."""
+    first = min((e.deal for e in result.events if e.deal >= 0), default=0)  # (-1: the cut for the deal)
+    trail = result.trail
+    open_deal = [all(s <= t - OPEN for s, t in zip(trail[2 * k], targets)) for k in range(result.deals)]
+    opened: dict[tuple[int, str], int] = defaultdict(int)
+    every: dict[tuple[int, str], int] = defaultdict(int)
+    for e in result.events:
+        if e.points and e.source in SOURCES and e.seat >= 0:
+            k = e.deal - first
+            key = ((e.seat - result.first_dealer - k) % 2, e.source)
+            every[key] += e.points
+            if open_deal[k]:
+                opened[key] += e.points
+    tally.open.append(opened)
+    tally.open_deals.append(sum(open_deal))
+    tally.every.append(every)
+    tally.deals.append(result.deals)
+
+
+def collect(out_dir: str | os.PathLike[str]) -> dict[str, Tally]:
+    """Every recorded game of a run, by variant and table (the entries playing, in name order;
+    two-player cribbage only)."""
+    path = records_in(out_dir)
+    by_variant: dict[str, Tally] = {}
+    for n, log in read_logs(path):
+        if log.game != "cribbage" or log.rules.get("players") != 2:
+            raise CribsimError(f"cribsim dealstats: {path}, line {n}: variant {log.variant!r} is not two-player "
+                               "cribbage (dealer and pone)")
+        for result in replay_match(log, f"{path}, line {n}"):
+            if result.winner >= 0:  # a forfeited game is not a game played to its end
+                key = f"{log.variant}: {' vs '.join(sorted(log.entries))}"
+                game_tally(result, result.targets, by_variant.setdefault(key, Tally()))
+    if not by_variant:
+        raise CribsimError(f"cribsim dealstats: {path} holds no finished game")
+    return by_variant
+
+
+def rows(by_variant: dict[str, Tally]) -> list[list[Any]]:
+    """One row per table and (role, source) that scored in it, roles then sources in order."""
+    out = []
+    for variant, t in by_variant.items():
+        seen = {k for g in t.every for k, v in g.items() if v}
+        for k in sorted(seen, key=lambda k: (k[0], SOURCES.index(k[1]))):
+            role, src = k
+            opened = ratio_ci([g.get(k, 0) for g in t.open], t.open_deals)
+            every = ratio_ci([g.get(k, 0) for g in t.every], t.deals)
+            out.append([variant, f"{ROLES[role]} {src}", *(round(x, 3) for x in opened),
+                        *(round(x, 3) for x in every), len(t.deals), sum(t.open_deals)])
+    return out
+
+
+HEADERS = ["variant: table", "points per deal", "open deals", "lo", "hi", "every deal", "lo", "hi", "games",
+           "open deals counted"]
+
+
+def write_dealstats(out_dir: str, quiet: bool = False) -> list[list[Any]]:
+    """dealstats.md and dealstats.csv in the results folder (listed in its manifest)."""
+    from tabulate import tabulate
+
+    from cribsim.tournament.report import _atomic_text, _list_files, _lock_for_report, _read
+    from cribsim.tournament.study import _csv
+
+    out = Path(out_dir)
+    lock = _lock_for_report(out)
+    try:
+        manifest, _ = _read(out)
+        table = rows(collect(out))
+        md = [[r[0], r[1], f"{r[2]:.3f} [{r[3]:.3f}, {r[4]:.3f}]", f"{r[5]:.3f} [{r[6]:.3f}, {r[7]:.3f}]", r[8],
+               r[9]] for r in table]
+        text = (f"# {manifest['name']}: points per deal by role and source\n\nOpen deals: those that start with "
+                f"every side {OPEN} or more points short of its target (none is cut short by the end of the game). "
+                "Every deal: as the run's summary counts (the last deal of each game included). 95% intervals over "
+                "games (README, \"Points per deal\").\n\n"
+                + tabulate(md, headers=["variant: table", "points per deal", "open deals", "every deal", "games",
+                                        "open deals counted"], tablefmt="github", disable_numparse=True) + "\n")
+        written: list[str] = []
+        try:
+            _atomic_text(out / "dealstats.md", text)
+            written.append("dealstats.md")
+            _atomic_text(out / "dealstats.csv", _csv(HEADERS, table))
+            written.append("dealstats.csv")
+        except OSError as e:
+            raise CribsimError(f"cribsim: cannot write in {out} ({e.strerror or e})") from None
+        finally:
+            _list_files(out, manifest, written)
+        if not quiet:
+            print(text, end="")
+        return table
+    finally:
+        lock.release()

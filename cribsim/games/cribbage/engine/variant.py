@@ -1,0 +1,150 @@
+"""What a rule variant may declare: the base class every module in ``cribsim/variants/`` fills.
+
+A variant is one module with one :class:`Variant` subclass (plus its YAML in ``configs/rules``).
+The class declares, in one place:
+
+- ``name``, ``rule`` (its RULES.md number) and a one-line ``summary``;
+- ``params``: its knobs (:class:`cribsim.params.Param`: type, default, range, doc). A knob of a
+  variant is set at the top level of a rules file; ``enabled_by`` names the knobs that turn the
+  variant on when one differs from its default (``target``-like data variants); any variant is
+  also turned on by naming it in ``variants:`` (its enabling knobs then take their ``on``
+  values);
+- ``phases``: phases it puts into named slots of the deal (:data:`SLOTS`);
+- hooks, each a method the engine calls at one fixed point (see :class:`Hooks`); a hook that
+  only one variant may fill (who wins, how a hand is valued) is a config error naming both when
+  two variants fill it;
+- ``decisions``: the decisions it adds (:class:`Decision`), each with a default answer for
+  strategies that do not implement it, or ``None`` to refuse them when the lineup loads;
+- ``observation``: the fields it adds to a seat's observation, with their initial values;
+- ``needs``: what a strategy must understand to play it (``"objective"``: it reads
+  ``rules.objective`` and minimises when it is -1), checked when a lineup loads;
+- ``narrate``: lines for its events; ``columns``: summary columns from its per-game metrics;
+- ``requires`` and ``conflicts``: variants it needs, and those it cannot be combined with;
+  ``players``: the player counts it is for (two variants for different counts are refused
+  together, naming both).
+
+The engine core never names a variant: it consults the assembled :class:`cribsim.engine.program.Program`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from cribsim.params import Param
+
+if TYPE_CHECKING:
+    from cribsim.records import Column
+
+    from .events import Event
+    from .state import GameState
+
+# the named slots of a deal, in order; a phase fills a slot
+SLOTS = ("opening", "deal", "after_deal", "discard", "after_discard", "starter", "play", "show")
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One step of a deal. ``run(g)`` does it; a phase that asks for decisions (``decision``
+    names the kind) is a generator that yields the seat to act, after filling that seat's
+    observation, and receives the seat's answer."""
+
+    slot: str
+    run: Callable[..., Any]
+    decision: str | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A kind of decision a seat makes. ``default(strategy, obs)`` answers for a strategy that
+    does not implement the method named ``name`` (None: such a strategy is refused when the
+    lineup loads). ``legal(obs)`` lists every legal answer (for generic drivers, tests and
+    environments); ``check(obs, answer)`` returns an error message for an illegal one."""
+
+    name: str
+    doc: str
+    legal: Callable[[Any], list[Any]]
+    check: Callable[[Any, Any], str | None]
+    default: Callable[[Any, Any], Any] | None = None
+
+
+class Variant:
+    """Base class of a rule variant: every attribute below is optional (see the module doc)."""
+
+    name: ClassVar[str] = ""
+    rule: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    params: ClassVar[tuple[Param, ...]] = ()
+    enabled_by: ClassVar[tuple[str, ...]] = ()
+    phases: ClassVar[tuple[Phase, ...]] = ()
+    decisions: ClassVar[tuple[Decision, ...]] = ()
+    observation: ClassVar[Mapping[str, Any]] = {}
+    needs: ClassVar[tuple[str, ...]] = ()
+    requires: ClassVar[tuple[str, ...]] = ()
+    conflicts: ClassVar[tuple[str, ...]] = ()
+    players: ClassVar[tuple[int, ...]] = ()  # the player counts it is for (empty: any)
+    columns: ClassVar[tuple[Column, ...]] = ()
+    objective: ClassVar[int] = 1  # -1: the side that scores fewer points is better (lowball)
+    # the hooks a variant may define, as static methods (see Hooks for their signatures)
+    HOOKS: ClassVar[tuple[str, ...]] = ("check", "extra_cards", "heels", "stops_at_reset", "name_card",
+                                        "play_answers", "count_hand", "show_items", "after_count", "discard_rule",
+                                        "rank_sides", "layout", "missed", "metrics")
+    # every hook but check, extra_cards, stops_at_reset, after_count and metrics may be filled
+    # by one active variant only; a variant defines a hook as a static method (see Hooks)
+    check: ClassVar[Callable[..., None] | None] = None
+    extra_cards: ClassVar[Callable[..., int] | None] = None
+    heels: ClassVar[Callable[..., bool] | None] = None
+    stops_at_reset: ClassVar[Callable[..., bool] | None] = None
+    name_card: ClassVar[Callable[..., tuple[int, int]] | None] = None
+    play_answers: ClassVar[Callable[..., list[tuple[Any, int]]] | None] = None
+    count_hand: ClassVar[Callable[..., int] | None] = None
+    show_items: ClassVar[Callable[..., Any] | None] = None
+    after_count: ClassVar[Callable[..., None] | None] = None
+    discard_rule: ClassVar[Callable[..., Any] | None] = None
+    rank_sides: ClassVar[Callable[..., Any] | None] = None
+    layout: ClassVar[Callable[..., Any] | None] = None
+    missed: ClassVar[Callable[..., None] | None] = None
+    metrics: ClassVar[Callable[..., dict[str, float]] | None] = None
+
+    @classmethod
+    def narrate(cls, e: Event, names: list[str]) -> str | None:
+        """A line for one of this variant's events, or None to leave it to the core."""
+        return None
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """The hooks of one rule set, assembled from its active variants (None or () where no
+    variant fills one). Signatures:
+
+    - ``check(rules, source)``: raise ConfigError for a combination that cannot be played;
+    - ``extra_cards(rules) -> int``: cards added to the 52 (summed);
+    - ``heels(card) -> bool``: a starter card, besides a jack, that gives the dealer 2;
+    - ``stops_at_reset(rules) -> bool``: the play ends at its first reset;
+    - ``name_card(answer, obs) -> (card, card it counts as)``: resolve a play answer (raises
+      IllegalMove for an illegal one);
+    - ``play_answers(obs) -> [(answer, card it counts as)]``: every distinct legal play answer;
+    - ``count_hand(g, seat, cards, crib, source) -> points``: count and award one hand or crib;
+    - ``show_items(cards, starter, crib, objective) -> (items, cards as counted, starter as
+      counted)``: the breakdown of a show (``cribsim score``);
+    - ``after_count(g, seat, points, source)``: after each hand or crib is counted (a list);
+    - ``discard_rule(rules, hand, k) -> (must, pool) | None``: constrains a discard;
+    - ``rank_sides(rules, side, scores) -> (order, co_winners)``: every side ranked, best first,
+      when ``side`` has just reached its target, and the sides sharing the win (or None);
+    - ``layout(rules, game) -> (sides, targets)``: a game's own sides and targets;
+    - ``missed(g, seat, points)``: points a player overlooked (lost unless a hook takes them);
+    - ``metrics(g) -> {name: number}``: per-game figures for summary columns (a list)."""
+
+    extra_cards: int = 0
+    heels: Callable[[int], bool] | None = None
+    stops_at_reset: bool = False
+    name_card: Callable[..., tuple[int, int]] | None = None
+    play_answers: Callable[[Any], list[tuple[Any, int]]] | None = None
+    count_hand: Callable[..., int] | None = None
+    show_items: Callable[..., Any] | None = None
+    after_count: tuple[Callable[[GameState, int, int, int], None], ...] = ()
+    discard_rule: Callable[..., Any] | None = None
+    rank_sides: Callable[..., Any] | None = None
+    layout: Callable[..., Any] | None = None
+    missed: Callable[[GameState, int, int], None] | None = None
+    metrics: tuple[Callable[[GameState], dict[str, float]], ...] = ()
