@@ -9,9 +9,9 @@ the issue quotes the ``dominoes`` package at about 3,000 random four-player bloc
 import argparse
 import time
 
-from cribsim.games.cribbage.match import make_strategies
-from cribsim.games.cribbage.rules import load_rules
 from cribsim.games.fives_threes.engine import play_game
+from cribsim.matchplay import make_strategies
+from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
 
 

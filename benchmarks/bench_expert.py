@@ -14,7 +14,7 @@ import yaml
 from common import rate
 
 from cribsim import compiled
-from cribsim.games.cribbage.rules import load_rules
+from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
 
 

@@ -9,8 +9,8 @@ import time
 
 from cribsim import compiled
 from cribsim.games.cribbage.engine import play_game
-from cribsim.games.cribbage.match import make_strategies
-from cribsim.games.cribbage.rules import load_rules
+from cribsim.matchplay import make_strategies
+from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
 
 PRESETS = {(2, False): "standard", (3, False): "three_player", (4, False): "four_player",

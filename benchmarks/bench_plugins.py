@@ -19,10 +19,11 @@ import time
 
 from common import rate  # benchmarks/common.py (run from this folder or the project root)
 
-from cribsim.games.cribbage.match import make_strategies
-from cribsim.games.cribbage.rules import load_rules
+from cribsim.games.cribbage.strategy import BUILTIN
 from cribsim.isolation import Isolated, check
-from cribsim.strategy import BUILTIN, factory
+from cribsim.matchplay import make_strategies
+from cribsim.ruleset import load_rules
+from cribsim.strategy import factory
 
 
 def main():

@@ -8,9 +8,10 @@ import time
 
 from cribsim import compiled
 from cribsim.games.cribbage.engine import play_game
-from cribsim.games.cribbage.match import make_strategies
-from cribsim.games.cribbage.rules import load_rules
-from cribsim.strategy import BUILTIN, factory
+from cribsim.games.cribbage.strategy import BUILTIN
+from cribsim.matchplay import make_strategies
+from cribsim.ruleset import load_rules
+from cribsim.strategy import factory
 
 
 class Timed:

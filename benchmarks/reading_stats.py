@@ -20,7 +20,7 @@ from collections import defaultdict
 import strategies.expert
 from cribsim.games.cribbage.cards import VALUE
 from cribsim.games.cribbage.engine import play_game
-from cribsim.games.cribbage.rules import load_rules
+from cribsim.ruleset import load_rules
 from strategies.ev import EVStrategy
 from strategies.expert import Reader, ReadingMC
 from strategies.mc import unseen_cards

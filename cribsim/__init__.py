@@ -1,10 +1,12 @@
-"""cribsim: a tournament simulator and rules-variant testbed for cribbage."""
+"""cribsim: a tournament simulator and rules-variant testbed for games scored on a cribbage
+board (cribbage and its variants, Fives and Threes)."""
+
+from . import rng
 
 __version__ = "0.1.0"
 
 
 def compiled() -> bool:
-    """Whether the engine runs compiled (the optional mypyc lane, see setup.py) or as pure Python."""
-    from cribsim.games.cribbage.engine import state
-
-    return not state.__file__.endswith(".py")
+    """Whether the hot modules run compiled (the optional mypyc lane, see setup.py) or as pure
+    Python: the addressed random streams are compiled with the engines, so they tell."""
+    return not rng.__file__.endswith(".py")

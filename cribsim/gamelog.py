@@ -12,7 +12,7 @@ answers to the engine's own state machine, so a record also checks itself: an an
 refuse, or scores that differ from the recorded ones, is an error.
 
 The format is versioned (``"format": "cribsim-game-record", "version": 1``) and documented in
-the README ("Game records")."""
+docs/records.md."""
 
 from __future__ import annotations
 

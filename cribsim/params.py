@@ -53,7 +53,7 @@ class Param:
         return value
 
     def describe(self) -> str:
-        """A line for the README and ``cribsim list``: name, type, default, range, doc."""
+        """A line for the docs and ``cribsim list``: name, type, default, range, doc."""
         if self.choices is not None:
             rng = " | ".join(str(c) if c != "" else "''" for c in self.choices)
         elif self.lo is not None or self.hi is not None:

@@ -23,3 +23,24 @@ def example_configs() -> list[Path]:
     if not root.is_dir():
         return []
     return sorted(f for f in root.rglob("*.yaml") if "rules" not in f.relative_to(root).parts)
+
+
+def experiment_dirs() -> list[Path]:
+    """Where ``cribsim run NAME`` looks, in order: ``configs/`` and ``configs/experiments/`` of
+    the working directory, then the same folders shipped in the package."""
+    roots = [Path.cwd() / "configs", configs_dir()]
+    return [d for root in roots for d in (root, root / "experiments")]
+
+
+def find_experiment(name: str) -> Path | None:
+    """The experiment config called ``name`` (``quickstart``, ``ladder``), or None."""
+    for d in experiment_dirs():
+        p = d / f"{name}.yaml"
+        if p.is_file():
+            return p
+    return None
+
+
+def experiment_names() -> list[str]:
+    """Every experiment ``cribsim run NAME`` can find by name."""
+    return sorted({p.stem for d in experiment_dirs() if d.is_dir() for p in d.glob("*.yaml")})

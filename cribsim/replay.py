@@ -10,18 +10,19 @@ from typing import Any
 
 from .errors import CribsimError
 from .gamelog import MatchLog, RecordFileError
-from .games import GAMES
+from .games import game_named
+from .ruleset import rules_from_dict
 
 
 def rules_of(log: MatchLog, where: str) -> Any:
     """The rules a record was played under, rebuilt from the record and checked against its
     fingerprint (a record whose rules were edited is refused) and against the record's shape."""
-    from cribsim.games.cribbage.rules import rules_from_dict
-
-    if log.game not in GAMES:
-        raise RecordFileError(f"cribsim: {where}: unknown game {log.game[:40]!r}")
     try:
-        rules = rules_from_dict(log.rules, source=where, default_game=log.game)
+        game_named(log.game, where)
+    except CribsimError:
+        raise RecordFileError(f"cribsim: {where}: unknown game {log.game[:40]!r}") from None
+    try:
+        rules = rules_from_dict(log.rules, source=where, game=log.game)
     except CribsimError as e:
         raise RecordFileError(f"cribsim: {where}: the record's rules are not valid ({str(e)[:200]})") from None
     except Exception as e:  # a rules mapping no rules file would give (wrong types, nested too deep)
@@ -49,11 +50,11 @@ def replay_game(log: MatchLog, game_no: int, where: str, rules: Any = None) -> A
     glog = log.games[game_no]
     here = f"{where}, game {game_no + 1}"
     partial = log.forfeit is not None and game_no == len(log.games) - 1 and glog.winner < 0
-    result = GAMES[log.game].replay_game(rules, glog, log.seed, (log.match_key, game_no), counters_of(log), here,
+    result = game_named(log.game).replay_game(rules, glog, log.seed, (log.match_key, game_no), counters_of(log), here,
                                          partial=partial)
     if partial:
         return result
-    deals = getattr(result, "deals", None) or getattr(result, "hands", 0)
+    deals = result.deals
     if list(result.scores) != list(glog.scores) or result.winner != glog.winner or deals != glog.deals:
         raise RecordFileError(f"cribsim: {here}: the replay ends {_scores(result.scores)} (side {result.winner} "
                               f"wins, {deals} deals), the record says {_scores(glog.scores)} (side {glog.winner}, "
@@ -65,7 +66,7 @@ def replay_match(log: MatchLog, where: str) -> list[Any]:
     """Every game of a record played again and checked (see :func:`replay_game`), then the match:
     its game points and winner, and that it was over exactly after its last game."""
     rules = rules_of(log, where)
-    game = GAMES[log.game]
+    game = game_named(log.game)
     points = [0] * len(rules.sides)
     results, over = [], None
     for g in range(len(log.games)):

@@ -1,61 +1,45 @@
-"""The Strategy protocol and the strategy loader.
+"""The Strategy base class and the strategy loader, for every game.
 
-A strategy sees only an :class:`~cribsim.observation.Observation`: its own cards, the public
-table, the scores, the match state and the rules; never the deck, another seat's hidden cards or
-the engine's random generators. Each strategy gets its own ``random.Random`` (``self.rng``,
-seeded per game from the game's address).
+A strategy sees only its seat's observation (the game's ``Observation``: its own cards or
+tiles, the public table, the scores, the match state and the rules); never the deck, another
+seat's hidden cards or the engine's random generators. Each strategy gets its own
+``random.Random`` (``self.rng``, seeded per game from the game's address).
 
-The two decisions of every rule set are ``discard(obs)`` and ``play(obs)``. A variant may add
-decisions (a method of that name answers them; without it the variant's default answer is used,
-or the lineup is refused when the variant has none) and may need a strategy to understand more
-of the rules (``understands``: ``"objective"`` reads ``rules.objective`` and minimises when it
-is -1; ``"discard_rule"`` obeys ``obs.discard_rule``). What a strategy can do is derived from
-what it implements and declares: :func:`capabilities`."""
+A strategy answers a decision by a method of that name: ``play(obs)`` in every game, the
+game's other decisions (``discard`` in cribbage) and its variants' (``bid``, ...). A game or a
+variant may need a strategy to understand more of the rules (``understands``). What a strategy
+can do is derived from what it implements and declares (:func:`capabilities`); what a rule set
+needs that a strategy lacks is the game's to say (``Game.missing_for``), checked when a lineup
+loads."""
 
 from __future__ import annotations
 
 import importlib
+import inspect
+import random
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from itertools import combinations
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Protocol, cast
 
-from cribsim.games.cribbage.engine.phases import obeys
-from cribsim.games.cribbage.observation import Observation
-
-from .errors import ConfigError, CribsimError
+from .errors import ConfigError, CribsimError, describe
+from .games import default_name, game_named
 from .params import Param
+from .suggest import did_you_mean
 
-if TYPE_CHECKING:
-    import random
-
-__all__ = ["BUILTIN", "Observation", "Strategy", "allowed", "allowed_keeps", "builtins", "capabilities",
-           "factory", "resolve"]
-
-BUILTIN = {
-    "random": "strategies.random_play:RandomStrategy",
-    "greedy": "strategies.greedy:GreedyStrategy",
-    "hoyle": "strategies.hoyle:HoyleStrategy",
-    "ev": "strategies.ev:EVStrategy",
-    "mc": "strategies.mc:MCStrategy",
-    "expert": "strategies.expert:ExpertStrategy",
-}
-
-# decisions every rule set asks: a strategy must implement them
-CORE_DECISIONS = ("discard", "play")
+__all__ = ["Strategy", "builtins", "capabilities", "factory", "resolve"]
 
 
 class Strategy:
-    """Base class. Subclasses implement ``discard`` and ``play``, may implement a variant's
-    decisions (``bid``, ``pass_cards``, ... by name), declare in ``understands`` what they read
-    beyond the cards, and declare their parameters in ``params`` (each a
-    :class:`~cribsim.params.Param`: typed and bounded, checked when a lineup loads).
+    """Base class. Subclasses implement ``play`` and the game's other decisions (cribbage's
+    ``discard``), may implement a variant's decisions (``bid``, ``pass_cards``, ... by name),
+    declare in ``understands`` what they read beyond the cards, and declare their parameters in
+    ``params`` (each a :class:`~cribsim.params.Param`: typed and bounded, checked when a lineup
+    loads; without ``params``, those of ``__init__`` with their defaults).
 
-    ``discard(obs)`` returns ``obs.discards`` cards of ``obs.hand``; ``play(obs)`` returns one of
-    ``obs.legal``."""
+    ``play(obs)`` returns one of ``obs.legal``."""
 
     name: ClassVar[str] = "strategy"
-    game: ClassVar[str] = "cribbage"  # the game it plays (cribsim.games)
+    game: ClassVar[str] = ""  # the game it plays (cribsim.games); empty: the default game
     understands: ClassVar[frozenset[str]] = frozenset()
     params: ClassVar[tuple[Param, ...]] = ()
 
@@ -64,9 +48,6 @@ class Strategy:
             raise CribsimError(f"cribsim: strategy '{self.name}' takes no parameter "
                                f"'{next(iter(params))}'")
         self.rng = rng
-
-    def discard(self, obs: Any) -> Any:
-        raise NotImplementedError
 
     def play(self, obs: Any) -> Any:
         raise NotImplementedError
@@ -85,30 +66,9 @@ def capabilities(cls: Any) -> frozenset[str]:
     """What a strategy class can do: the decisions it implements (methods other than the base
     class's placeholders) and what it declares it understands."""
     own = {name for name in dir(cls) if not name.startswith("_") and callable(getattr(cls, name, None))}
-    for core in CORE_DECISIONS:
-        if getattr(cls, core, None) is getattr(Strategy, core):
-            own.discard(core)
+    if getattr(cls, "play", None) is Strategy.play:  # the base class's placeholder
+        own.discard("play")
     return frozenset(own) | frozenset(getattr(cls, "understands", ()))
-
-
-def missing_for(cls: Any, rules: Any) -> list[str]:
-    """What ``rules`` need that strategy class ``cls`` lacks, as phrases naming the variant."""
-    caps = capabilities(cls)
-    prog = getattr(rules, "program", None)
-    if prog is None:  # another game's rules
-        return []
-    out = []
-    for core in CORE_DECISIONS:
-        if core not in caps:
-            out.append(f"the {core} decision")
-    for name, d in prog.decisions.items():
-        if d.default is None and name not in caps:
-            out.append(f"the {name} decision of {prog.decision_owner[name]}")
-    for need in prog.needs:
-        if need not in caps:
-            owners = [v.name for v in rules.modules if need in v.needs]
-            out.append(f"'{need}' (declare it in understands), which {' and '.join(owners)} needs")
-    return out
 
 
 def check_params(cls: Any, params: dict[str, Any], where: str = "params") -> dict[str, Any]:
@@ -128,43 +88,29 @@ def check_params(cls: Any, params: dict[str, Any], where: str = "params") -> dic
     return out
 
 
-def allowed(obs: Any, thrown: Any) -> bool:
-    """Whether a set of discards obeys ``obs.discard_rule`` (always, without one)."""
-    return obeys(obs.discard_rule, thrown)
+def builtins(game: str | None = None) -> dict[str, str]:
+    """{short name: 'module:Class'} of a game's built-in strategies (the default game's)."""
+    return dict(game_named(game or default_name()).builtins)
 
 
-def allowed_keeps(obs: Any) -> Iterator[tuple[tuple[int, ...], list[int]]]:
-    """(keep, thrown) for every legal discard, in ``combinations(hand, kept)`` order."""
-    hand = obs.hand
-    for keep in combinations(hand, len(hand) - obs.discards):
-        thrown = [c for c in hand if c not in keep]
-        if allowed(obs, thrown):
-            yield keep, thrown
+def missing_for(cls: type[Any], rules: Any) -> list[str]:
+    """What ``rules`` need that strategy class ``cls`` lacks, as phrases (its game says)."""
+    return game_named(rules.game).missing_for(cls, rules)
 
 
-def builtins(game: str = "cribbage") -> dict[str, str]:
-    """{short name: 'module:Class'} of a game's built-in strategies."""
-    if game == "cribbage":
-        return BUILTIN
-    from .games import game_named
-
-    return game_named(game).BUILTIN
-
-
-# the decisions every strategy of a game must make (more come from ``supports``)
-DECISIONS = {"cribbage": ("discard", "play"), "fives_threes": ("play",)}
 _SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
 
 
-def resolve(spec: Any, game: str = "cribbage") -> type[Any]:
+def resolve(spec: Any, game: str | None = None) -> type[Any]:
     """The Strategy class for a built-in name (``random``) or ``module:Class``, checked to
     play ``game``. Every failure (a malformed spec, a module that cannot be imported, raises or
     exits while importing, an attribute that is not a strategy class) is one CribsimError."""
+    game = game or default_name()
     table = builtins(game)
     target = table.get(spec, spec) if isinstance(spec, str) else spec
     if not isinstance(target, str) or ":" not in target:
         raise CribsimError(f"cribsim: unknown strategy {_shown(spec)} for {game} "
-                           f"(built-in: {', '.join(sorted(table))}; or give module:Class)")
+                           f"(built-in: {', '.join(sorted(table))}; or give module:Class){did_you_mean(spec, table)}")
     if not _SPEC.fullmatch(target):
         raise CribsimError(f"cribsim: strategy {_shown(spec)}: expected module:Class (a dotted module name, a colon, "
                            "a class name), e.g. mybots:LowCard")
@@ -189,18 +135,19 @@ def resolve(spec: Any, game: str = "cribbage") -> type[Any]:
     if not isinstance(cls, type):
         raise CribsimError(f"cribsim: strategy {_shown(spec)}: {cls_name!r} is a {type(cls).__name__}, not a strategy "
                            "class")
-    plays = getattr(cls, "game", "cribbage")
+    plays = getattr(cls, "game", "") or default_name()
     if plays != game:
         raise CribsimError(f"cribsim: strategy {_shown(spec)} plays {_shown(plays)}, not {game}")
-    lacking = [m for m in DECISIONS.get(game, ("play",)) if not callable(getattr(cls, m, None))]
-    if lacking:
+    # a Strategy subclass that lacks one is refused against the rules (missing_for), naming it
+    lacking = [m for m in game_named(game).core_decisions if not callable(getattr(cls, m, None))]
+    if lacking and not issubclass(cls, Strategy):
         raise CribsimError(f"cribsim: strategy {_shown(spec)}: class {cls_name!r} has no {' or '.join(lacking)} "
                            "method (a strategy subclasses cribsim.strategy.Strategy)")
     return cls
 
 
 def factory(spec: Any, params: Mapping[str, Any] | None = None, rules: Iterable[Any] = (),
-            game: str = "cribbage") -> StrategyFactory:
+            game: str | None = None) -> StrategyFactory:
     """A callable ``make(rng) -> Strategy`` (fresh instance per match), checked against every
     rule set in ``rules`` (the decisions without a default and what their variants need). The
     class is made once here with the parameters (checked against its declared ``params`` and its
@@ -245,8 +192,6 @@ def factory(spec: Any, params: Mapping[str, Any] | None = None, rules: Iterable[
 def _check_params(spec: Any, cls: type[Any], params: dict[str, Any]) -> bool:
     """Whether the constructor takes the generator first; a parameter it does not take is an
     error naming the ones it does."""
-    import inspect
-
     for k in params:
         if not isinstance(k, str) or not k.isidentifier():
             raise CribsimError(f"cribsim: strategy {_shown(spec)}: parameter names are identifiers, got {_shown(k)}")
@@ -285,14 +230,10 @@ def _shown(v: object, limit: int = 80) -> str:
 
 
 def _describe(exc: BaseException) -> str:
-    from .errors import describe
-
     if isinstance(exc, SystemExit):
         return f"it called sys.exit({_shown(exc.code)})"
     return describe(exc, 200)
 
 
 def _probe_rng() -> random.Random:
-    import random
-
     return random.Random(0)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 
-class LazyTable(dict):
+class LazyTable(dict[Any, Any]):
     """A dict that computes a missing entry with ``fill(key)`` and keeps it; with a ``limit``
     it is emptied when it holds that many entries (a bound on memory)."""
 

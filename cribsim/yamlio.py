@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -119,7 +119,7 @@ def _check_expanded_size(root: Any) -> int:
 
 def _children(node: Any) -> Sequence[Any]:
     if isinstance(node, yaml.SequenceNode):
-        return node.value
+        return cast("Sequence[Any]", node.value)
     if isinstance(node, yaml.MappingNode):
         return [x for pair in node.value for x in pair]
     return ()

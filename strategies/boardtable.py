@@ -23,7 +23,11 @@ import time
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+from cribsim.games.cribbage.engine import play_game
+from cribsim.ruleset import load_rules
+from strategies.ev import EVStrategy
 
 DATA = Path(__file__).resolve().parent / "data" / "board_table.json"
 TARGET = 121
@@ -33,9 +37,6 @@ LATEST_START = 70
 def deal_outcomes(games: int, seed: int) -> list[tuple[int, int, int, int]]:
     """(dealer's play, pone's play, pone's show, dealer's show) of every deal that started with
     both scores at ``LATEST_START`` or less, from ``games`` games of ``ev`` against ``ev``."""
-    from cribsim.games.cribbage.engine import play_game
-    from cribsim.games.cribbage.rules import load_rules
-    from strategies.ev import EVStrategy
 
     rules = load_rules("standard")
     out = []
@@ -85,7 +86,7 @@ def compute(games: int = 40_000, seed: int = 1) -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def load() -> dict[str, Any]:
     """The shipped table: {'dealer_wins': [[...] * 121] * 121, 'target': 121, ...}."""
-    return json.loads(DATA.read_text())
+    return cast("dict[str, Any]", json.loads(DATA.read_text()))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -17,17 +17,18 @@ import random
 from collections.abc import Sequence
 from itertools import combinations
 from math import comb
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from cribsim.games.cribbage.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
 from cribsim.games.cribbage.cribtables import cell_key, load
-from cribsim.games.cribbage.expect import rank_ev
+from cribsim.games.cribbage.expect import expected_show, rank_ev
 from cribsim.games.cribbage.scoring import RBIT, peg_points
+from cribsim.games.cribbage.strategy import allowed, allowed_keeps
 from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
 from cribsim.games.cribbage.variants.canadian import best_split
-from cribsim.games.cribbage.variants.jokers import play_options
+from cribsim.games.cribbage.variants.jokers import play_options, show_value
 from cribsim.params import Param
-from cribsim.strategy import Strategy, allowed, allowed_keeps
+from cribsim.strategy import Strategy
 
 # P(a hand of h cards from U unseen holds at least one of the u cards of a rank)
 HOLD = [[[0.0 if u == 0 or h == 0 or U == 0 else 1.0 - comb(U - u, h) / comb(U, h) if U - u >= h else 1.0
@@ -131,10 +132,6 @@ class EVStrategy(Strategy):
         """V-TEAM3-2: the keep of four from the eight with the best exact expected show, plus
         the exact expected crib of the four put back (ours if we own the crib, else against us),
         both over every starter not among the eight."""
-        from itertools import combinations
-
-        from cribsim.games.cribbage.expect import expected_show
-        from cribsim.games.cribbage.variants.jokers import show_value
 
         eight = obs.hand + obs.crib
         mine = 1 if obs.side_of[obs.crib_owner] == obs.side else -1
@@ -148,7 +145,6 @@ class EVStrategy(Strategy):
     def pass_cards(self, obs: Any) -> tuple[list[int], list[int]]:
         """V-CANADIAN: the exact expected show of our hand and of the partner's (both count for
         the side) plus the crib value of the two thrown, over all 3,150 splits."""
-        from cribsim.games.cribbage.expect import expected_show
 
         hand, obj = obs.hand, obs.rules.objective
         return best_split(obs, lambda keep, passed, thrown: obj * (
@@ -170,7 +166,6 @@ class EVStrategy(Strategy):
         pegs our score back, so any bid is welcome."""
         if obs.rules.objective < 0:
             return raise_to(obs, floor_worth(obs, sum(self.single) / 13))
-        from cribsim.games.cribbage.expect import expected_show
 
         hand = obs.hand
         deny = sum(self.single) / 13  # an opponent's crib, on average (about 4.7 points)
@@ -188,9 +183,9 @@ class EVStrategy(Strategy):
 
     def _crib(self, thrown: Sequence[int], mine: bool) -> float:
         if len(thrown) == 2:
-            return (self.pair_own if mine else self.pair_opp)[thrown[0] * 52 + thrown[1]]
+            return cast("float", (self.pair_own if mine else self.pair_opp)[thrown[0] * 52 + thrown[1]])
         v = sum(self.single[RANK[c]] for c in thrown) / max(1, len(thrown))
-        return v if mine else -v
+        return cast("float", v if mine else -v)
 
     # ---- discard ------------------------------------------------------------------------
     def crib_value(self, obs: Any, thrown: Sequence[int]) -> float:
@@ -199,13 +194,11 @@ class EVStrategy(Strategy):
             return 0.0
         mine = obs.side_of[obs.crib_owner] == obs.side
         if len(thrown) == 2 and obs.rules.players == 2:
-            return (self.pair_own if mine else self.pair_opp)[thrown[0] * 52 + thrown[1]]
+            return cast("float", (self.pair_own if mine else self.pair_opp)[thrown[0] * 52 + thrown[1]])
         v = sum(self.single[RANK[c]] for c in thrown) / len(thrown)
-        return v if mine else -v
+        return cast("float", v if mine else -v)
 
     def keep_value(self, obs: Any, keep: Sequence[int], thrown: Sequence[int]) -> float:
-        from cribsim.games.cribbage.expect import expected_show
-
         if obs.rules.jokers and max(obs.hand) >= 52:
             return self._joker_value(obs, keep, thrown)
         return expected_show(keep, obs.hand) + self.crib_value(obs, thrown)
@@ -215,7 +208,6 @@ class EVStrategy(Strategy):
         JOKER_KEEP for each joker kept (a joker named at the show adds about 6.4 points to three
         random cards, measured); the crib value of the standard cards thrown, plus JOKER_CRIB
         for each joker thrown (counted against us in an opponent's crib)."""
-        from cribsim.games.cribbage.expect import expected_show
 
         held = [c for c in obs.hand if c < 52]
         std_keep = [c for c in keep if c < 52]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from cribsim.games.cribbage.cards import VALUE
 from cribsim.games.cribbage.engine.rollout import DealRollout, PlayRollout
@@ -252,7 +252,7 @@ class ExpertStrategy(EVStrategy):
         dealer_side = obs.side_of[obs.dealer]
         nxt, other = 1 - dealer_side, dealer_side  # the next deal's dealer side, and the other
         v = self._win[scores[nxt]][scores[other]]
-        return v if nxt == obs.side else 1.0 - v
+        return cast("float", v if nxt == obs.side else 1.0 - v)
 
     def _views(self, obs: Any, throws: list[list[int]]) -> list[DealRollout]:
         rules, me = obs.rules, obs.seat

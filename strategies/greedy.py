@@ -6,14 +6,15 @@ opponents may do next: a baseline one step above random."""
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from cribsim.games.cribbage.cards import RANK, VALUE
 from cribsim.games.cribbage.scoring import peg_points
+from cribsim.games.cribbage.strategy import allowed
 from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
 from cribsim.games.cribbage.variants.canadian import best_split
 from cribsim.games.cribbage.variants.jokers import play_options, show_value_fn
-from cribsim.strategy import Strategy, allowed
+from cribsim.strategy import Strategy
 
 
 class GreedyStrategy(Strategy):
@@ -67,4 +68,4 @@ class GreedyStrategy(Strategy):
                 best, choices = pts, [c]
             elif pts == best:
                 choices.append(c)
-        return choices[int(self.rng.random() * len(choices))]
+        return cast("int | tuple[int, int]", choices[int(self.rng.random() * len(choices))])

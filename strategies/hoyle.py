@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from cribsim.games.cribbage.cards import RANK, VALUE
 from cribsim.games.cribbage.scoring import peg_points
+from cribsim.games.cribbage.strategy import allowed
 from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
 from cribsim.games.cribbage.variants.canadian import best_split
 from cribsim.games.cribbage.variants.jokers import play_options, show_value_fn
-from cribsim.strategy import Strategy, allowed
+from cribsim.strategy import Strategy
 
 FIVE = 4  # rank index of the 5
 
@@ -120,8 +121,8 @@ class HoyleStrategy(Strategy):
         ranks = [RANK[c] for c in obs.hand]
         paired = [c for c in not_five if ranks.count(RANK[c]) >= 2]
         if paired:
-            return min(paired, key=lambda c: (VALUE[c], c))
+            return cast("int | tuple[int, int]", min(paired, key=lambda c: (VALUE[c], c)))
         low = [c for c in not_five if VALUE[c] < 5]
         if low:
-            return max(low, key=lambda c: (VALUE[c], c))  # a 4 is the classic lead
-        return max(not_five, key=lambda c: (VALUE[c] != 10, -VALUE[c], c))
+            return cast("int | tuple[int, int]", max(low, key=lambda c: (VALUE[c], c)))  # a 4 is the classic lead)
+        return cast("int | tuple[int, int]", max(not_five, key=lambda c: (VALUE[c] != 10, -VALUE[c], c)))

@@ -27,9 +27,9 @@ from typing import Any, ClassVar
 
 from cribsim.games.cribbage.cards import VALUE
 from cribsim.games.cribbage.engine.rollout import PlayRollout
+from cribsim.games.cribbage.strategy import allowed
 from cribsim.games.cribbage.variants.jokers import play_options
 from cribsim.params import Param
-from cribsim.strategy import allowed
 from strategies.ev import EVStrategy
 
 

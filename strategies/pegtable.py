@@ -30,12 +30,13 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from cribsim.games.cribbage.cribtables import best_discard
 from cribsim.games.cribbage.cribtables import load as crib_tables
 from cribsim.games.cribbage.engine.rollout import PlayRollout
-from cribsim.games.cribbage.rules import load_rules
+from cribsim.ruleset import load_rules
+from strategies.ev import EVStrategy
 
 DATA = Path(__file__).resolve().parent / "data" / "peg_table.json"
 ROLES = ("dealer", "pone")
@@ -54,7 +55,6 @@ def cell_index(ranks: Sequence[int]) -> int:
 
 def _sample_cell(args: tuple[tuple[int, ...], str, int, int]) -> tuple[float, float]:
     """(mean, standard error) of the keeper's net pegging for one cell and role."""
-    from strategies.ev import EVStrategy
 
     ranks, role, samples, seed = args
     rng = random.Random(f"{seed}-{role}")  # the same stream for every cell: common random numbers
@@ -114,7 +114,7 @@ def compute(samples: int = 1000, seed: int = 1, processes: int = 2) -> dict[str,
 @lru_cache(maxsize=1)
 def load() -> dict[str, Any]:
     """The shipped table: {'dealer': {'r0,r1,r2,r3': value}, 'pone': {...}, ...}."""
-    return json.loads(DATA.read_text())
+    return cast("dict[str, Any]", json.loads(DATA.read_text()))
 
 
 @lru_cache(maxsize=1)

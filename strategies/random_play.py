@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
+from cribsim.games.cribbage.variants.jokers import play_names
 from cribsim.rng import draw
 from cribsim.strategy import Strategy
 
@@ -48,8 +49,7 @@ class RandomStrategy(Strategy):
         legal = obs.legal
         c = legal[int(self.rng.random() * len(legal))]
         if c >= 52:  # V-JOKERS: a random name that fits
-            from cribsim.games.cribbage.variants.jokers import play_names
 
             names = play_names(31 - obs.count)
             return c, names[int(self.rng.random() * len(names))]
-        return c
+        return cast("int | tuple[int, int]", c)

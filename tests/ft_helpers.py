@@ -1,9 +1,9 @@
 """Fives and Threes test helpers: tiles by text, scripted seats, and a replay checker."""
 
-from cribsim.games.cribbage.rules import rules_from_mapping
 from cribsim.games.fives_threes.engine import Game, lay, legal_moves
 from cribsim.games.fives_threes.strategy import TileStrategy
 from cribsim.games.fives_threes.tiles import N_TILES, parse_tile
+from cribsim.ruleset import rules_from_mapping
 
 
 def T(text):

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from cribsim.cli import main
+from cribsim.cli.main import main
 
 
 def run(argv, capsys, stdin=None, monkeypatch=None):

@@ -1,4 +1,4 @@
-"""Variants combined (RULES.md Part 2): every pair of variants either plays, with the engine's
+"""Variants combined (docs/rules.md, Part 2): every pair of variants either plays, with the engine's
 invariants checked, or is refused in one line naming both; the combinations the rule book
 defines play by it; the order of ``variants:`` never changes the game."""
 
@@ -9,9 +9,10 @@ import pytest
 
 from cribsim.errors import ConfigError
 from cribsim.games.cribbage.engine import play_game
-from cribsim.games.cribbage.match import game_points, game_skunk, make_strategies, play_match
-from cribsim.games.cribbage.rules import load_rules, rules_from_mapping
+from cribsim.games.cribbage.match import game_points, game_skunk, play_match
 from cribsim.games.cribbage.variants import VARIANTS
+from cribsim.matchplay import make_strategies
+from cribsim.ruleset import load_rules, rules_from_mapping
 from cribsim.strategy import factory
 from tests.helpers import C, game_result
 from tests.test_engine_random import Checked, check_game
@@ -71,7 +72,7 @@ def test_two_variants_filling_one_slot_or_one_hook_are_refused_naming_both(monke
 
     class Rival(Variant):
         name = "rival"
-        rule = "V-TEST"
+        rule = "(a test variant)"
         phases = (Phase("after_deal", lambda g: None),)
 
     monkeypatch.setitem(VARIANTS, "rival", Rival)
@@ -80,7 +81,7 @@ def test_two_variants_filling_one_slot_or_one_hook_are_refused_naming_both(monke
 
     class Judge(Variant):
         name = "judge"
-        rule = "V-TEST"
+        rule = "(a test variant)"
 
         @staticmethod
         def rank_sides(rules, side, scores):
@@ -98,14 +99,14 @@ def test_extends_adds_variants_to_the_parents():
     assert load_rules("lowball_auction").variants == ("auction", "lowball")
 
 
-# ---- the combinations RULES.md Part 2 defines --------------------------------------------------
+# ---- the combinations docs/rules.md, Part 2 defines --------------------------------------------------
 
 LOW3 = {"extends": "three_player", "variants": ["lowball"]}
 
 
 @pytest.mark.parametrize("scoring", ["continued", "winner_takes_all"])
 def test_lowball_with_three_player_formats_credits_the_lowest_scores(scoring):
-    # RULES.md Part 2: lowball with any match format orders the sides by lowest score and match
+    # docs/rules.md, Part 2: lowball with any match format orders the sides by lowest score and match
     # points follow that order; V-LOWBALL decides the game the moment a side reaches the target
     rules = rules_from_mapping(dict(LOW3, match={"scoring": scoring}), "x.yaml")
     table = rules.match.points_table()
@@ -124,7 +125,7 @@ def test_lowball_with_three_player_formats_credits_the_lowest_scores(scoring):
 
 
 def test_toss_fives_binds_canadian_doubles_crib():
-    # RULES.md Part 2: toss fives binds every discard to the crib, Canadian doubles' two thrown
+    # docs/rules.md, Part 2: toss fives binds every discard to the crib, Canadian doubles' two thrown
     # cards included: a 5 is never passed to the partner or kept
     rules = rules_from_mapping({"extends": "canadian_doubles", "toss_fives": True}, "x.yaml")
     for name in ("random", "greedy", "hoyle", "ev"):

@@ -16,8 +16,9 @@ GAMES = """
 import hashlib, json, sys
 import cribsim
 from cribsim.games.cribbage.engine import play_game
-from cribsim.games.cribbage.match import make_strategies, play_match
-from cribsim.games.cribbage.rules import load_rules
+from cribsim.games.cribbage.match import play_match
+from cribsim.matchplay import make_strategies
+from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
 out = {"compiled": cribsim.compiled()}
 for preset, names in (("standard", ("random", "ev")), ("five_card", ("mc", "random")), ("jokers", ("ev", "greedy")),

@@ -1,4 +1,4 @@
-"""Fives and Threes (RULES.md Part 3): the source page's worked positions, the exact finish,
+"""Fives and Threes (docs/rules.md, Part 3): the source page's worked positions, the exact finish,
 partnerships, every F-VAR knob, and random games of every config with invariants checked."""
 
 import random
@@ -6,11 +6,11 @@ import random
 import pytest
 
 from cribsim.errors import ConfigError, CribsimError
-from cribsim.games.cribbage.match import make_strategies
-from cribsim.games.cribbage.rules import load_rules, preset_names
-from cribsim.games.fives_threes.engine import GameOver, draw_for_lead, lay, play_game
+from cribsim.games.fives_threes.engine import GameOver, draw_for_lead, lay, legal_moves, play_game
 from cribsim.games.fives_threes.match import play_match
-from cribsim.games.fives_threes.tiles import HAS, N_TILES, parse_tile, tile_str
+from cribsim.games.fives_threes.tiles import HAS, N_TILES, PIPS, TILES, parse_tile, tile_str
+from cribsim.matchplay import make_strategies
+from cribsim.ruleset import load_rules, preset_names, rules_from_mapping
 from cribsim.strategy import factory
 from tests.ft_helpers import T, check_game, ft_rules, scripted_game
 
@@ -29,7 +29,9 @@ def layout_points(*moves):
 # ---- F-SET-1, tiles -------------------------------------------------------------------------
 
 def test_double_six_set():
+    """F-SET-1: the double-six set, 28 tiles [a|b] with 0 <= a <= b <= 6, each once."""
     assert N_TILES == 28  # F-SET-1
+    assert sorted(TILES) == [(a, b) for a in range(7) for b in range(7) if a <= b] and len(set(TILES)) == 28
     assert [tile_str(t) for t in T("1-4 4|1 [6|6] 00")] == ["[1|4]", "[1|4]", "[6|6]", "[0|0]"]
     assert all(len(HAS[p]) == 7 for p in range(7))
     with pytest.raises(CribsimError, match="cannot read tile"):
@@ -39,12 +41,14 @@ def test_double_six_set():
 # ---- F-SCORE-1: the source page's worked positions -------------------------------------------
 
 def test_score_table():
+    """F-SCORE-1's table: the end totals that score in a double-six set, and nothing else."""
     # F-SCORE-1: 3:1 5:1 6:2 9:3 10:2 12:4 15:8 18:6 20:4, nothing else up to 20
     want = {3: 1, 5: 1, 6: 2, 9: 3, 10: 2, 12: 4, 15: 8, 18: 6, 20: 4}
     assert {t: RULES.points(t) for t in range(21) if RULES.points(t)} == want
 
 
 def test_worked_positions_from_the_source_page():
+    """F-SCORE-1 and F-PLAY-1: a lone first tile and a double at an end count both halves."""
     # F-SCORE-1 / F-PLAY-1, the positions drawn on the source page
     assert layout_points(("1-4", 0)) == (5, 1)  # a lone opening tile counts both halves
     assert layout_points(("1-4", 0), ("1-1", 0)) == (6, 2)  # the double at an end counts 2
@@ -57,6 +61,7 @@ def test_worked_positions_from_the_source_page():
 
 
 def test_no_spinner_the_opening_double_has_two_ends_only():
+    """F-PLAY-1: a tile joins a matching open end; the line keeps two ends, no spinner."""
     # F-PLAY-1: after an opening double and one tile on it, the double still counts both halves
     assert layout_points(("5-5", 0), ("5-0", 0)) == (10, 2)  # 0 + 5 + 5
     from cribsim.games.fives_threes.engine import legal_moves
@@ -82,6 +87,7 @@ LEAD = {0: T("1-3")}
 
 
 def test_exact_61_last_tile_that_would_make_62_scores_nothing_and_ends_the_hand():
+    """F-WIN-1: ends and domino point are one event; passing 61 cancels it whole; the hand ends."""
     # F-WIN-1: Alice on 59; her last tile's 2 + 1 would make 62: cancelled whole, hand over
     g = scripted_game(ft_rules(hand_size=2), LEAD, scores=[59, 0])
     g.play_hand(0, 0, hands=LAST_TILE)
@@ -91,6 +97,7 @@ def test_exact_61_last_tile_that_would_make_62_scores_nothing_and_ends_the_hand(
 
 
 def test_exact_61_ends_six_without_going_out_scores_two_and_wins():
+    """F-WIN-1: landing on 61 exactly wins at once."""
     # F-WIN-1: Alice on 59; Bob leads [3|3] (6: 2); Alice's [0|3] makes 0 + 6 = 6 and she still
     # holds [5|5]: 59 + 2 = 61 exactly, she wins at once
     g = scripted_game(ft_rules(hand_size=2), {1: T("3-3")}, scores=[59, 0])
@@ -127,6 +134,8 @@ def test_no_domino_point_variant():
 # ---- F-END-1, F-END-2: partnerships and blocks -------------------------------------------
 
 def test_partnership_first_partner_out_does_not_end_the_hand():
+    """F-END-1: with four, play passes over a partner who is out; the domino point comes when the
+    second partner goes out. F-SET-1: seats 3 and 1 score into their partnership's one score."""
     # F-END-1 (seats 0+2 against 1+3, two tiles each, seat 0 leads [0|1]):
     #  s0 [0|1] -> 0|1 = 1;  s1 knocks (2-3, 6-6);  s2 [1|3] -> 0|3 = 3: 1 (A)
     #  s3 [3|6] -> 0|6 = 6: 2 (B);  s0 [0|2] -> 2|6 = 8, s0 is out: the hand goes on, no domino
@@ -145,6 +154,8 @@ def test_partnership_first_partner_out_does_not_end_the_hand():
 
 
 def test_partnership_block_with_one_player_left_per_side():
+    """F-END-2: nobody still holding tiles can lay: the hand is blocked, no domino point, and the
+    tiles left count nothing."""
     # F-END-2: s0 leads [0|0]; s1 [0|2] -> 2|0d = 2; s2, s3 knock; s0 [0|1] -> 2|1 = 3: 1, s0 out;
     # s1 [2|2] -> 2d|1 = 5: 1, s1 out; s2 and s3 (one per side) cannot play: blocked, no domino
     rules = ft_rules(players=4, hand_size=2)
@@ -156,6 +167,7 @@ def test_partnership_block_with_one_player_left_per_side():
 
 
 def test_two_players_going_out_ends_the_hand_with_the_domino_point():
+    """F-END-1: with two, going out ends the hand and earns 1 for domino."""
     # F-END-1: Alice's last tile scores 2 for the ends + 1 for domino; the hand is over
     g = scripted_game(ft_rules(hand_size=2), LEAD)
     g.play_hand(0, 0, hands=LAST_TILE)
@@ -165,6 +177,7 @@ def test_two_players_going_out_ends_the_hand_with_the_domino_point():
 # ---- F-LEAD-1 -------------------------------------------------------------------------------
 
 def test_draw_for_lead_is_fair_and_redraws_ties():
+    """F-LEAD-1: the draw for the first lead is fair, and a tie is drawn again among fewer players."""
     for n in (2, 3, 4):
         r = ft_rules(players=n, **({"hand_size": 5} if n > 2 else {}))
         counts = [0] * n
@@ -181,6 +194,97 @@ def test_draw_for_lead_is_fair_and_redraws_ties():
             assert len([e for e in events if e.note == "round 2"]) < 4
             break
     assert found
+
+
+def test_the_most_pips_lead_and_only_the_tied_draw_again():
+    """F-LEAD-1: every player draws a tile and the most pips leads; those tied for the most, and
+    only they, draw again; a game's first leader is the draw's; the leader may lay any tile."""
+    rules = ft_rules(players=4)
+    redraws = 0
+    for k in range(300):
+        events = []
+        first = draw_for_lead(rules, 7, (k, 0), events)
+        rounds = {}
+        for e in events:
+            rounds.setdefault(int(e.note.split()[1]), []).append((e.seat, PIPS[e.tile]))
+        seq = [rounds[r] for r in sorted(rounds)]
+        assert sorted(s for s, _ in seq[0]) == [0, 1, 2, 3]
+        for prev, nxt in zip(seq, seq[1:]):
+            top = max(p for _, p in prev)
+            assert sorted(s for s, _ in nxt) == sorted(s for s, p in prev if p == top)
+        top = max(p for _, p in seq[-1])
+        assert [s for s, p in seq[-1] if p == top] == [first]
+        redraws += len(seq) > 1
+    assert redraws
+    makers = [factory("random", game="fives_threes")] * 4
+    assert all(play_game(rules, make_strategies(makers), 7, (k, 0)).first_leader == draw_for_lead(rules, 7, (k, 0))
+               for k in range(5))
+    hand = T("0-0 1-6 2-5 3-3 4-6")
+    assert legal_moves(hand, [0, 0], [False, False], 0) == [(t, 0) for t in hand]
+
+
+# ---- F-SET-1, F-DEAL-1, F-PLAY-2, F-MATCH-1 ---------------------------------------------------
+
+def test_two_to_four_players_four_as_facing_partnerships():
+    """F-SET-1: two, three or four play; with two or three each plays alone, with four the facing
+    seats (0 and 2, 1 and 3) are partners sharing one score."""
+    assert ft_rules(players=2).sides == ((0,), (1,))
+    assert ft_rules(players=3).sides == ((0,), (1,), (2,))
+    r4 = ft_rules(players=4)
+    assert r4.sides == ((0, 2), (1, 3)) and r4.side_of == (0, 1, 0, 1)
+    for bad in (1, 5):
+        with pytest.raises(ConfigError) as err:
+            ft_rules(players=bad)
+        assert err.value.key == "players"
+    # (the shared score is played out in test_partnership_first_partner_out_does_not_end_the_hand)
+
+
+@pytest.mark.parametrize("players, size, asleep", [(2, 7, 14), (3, 5, 13), (4, 5, 8)])
+def test_the_deal_and_the_sleeping_tiles(players, size, asleep):
+    """F-DEAL-1: 7 tiles each with two players, 5 each with three or four; the tiles left over
+    sleep: every tile laid comes from its player's own deal, nobody ever draws."""
+    rules = ft_rules(players=players)
+    assert rules.hand_size == size
+    makers = [factory("random", game="fives_threes")] * players
+    for k in range(8):
+        g = play_game(rules, make_strategies(makers), 3, (k, 0), log=True)
+        for h in range(g.hands):
+            ev = [e for e in g.events if e.hand == h]
+            dealt = {e.seat: e.note for e in ev if e.kind == "deal"}
+            tiles = [t for hand in dealt.values() for t in hand]
+            assert sorted(dealt) == list(range(players)) and {len(x) for x in dealt.values()} == {size}
+            assert len(set(tiles)) == len(tiles) and N_TILES - len(tiles) == asleep
+            assert all(e.tile in dealt[e.seat] for e in ev if e.kind == "lay")
+
+
+def test_a_player_who_cannot_lay_knocks_and_one_who_can_must_lay():
+    """F-PLAY-2: a player with no tile that fits knocks and the turn moves on; one whose tile
+    fits lays it. F-END-1: with three, the first player out ends the hand with 1 for domino."""
+    # Three players, two tiles each. Alice leads [1|3] (1|3 = 4: nothing); Bob holds [5|5] [6|6]:
+    # knocks; Claire's [3|4] fits the 3 and she must lay it (1|4 = 5: 1); Alice's [0|1] on the 1
+    # (0|4 = 4: nothing) is her last tile: 1 for domino and the hand is over, Bob and Claire
+    # still holding a tile each, which counts nothing.
+    g = scripted_game(ft_rules(players=3, hand_size=2), {0: T("1-3")})
+    g.play_hand(0, 0, hands=[T("1-3 0-1"), T("5-5 6-6"), T("3-4 2-2")])
+    assert [(e.kind, e.seat) for e in g.events if e.kind != "deal"] == [
+        ("lay", 0), ("knock", 1), ("lay", 2), ("score", 2), ("lay", 0), ("score", 0), ("out", 0)]
+    assert [tile_str(e.tile) for e in g.events if e.kind == "lay"] == ["[1|3]", "[3|4]", "[0|1]"]
+    assert g.scores == [1, 0, 1]
+
+
+def test_a_match_to_n_games_or_of_a_fixed_number_one_game_point_a_game():
+    """F-MATCH-1: a match lasts until a side has won N games, or for a fixed number of games;
+    each game won is worth 1 game point, with no skunks."""
+    makers = [factory("random", game="fives_threes")] * 2
+    for key in range(4):
+        m = play_match(ft_rules(match={"first_to": 3}), makers, 5, key)
+        wins = [sum(g.winner == s for g in m.games) for s in range(2)]
+        assert m.game_points == wins and max(wins) == 3 and wins[m.winner] == 3
+        assert m.games[-1].winner == m.winner and set(m.skunks) == {0}  # it stops at the third win
+        m = play_match(ft_rules(match={"games": 4}), makers, 5, key)
+        wins = [sum(g.winner == s for g in m.games) for s in range(2)]
+        assert len(m.games) == 4 and m.game_points == wins
+        assert m.winner == (-1 if wins == [2, 2] else wins.index(max(wins)))
 
 
 # ---- rules files and validation ---------------------------------------------------------------
@@ -205,8 +309,7 @@ def test_every_f_var_knob_has_a_rules_file():
 ])
 def test_bad_rules_are_one_line_errors(data, key, what):
     with pytest.raises(ConfigError) as err:
-        ft_rules(**data) if "game" not in data else \
-            __import__("cribsim.games.cribbage.rules", fromlist=["x"]).rules_from_mapping(data, "x.yaml")
+        ft_rules(**data) if "game" not in data else rules_from_mapping(data, "x.yaml")
     assert err.value.key == key and what in str(err.value) and "\n" not in str(err.value)
 
 
@@ -313,7 +416,7 @@ def test_search_samples_respect_knocks():
 
 
 def test_narrated_game(capsys):
-    from cribsim.cli import main
+    from cribsim.cli.main import main
 
     assert main(["play", "--rules", "fives_threes_partners", "--seed", "4"]) == 0
     out = capsys.readouterr().out

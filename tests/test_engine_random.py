@@ -7,9 +7,9 @@ import random
 import pytest
 
 from cribsim.games.cribbage.cards import VALUE
-from cribsim.games.cribbage.engine import GameState, answerers, play_game
-from cribsim.games.cribbage.match import make_strategies
-from cribsim.games.cribbage.rules import load_rules, preset_names
+from cribsim.games.cribbage.engine import GameState, answerers, cut_for_deal, play_game
+from cribsim.matchplay import make_strategies
+from cribsim.ruleset import load_rules, preset_names
 from cribsim.strategy import factory
 from strategies.random_play import RandomStrategy
 
@@ -133,6 +133,10 @@ def check_game(rules, res):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_random_games_keep_every_invariant(preset):
+    """Every rules file, checked at each step: R-DEAL-2 (what each seat is dealt and throws, every
+    hand ends with its 4), R-DEAL-3 (the discards are made before the starter is seen), R-START-1
+    (the starter is none of the cards dealt, so it is never laid), R-WIN-1 (the one side that
+    reaches its target wins)."""
     rules = load_rules(preset)
     rng = random.Random(preset)
     for i in range(60):
@@ -141,7 +145,7 @@ def test_random_games_keep_every_invariant(preset):
         check_game(rules, res)
 
 
-# variants combined where the rules allow (RULES.md Part 2: "several may be combined")
+# variants combined where the rules allow (docs/rules.md, Part 2: "several may be combined")
 COMBOS = {
     "muggins+jokers": {"extends": "jokers", "variants": ["muggins"]},
     "lowball+auction": {"extends": "lowball", "variants": ["lowball", "auction"], "score_floor": 0, "max_bid": 8},
@@ -156,7 +160,7 @@ COMBOS = {
 
 @pytest.mark.parametrize("combo", sorted(COMBOS))
 def test_combined_variants_keep_every_invariant(combo):
-    from cribsim.games.cribbage.rules import rules_from_mapping
+    from cribsim.ruleset import rules_from_mapping
 
     rules = rules_from_mapping(dict(COMBOS[combo], name=combo))
     counters = [(0.05, 0.7)] * rules.players if "muggins" in rules.variants else None
@@ -207,6 +211,7 @@ def test_a_deal_replays_alone_from_its_address():
 
 
 def test_first_dealer_cut_reproducible_and_fair():
+    """R-DEAL-1: the cut for the first deal is reproducible and gives each seat an equal chance."""
     # R-DEAL-1: lowest cut deals; ties recut among the tied only. Over many addresses each seat
     # deals first about equally often.
     from cribsim.games.cribbage.engine import cut_for_deal
@@ -218,6 +223,7 @@ def test_first_dealer_cut_reproducible_and_fair():
 
 
 def test_cut_ties_recut_among_tied_only():
+    """R-DEAL-1: the lowest card cut deals first; players tied for lowest, and only they, cut again."""
     from cribsim.games.cribbage.cards import RANK
     from cribsim.games.cribbage.engine import cut_for_deal
     rules = load_rules("five_player")
@@ -233,3 +239,18 @@ def test_cut_ties_recut_among_tied_only():
             assert sorted(s for s, _ in nxt) == sorted(s for s, r in prev if r == low)
         low = min(r for _, r in seq[-1])
         assert [s for s, r in seq[-1] if r == low] == [first]
+
+
+@pytest.mark.parametrize("preset", BASE)
+def test_the_deal_passes_one_seat_clockwise_with_every_hand(preset):
+    """R-DEAL-1: the cut picks the first dealer, then the deal moves one seat to the left with
+    every hand (the dealer turns the starter and owns the crib)."""
+    rules = load_rules(preset)
+    n = rules.players
+    for i in range(5):
+        res = play_game(rules, make_strategies([factory("random")] * n), 4, (i, 0), log=True)
+        assert res.first_dealer == cut_for_deal(rules, 4, (i, 0))
+        dealers = [e.seat for e in res.events if e.source == "starter"]
+        assert dealers == [(res.first_dealer + k) % n for k in range(res.deals)]
+        cribs = [e.seat for e in res.events if e.source == "show" and e.reason == "crib"]
+        assert res.deals > 2 and len(cribs) >= res.deals - 1 and cribs == dealers[:len(cribs)]

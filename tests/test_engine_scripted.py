@@ -4,8 +4,8 @@ R-PEG-6 gives the seeds' example plays for two and three players; a four-player 
 checks R-TEAM-1. Each deal is injected through the engine's phase list (the same extension point
 variants use), so the real discard / play / show phases run unchanged."""
 
-from cribsim.games.cribbage.rules import load_rules
-from tests.helpers import run_scripted
+from cribsim.ruleset import load_rules, rules_from_mapping
+from tests.helpers import c1, run_scripted
 
 run_deal = run_scripted  # every deal here is scripted through the rules' own phases
 
@@ -24,6 +24,7 @@ def play_by_card(g):
 
 
 def test_r_peg_6_two_players():
+    """R-PEG-6, the two-player example card by card: counts, points, Bob's go and the reset."""
     # Alice (seat 0) deals, Bob (seat 1) leads. Hands chosen to play exactly as the seeds' example.
     rules = load_rules("standard")
     hands = ["5S 6D 2C 4H KC KD", "TH 7C 6C 4S QS QH"]  # Alice, Bob; each lays away two
@@ -53,6 +54,7 @@ def test_r_peg_6_two_players():
 
 
 def test_r_peg_6_three_players():
+    """R-PEG-6, the three-player example card by card: pair royal, 31s, two gos, last card."""
     # Claire deals (seat 2), David (seat 0) leads, then Eve (seat 1), then Claire.
     rules = load_rules("three_player")
     D, E, Cl = 0, 1, 2
@@ -79,6 +81,7 @@ def test_r_peg_6_three_players():
 
 
 def test_show_order_and_crib_after_play():
+    """R-SHOW-1 show order; R-DEAL-3: the crib, both players' discards, is the dealer's."""
     # R-SHOW-1: pone's hand, then dealer's hand, then the crib (dealer's).
     rules = load_rules("standard")
     g, _ = run_deal(rules, 0, ["5S 6D 2C 4H KC KD", "TH 7C 6C 4S QS QH"], ["KC KD", "QS QH"],
@@ -98,6 +101,7 @@ def test_show_order_and_crib_after_play():
 
 
 def test_partnership_deal():
+    """R-TEAM-1: partners facing each other play as four players do and share one score."""
     # R-TEAM-1: seats 0 & 2 against 1 & 3; seat 3 deals, seat 0 leads; partners share a score.
     rules = load_rules("four_player_partners")
     hands = ["5H 5C 9D 2S KD", "TH 4C 6S 8D KH", "5S 3D 7C AD KS", "JD 2H 8C 9C KC"]
@@ -136,8 +140,9 @@ def test_partnership_deal():
 
 
 def test_game_ends_the_instant_the_target_is_reached_in_the_play():
-    # R-SHOW-2: pone at 120 pegs 2 for a fifteen and wins; nothing after that is scored,
-    # not even the dealer's remaining plays or any show.
+    """R-WIN-1, R-SHOW-2: reaching 121 mid-play wins at once; nothing after it is scored."""
+    # Alice (the dealer) at 120 pegs 2 for a fifteen and wins; nothing after that is scored,
+    # not Bob's remaining plays nor any show.
     rules = load_rules("standard")
     g, over = run_deal(rules, 0, ["5S 6D 2C 4H KC KD", "TH 7C 6C 4S QS QH"], ["KC KD", "QS QH"],
                        ["5S 6D 2C 4H", "TH 7C 6C 4S"], starter="AS", scores=[120, 0])
@@ -148,6 +153,7 @@ def test_game_ends_the_instant_the_target_is_reached_in_the_play():
 
 
 def test_his_heels_can_win_and_nothing_follows():
+    """R-START-2: a jack starter gives the dealer 2 on the spot, and those 2 can win the game."""
     # R-START-2: a jack starter gives the dealer 2 at once, which can end the game.
     rules = load_rules("standard")
     g, over = run_deal(rules, 1, ["5S 6D 2C 4H KC KD", "TH 7C 6C 4S QS QH"], ["KC KD", "QS QH"],
@@ -155,6 +161,42 @@ def test_his_heels_can_win_and_nothing_follows():
     assert over == 1 and g.scores == [0, 121]
     assert g.events[-1].reason == "his heels"
     assert not [e for e in g.events if e.source == "lay"]
+
+
+def test_the_short_game_is_won_the_instant_a_side_reaches_61():
+    """R-WIN-1: in the short game (target 61) the first side to reach 61 wins that instant."""
+    # Alice (dealer) on 59, Bob on 60. Bob leads TH (10, nothing, still 60); Alice's 5S makes 15:
+    # 2 for the fifteen takes her to 61 and the game ends there, before Bob's next card.
+    rules = rules_from_mapping({"target": 61})
+    g, over = run_deal(rules, 0, ["5S 6D 2C 4H KC KD", "TH 7C 6C 4S QS QH"], ["KC KD", "QS QH"],
+                       ["5S 6D 2C 4H", "TH 7C 6C 4S"], starter="AS", scores=[59, 60])
+    assert over == 0 and g.scores == [61, 60]
+    assert [e.seat for e in g.events if e.source == "lay"] == [1, 0]
+    assert (g.events[-1].seat, g.events[-1].reason, g.events[-1].points) == (0, "fifteen", 2)
+
+
+def test_the_starter_is_turned_after_the_discards_and_counts_in_every_hand_and_the_crib():
+    """R-START-1: the dealer turns the starter once both have discarded; it is never laid in the
+    play, and at the show it belongs to each hand and to the crib."""
+    # The R-PEG-6 deal (Alice deals; pegging: Alice 6, Bob 3) with the starter 5H:
+    #  Bob TH 7C 6C 4S + 5H: fifteens T+5, 6+4+5 (4), run 4-5-6-7 (4): 8 (2 with the starter AS);
+    #  Alice 5S 6D 2C 4H + 5H: fifteens 5S+6+4, 5H+6+4 (4), pair of 5s (2), double run 4-5-6 (6): 12;
+    #  crib KC KD QS QH + 5H: each ten-card with the 5 (8), two pairs (4): 12.
+    rules = load_rules("standard")
+    g, over = run_deal(rules, 0, ["5S 6D 2C 4H KC KD", "TH 7C 6C 4S QS QH"], ["KC KD", "QS QH"],
+                       ["5S 6D 2C 4H", "TH 7C 6C 4S"], starter="5H")
+    assert over is None
+    sources = [e.source for e in g.events]
+    turned = sources.index("starter")
+    assert sources.count("discard") == 2 and max(i for i, src in enumerate(sources) if src == "discard") < turned
+    assert (g.events[turned].seat, g.events[turned].cards) == (0, (c1("5H"),))
+    assert c1("5H") not in [e.cards[0] for e in g.events if e.source == "lay"]
+    totals = {}
+    for e in g.events:
+        if e.source in ("hand", "crib"):
+            totals[(e.seat, e.source)] = totals.get((e.seat, e.source), 0) + e.points
+    assert totals == {(1, "hand"): 8, (0, "hand"): 12, (0, "crib"): 12}
+    assert g.scores == [6 + 12 + 12, 3 + 8]
 
 
 def test_count_out_in_show_order():

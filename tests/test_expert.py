@@ -9,8 +9,8 @@ from itertools import combinations
 import pytest
 
 from cribsim.games.cribbage.engine.rollout import DealRollout, PlayRollout
-from cribsim.games.cribbage.rules import load_rules
 from cribsim.games.cribbage.scoring import show_points
+from cribsim.ruleset import load_rules
 from strategies.boardtable import load as board
 from strategies.boardtable import solve
 from strategies.ev import PAIRS, EVStrategy
@@ -168,7 +168,7 @@ def test_dealstats_counts_every_deal_as_the_summary_does_and_open_deals_by_their
     import csv
     import json
 
-    from cribsim.cli import main
+    from cribsim.cli.main import main
     from cribsim.tournament.config import load_experiment
     from cribsim.tournament.runner import run_experiment
 
@@ -177,7 +177,7 @@ def test_dealstats_counts_every_deal_as_the_summary_does_and_open_deals_by_their
     out = tmp_path / "d"
     run_experiment(load_experiment(cfg), out, serial=True, quiet=True, progress=False, report=False)
     assert main(["dealstats", str(out), "--quiet"]) == 0
-    table = {r["points per deal"]: r for r in csv.DictReader(open(out / "dealstats.csv"))}
+    table = {r["points per deal"]: r for r in csv.DictReader(open(tmp_path / "d-dealstats" / "dealstats.csv"))}
     games = [g for line in open(out / "matches.jsonl") for g in json.loads(line)["games"]]
     deals = sum(g["deals"] for g in games)
     for role, key in ((0, "dealer"), (1, "pone")):
@@ -186,7 +186,7 @@ def test_dealstats_counts_every_deal_as_the_summary_does_and_open_deals_by_their
             assert float(table[f"{key} {src}"]["every deal"]) == pytest.approx(every, abs=1e-3)
     starts = [g["trail"][2 * k] for g in games for k in range(g["deals"])]
     assert int(table["dealer hand"]["open deals counted"]) == sum(max(s) <= 70 for s in starts)
-    assert "dealstats.md" in json.loads((out / "manifest.json").read_text())["files"]
+    assert "dealstats.md" in json.loads((tmp_path / "d-dealstats" / ".cribsim-analysis.json").read_text())["files"]
     assert main(["dealstats", str(tmp_path / "nowhere")]) == 2
     assert capsys.readouterr().err.startswith("cribsim: ")
 

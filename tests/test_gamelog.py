@@ -10,15 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from cribsim.book import deal_positions, read_book
-from cribsim.cli import main
+from cribsim.book import read_book
+from cribsim.cli.main import main
 from cribsim.gamelog import GameLog, MatchLog, MatchTape, read_logs
-from cribsim.games import GAMES
+from cribsim.games import game_named
+from cribsim.games.cribbage.book import deal_positions
 from cribsim.games.cribbage.engine import play_game
-from cribsim.games.cribbage.match import make_strategies
 from cribsim.games.cribbage.narrate import narrate
-from cribsim.games.cribbage.rules import load_rules
+from cribsim.matchplay import make_strategies
 from cribsim.replay import replay_match
+from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
@@ -113,7 +114,7 @@ def test_replay_narrates_exactly_as_play(tmp_path):
                            tape=tape.game())
         t = tape.games[0]
         points = [0, 0]
-        _, winner = GAMES["cribbage"].after_game(rules, played, points, 1)
+        _, winner = game_named("cribbage").after_game(rules, played, points, 1)
         log = MatchLog("0.0.0.0", "x", rules.name, "cribbage", rules.to_dict(), rules.fingerprint(), 9, 4,
                        ["a", "b"], ["greedy", "greedy"], winner, points,
                        [GameLog(played.first_dealer, t.decks, [list(a) if isinstance(a, tuple) else a
@@ -489,7 +490,7 @@ def test_random_strategy_answers_are_recorded_as_given(tmp_path):
     rules = load_rules("auction")
     makers = [factory("random", rules=(rules,)) for _ in range(2)]
     tape = MatchTape()
-    m = GAMES["cribbage"].play_match(rules, makers, 1, 2, tape=tape)
+    m = game_named("cribbage").play_match(rules, makers, 1, 2, tape=tape)
     assert sum(len(t.actions) for t in tape.games) > 0 and m.winner in (0, 1)
     assert all(isinstance(a, (int, tuple, list, type(None))) for t in tape.games for a in t.actions)
 

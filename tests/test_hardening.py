@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from cribsim.cli import main
+from cribsim.cli.main import main
 from cribsim.errors import CribsimError, RunFailed
-from cribsim.tournament import runner
+from cribsim.tournament import manifest as manifest_module
+from cribsim.tournament import raycluster, runner, sink
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
 
@@ -334,7 +335,7 @@ def test_batch_lines_that_are_not_text_are_errors_for_that_line(tmp_path, capsys
 
 
 def test_an_internal_error_is_one_line_and_debug_shows_the_traceback(capsys, monkeypatch):
-    import cribsim.cli as cli_mod
+    import cribsim.cli.catalog as cli_mod
 
     def boom(args):
         raise ValueError("a bug\nwith two lines")
@@ -661,7 +662,7 @@ def test_a_full_disk_keeps_what_was_written(tmp_path, capsys, monkeypatch):
     cfg = tmp_path / "exp.yaml"
     cfg.write_text("name: disk\nlineup: [random, greedy]\nmatches: 400\n")
     out = tmp_path / "out"
-    real_add = runner._Sink.add
+    real_add = sink.Sink.add
     calls = []
 
     def add(self, records):
@@ -672,7 +673,7 @@ def test_a_full_disk_keeps_what_was_written(tmp_path, capsys, monkeypatch):
             raise OSError(28, "No space left on device")
         return real_add(self, records)
 
-    monkeypatch.setattr(runner._Sink, "add", add)
+    monkeypatch.setattr(sink.Sink, "add", add)
     code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", out], capsys)
     one_line(err, code, 1)
     assert "No space left on device" in err
@@ -680,7 +681,7 @@ def test_a_full_disk_keeps_what_was_written(tmp_path, capsys, monkeypatch):
     assert f"{whole:,} matches saved" in err
     m = json.loads((out / "manifest.json").read_text())
     assert m["status"] == "failed" and "No space left" in m["error"] and m["played"] == whole
-    monkeypatch.setattr(runner._Sink, "add", real_add)
+    monkeypatch.setattr(sink.Sink, "add", real_add)
     code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", out], capsys)  # resume: the torn tail goes
     assert code == 0 and "half-written last line" in err
     ids = [json.loads(x)["id"] for x in (out / "matches.jsonl").read_text().splitlines()]
@@ -690,7 +691,7 @@ def test_a_full_disk_keeps_what_was_written(tmp_path, capsys, monkeypatch):
 def test_a_full_disk_for_the_manifest_too_is_still_one_line(tmp_path, capsys, monkeypatch):
     cfg = tmp_path / "exp.yaml"
     cfg.write_text("name: disk2\nlineup: [random, greedy]\nmatches: 40\n")
-    real_write = runner._write_json
+    real_write = manifest_module.write_json
     state = {"n": 0}
 
     def failing_add(self, records):
@@ -702,8 +703,8 @@ def test_a_full_disk_for_the_manifest_too_is_still_one_line(tmp_path, capsys, mo
             raise OSError(28, "No space left on device")
         return real_write(path, data)
 
-    monkeypatch.setattr(runner._Sink, "add", failing_add)
-    monkeypatch.setattr(runner, "_write_json", write)
+    monkeypatch.setattr(sink.Sink, "add", failing_add)
+    monkeypatch.setattr(manifest_module, "write_json", write)
     code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", tmp_path / "out"], capsys)
     one_line(err, code, 1)
     assert "manifest could not be updated" in err
@@ -720,7 +721,7 @@ def test_a_finished_run_does_not_start_ray(tmp_path, monkeypatch):
 
     monkeypatch.setattr(runner, "init_ray", no_ray)
     m = run_experiment(exp, tmp_path / "out", quiet=True)
-    assert m["status"] == "complete" and m["played"] == 20
+    assert m.status == "complete" and m.played == 20
 
 
 def test_a_missing_token_is_one_line_with_the_hint(monkeypatch):
@@ -733,7 +734,7 @@ def test_a_missing_token_is_one_line_with_the_hint(monkeypatch):
 
     monkeypatch.setattr(ray._raylet, "GcsClient", Refusing)
     with pytest.raises(CribsimError) as err:
-        runner._check_token("10.0.0.1:6379")
+        raycluster._check_token("10.0.0.1:6379")
     msg = str(err.value)
     assert msg.startswith("cribsim: the Ray cluster at 10.0.0.1:6379 needs its token")
     assert "RAY_AUTH_MODE=token" in msg and "RAY_AUTH_TOKEN" in msg and "\n" not in msg

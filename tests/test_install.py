@@ -1,14 +1,17 @@
 """A plain (non-editable) `pip install .` ships the rule presets and example configs: the package
 is installed into a fresh virtual environment and run outside the checkout.
 
-The venv sees this interpreter's packages (``--system-site-packages``: Ray, NumPy, ... are not
-downloaded again) and cribsim is built from a copy of the checkout with ``--no-deps
+The new venv sees the packages of the interpreter running the tests (a ``.pth`` file lists its
+site folders, so Ray, NumPy, ... are not downloaded again, whether the tests run from a system
+Python or from a virtual environment of their own; ``--system-site-packages`` would see the base
+interpreter's instead), and cribsim is built from a copy of the checkout with ``--no-deps
 --no-build-isolation`` (offline, and nothing is written into the checkout); the shared
 environment, with its editable install, is not touched."""
 
 import json
 import os
 import shutil
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -41,15 +44,23 @@ def _source_copy(dest):
             shutil.copy2(src, dst)
 
 
+def _site_dirs():
+    """The site folders of the interpreter running the tests (a venv's own, or the system's)."""
+    dirs = [*site.getsitepackages(), site.getusersitepackages()]
+    return [d for d in dirs if os.path.isdir(d)]
+
+
 def test_a_non_editable_install_has_presets_and_examples(tmp_path):
     src = tmp_path / "src"
     _source_copy(src)
     assert (src / "cribsim" / "configs").is_symlink()
     venv = tmp_path / "venv"
-    r = _sh([sys.executable, "-m", "venv", "--system-site-packages", venv])
+    r = _sh([sys.executable, "-m", "venv", venv])
     assert r.returncode == 0, r.stderr
     py = venv / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "RAY_ADDRESS")}
+    purelib = _sh([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], env=env).stdout.strip()
+    Path(purelib, "outer-environment.pth").write_text("\n".join(_site_dirs()) + "\n")
     if _sh([py, "-c", "import wheel"], env=env).returncode != 0:  # setuptools < 70.1 builds wheels with it
         r = _sh([py, "-m", "pip", "install", "-q", "wheel"], env=env)
         if r.returncode != 0:
@@ -63,6 +74,7 @@ def test_a_non_editable_install_has_presets_and_examples(tmp_path):
     assert venv in installed.parents, installed  # the venv's copy, not the checkout or an editable install
     assert not (installed.parent / "configs").is_symlink()
     assert (installed.parent / "configs" / "rules" / "standard.yaml").is_file()
+    assert (installed.parent / "docs" / "rules.md").is_file()  # the rules reference, for cribsim rules
     cribsim = venv / "bin" / "cribsim"
 
     r = _sh([cribsim, "play", "--seed", "7"], env=env, cwd=elsewhere)
@@ -71,6 +83,9 @@ def test_a_non_editable_install_has_presets_and_examples(tmp_path):
 
     r = _sh([cribsim, "play", "--rules", "five_card", "--seed", "3"], env=env, cwd=elsewhere)
     assert r.returncode == 0, r.stderr
+
+    r = _sh([cribsim, "rules", "R-SHOW-7"], env=env, cwd=elsewhere)
+    assert r.returncode == 0 and r.stdout.startswith("R-SHOW-7: "), r.stderr
 
     r = _sh([cribsim, "list"], env=env, cwd=elsewhere)
     assert r.returncode == 0, r.stderr
@@ -89,3 +104,11 @@ def test_a_non_editable_install_has_presets_and_examples(tmp_path):
     r = _sh([cribsim, "run", cfg, "--serial", "--quiet", "--out", elsewhere / "out"], env=env, cwd=elsewhere)
     assert r.returncode == 0, r.stderr
     assert (elsewhere / "out" / "summary.md").is_file()
+
+    # and an example by its name alone, from anywhere: cribsim run NAME
+    r = _sh([cribsim, "run", "greedy_vs_random_sprt", "--serial", "--quiet", "--out", elsewhere / "byname"], env=env,
+            cwd=elsewhere)
+    assert r.returncode == 0, r.stderr
+    assert (elsewhere / "byname" / "sprt.csv").is_file()
+    r = _sh([cribsim, "run", "quickstrat"], env=env, cwd=elsewhere)
+    assert r.returncode == 2 and "did you mean 'quickstart'" in r.stderr

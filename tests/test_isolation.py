@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from cribsim.cli import main
+from cribsim.cli.main import main
 from cribsim.errors import CribsimError
 from cribsim.games.cribbage.match import play_match
-from cribsim.games.cribbage.rules import load_rules
 from cribsim.isolation import Isolated, Link, PluginFault, check
 from cribsim.isolation.protocol import PROTOCOL
-from cribsim.tournament import runner
+from cribsim.ruleset import load_rules
+from cribsim.tournament import executors
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
 
@@ -352,8 +352,8 @@ def test_a_garbled_reply_is_an_error_forfeit(tmp_path):
 
 def test_a_hung_ray_batch_is_cancelled_and_its_matches_recorded_failed(tmp_path, ray_cluster, monkeypatch):
     # trusted: the C loop runs in the worker itself, where no signal can interrupt it
-    monkeypatch.setattr(runner, "DEADLINE_FLOOR", 2.0)
-    monkeypatch.setattr(runner, "DECISIONS_PER_MATCH", 0)
+    monkeypatch.setattr(executors, "DEADLINE_FLOOR", 2.0)
+    monkeypatch.setattr(executors, "DECISIONS_PER_MATCH", 0)
     cfg = write(tmp_path, f"""\
         name: hung
         lineup: [random, {{name: c_loop, strategy: "{PLUGINS}:CLoop", trusted: true}}]
@@ -376,7 +376,7 @@ def test_a_failed_rows_message_names_no_pid():
     import ray
 
     e = ray.exceptions.WorkerCrashedError()
-    assert runner._worker_died(e) == "its worker process died (WorkerCrashedError), also when the match was retried"
+    assert executors._worker_died(e) == "its worker process died (WorkerCrashedError), also when the match was retried"
 
 
 def test_check_reports_a_plugin_that_dies_while_loading(tmp_path, monkeypatch):

@@ -4,7 +4,7 @@
 import pytest
 
 from cribsim.games.cribbage.match import game_skunk, next_first_dealer, play_match, skunk_level
-from cribsim.games.cribbage.rules import load_rules, rules_from_mapping
+from cribsim.ruleset import load_rules, rules_from_mapping
 from cribsim.strategy import factory
 from tests.helpers import game_result
 
@@ -33,6 +33,7 @@ def test_multi_side_skunk_needs_every_opponent_below_the_line():
 
 
 def test_loser_deals_first_next_game():
+    """R-MATCH-3 (and R-DEAL-1's last sentence): the loser of a game deals first in the next."""
     r = load_rules("standard")
     assert next_first_dealer(r, gr(0, [121, 100], first_dealer=0), 0) == 1
     assert next_first_dealer(r, gr(1, [100, 121], first_dealer=0), 0) == 0

@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cribsim.cli import main
+from cribsim.cli.main import main
 from cribsim.records import GameRecord
 from cribsim.tournament.config import load_experiment
+from cribsim.tournament.manifest import VariantInfo
 from cribsim.tournament.metrics import (
     balance,
     game_metrics,
@@ -76,7 +77,7 @@ def test_continued_play_is_measured_to_the_first_place():
     g = GameRecord(winner=0, scores=[121, 130, 90], deals=3, first_dealer=0, first_dealer_won=True, skunk=0,
                    sides=[[0], [1], [2]], order=[0, 1, 2], first_scores=[121, 100, 80],
                    trail=[[0, 0, 0], [60, 50, 40], [100, 90, 70], [121, 100, 80], [121, 130, 90]])
-    m = metrics_of(g, {"target": 121, "objective": 1, "checkpoints": 2})
+    m = metrics_of(g, VariantInfo(sides=3, objective=1, columns=(), target=121, checkpoints=2))
     assert (m.margin, m.lead_changes, m.drama) == (21, 0, 0)
     assert m.decided_at == pytest.approx(1 / 3)
 
@@ -85,10 +86,11 @@ def test_metrics_of_a_record_use_the_manifest_info():
     g = GameRecord(winner=1, scores=[100, 121], deals=2, first_dealer=0, first_dealer_won=False, skunk=0,
                    sides=[[0], [1]], order=[1, 0], trail=[[0, 0], [30, 0], [40, 10], [50, 60], [100, 121]],
                    decisions=20)
-    m = metrics_of(g, {"target": 121, "objective": 1, "checkpoints": 2})
+    info = VariantInfo(sides=2, objective=1, columns=(), target=121, checkpoints=2)
+    m = metrics_of(g, info)
     assert (m.drama, m.lead_changes, m.decisions) == (30, 1, 20)
     with pytest.raises(ValueError):
-        metrics_of(GameRecord(0, [121, 0], 1, 0, True, 0, [[0], [1]], [0, 1]), {"target": 121, "objective": 1})
+        metrics_of(GameRecord(0, [121, 0], 1, 0, True, 0, [[0], [1]], [0, 1]), info)
 
 
 def test_games_to_win_a_match():
@@ -168,16 +170,33 @@ def test_paired_differences_are_narrower_than_unpaired(run_dir):
     assert c.columns[2].figures["deals/game"].value < c.columns[0].figures["deals/game"].value  # 61 is shorter
 
 
-def test_compare_writes_its_files_and_lists_them(run_dir, capsys):
+def test_compare_writes_beside_the_run_unless_asked_then_in_it_and_lists_its_files(run_dir, capsys):
+    """A run's folder is never changed unasked (docs/commands.md): the first compare goes to a
+    folder of its own beside the run; --out the run's folder writes there and lists the files in
+    its manifest; from then on compare refreshes them there, byte for byte."""
+    before = (run_dir / "manifest.json").read_bytes()
     assert main(["compare", str(run_dir), "--close", "5"]) == 0
     out = capsys.readouterr().out
     assert "close games (margin < 5)" in out and "balance" in out and "games for a 95% match win" in out
+    beside = run_dir.parent / f"{run_dir.name}-compare"
+    files = ("compare.md", "compare.csv", "compare_diff.csv", "compare.png")
+    assert all((beside / f).exists() for f in files) and (beside / ".cribsim-analysis.json").exists()
+    assert (run_dir / "manifest.json").read_bytes() == before and not (run_dir / "compare.md").exists()
+    assert str(beside / "compare.md") in out
+    assert main(["compare", str(run_dir), "--close", "5", "--out", str(run_dir), "--quiet"]) == 0
     manifest = json.loads((run_dir / "manifest.json").read_text())
-    for f in ("compare.md", "compare.csv", "compare_diff.csv", "compare.png"):
+    for f in files:
         assert (run_dir / f).exists() and f in manifest["files"]
+    assert (run_dir / "compare.csv").read_bytes() == (beside / "compare.csv").read_bytes()
+    first = (run_dir / "compare.md").read_bytes()
+    assert main(["compare", str(run_dir), "--close", "5", "--quiet"]) == 0  # a refresh, in place
+    assert (run_dir / "compare.md").read_bytes() == first
     rows = (run_dir / "compare.csv").read_text().splitlines()
     assert rows[0].split(",")[1:] == ["standard", "no_crib_flush_rule", "short_game_61", "three_player"]
     assert (run_dir / "compare.png").stat().st_size > 10_000
+    (beside / "mine.txt").write_text("a file of the user's")
+    assert main(["compare", str(run_dir), "--out", str(beside)]) == 2
+    assert "not cribsim's (mine.txt)" in capsys.readouterr().err
 
 
 def test_win_chance_table_is_monotone_where_it_must_be(run_dir, capsys):
@@ -189,7 +208,7 @@ def test_win_chance_table_is_monotone_where_it_must_be(run_dir, capsys):
     assert start.states > 500 and 0.4 < start.p < 0.7
     near = t.cell_at(115, 60)  # the dealer's side 6 from home, the other far behind
     assert math.isnan(near.p) or near.p > 0.8
-    lines = (run_dir / "positions_standard.csv").read_text().splitlines()
+    lines = (run_dir.parent / f"{run_dir.name}-positions" / "positions_standard.csv").read_text().splitlines()
     assert lines[0].startswith("dealer_from,dealer_to,other_from,other_to,states")
     assert len(lines) == 1 + 13 * 13
     assert main(["positions", str(run_dir), "--variant", "three_player"]) == 2
@@ -243,7 +262,7 @@ def test_fives_and_threes_trails_count_hands(tmp_path):
             assert g["trail"][-1] == g["scores"] and g["decisions"] > 0
     c = write_compare(str(tmp_path / "out"), quiet=True)
     assert c.columns[0].figures["deals/game"].n == sum(len(r["games"]) for r in recs)
-    assert Path(tmp_path / "out" / "compare.md").exists()
+    assert Path(tmp_path / "out-compare" / "compare.md").exists()
 
 
 def test_positions_refuses_an_old_run_and_warns_on_a_paired_one(tmp_path, run_dir, capsys):

@@ -3,10 +3,13 @@
 import pytest
 
 from cribsim.errors import ConfigError
-from cribsim.games.cribbage.rules import Rules, load_rules, rules_from_mapping
+from cribsim.games.cribbage.rules import Rules
+from cribsim.ruleset import load_rules, rules_from_mapping
 
 
 def test_presets_follow_r_deal_2():
+    """R-DEAL-2's table (cards dealt and thrown for 2 to 5 players, every hand 4), R-TEAM-1's
+    facing partnerships (seats 0 and 2 against 1 and 3), R-WIN-1's target of 121."""
     r2, r3, r4, r4t, r5 = (load_rules(n) for n in
                            ("standard", "three_player", "four_player", "four_player_partners", "five_player"))
     assert (r2.players, r2.deal, r2.discard, r2.crib_from_deck) == (2, 6, 2, 0)

@@ -11,8 +11,9 @@ import pytest
 from cribsim.errors import IllegalMove
 from cribsim.games.cribbage.engine import GameState, play_game
 from cribsim.games.cribbage.engine.rollout import PlayRollout
-from cribsim.games.cribbage.match import make_strategies, play_match
-from cribsim.games.cribbage.rules import load_rules, preset_names
+from cribsim.games.cribbage.match import play_match
+from cribsim.matchplay import make_strategies
+from cribsim.ruleset import load_rules, preset_names
 from cribsim.strategy import factory
 from tests.helpers import C
 

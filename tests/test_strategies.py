@@ -7,9 +7,10 @@ import pytest
 
 from cribsim.games.cribbage.cards import RANK, VALUE
 from cribsim.games.cribbage.engine import play_game
-from cribsim.games.cribbage.match import make_strategies
-from cribsim.games.cribbage.rules import load_rules
-from cribsim.strategy import BUILTIN, allowed, factory
+from cribsim.games.cribbage.strategy import BUILTIN, allowed
+from cribsim.matchplay import make_strategies
+from cribsim.ruleset import load_rules
+from cribsim.strategy import factory
 from tests.helpers import C
 
 PRESETS = ["standard", "three_player", "four_player", "four_player_partners", "five_player"]

@@ -4,6 +4,7 @@ written."""
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cribsim.cli import main
+from cribsim.cli.main import main
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
 
@@ -64,9 +65,12 @@ def test_same_tables_serial_one_worker_two_workers_two_nodes(tmp_path, ray_clust
     assert tables(tmp_path / "w1") == ref
     assert tables(tmp_path / "w2") == ref
     assert_rectangular(tmp_path / "serial")
-    assert len(m2["nodes"]) == 2, "the two-worker run should have used both nodes of the cluster"
+    session = json.loads((tmp_path / "w2" / "run.json").read_text())["sessions"][-1]
+    assert len(session["nodes"]) == 2, "the two-worker run should have used both nodes of the cluster"
     # 12 matches per table: standard and partners have 3 two-entry tables, three-player 1 table
-    assert m1["played"] == m2["played"] == 12 * 3 + 12 * 1 + 12 * 3
+    assert m1.played == m2.played == 12 * 3 + 12 * 1 + 12 * 3
+    # the manifest says nothing of the machine or the clock: the same run, the same bytes
+    assert (tmp_path / "w1" / "manifest.json").read_bytes() == (tmp_path / "w2" / "manifest.json").read_bytes()
     for png in ("winrates.png", "variants.png", "heatmap_standard.png"):
         assert (tmp_path / "w2" / png).stat().st_size > 1000
     # report rebuilds the same tables from the files alone
@@ -84,9 +88,16 @@ def test_cli_run_joins_an_existing_cluster(tmp_path, ray_cluster):
     assert r.returncode == 0, r.stderr
     assert "Win rate, row against column (standard)" in r.stdout
     manifest = json.loads((tmp_path / "cli" / "manifest.json").read_text())
-    assert manifest["mode"] == "ray" and manifest["status"] == "complete" and manifest["workers"] == 2
-    for key in ("cribsim_version", "git_commit", "variants", "config_hash", "seed", "started", "ended"):
+    assert manifest["status"] == "complete"
+    for key in ("cribsim_version", "variants", "config_hash", "seed", "variant_info", "files"):
         assert key in manifest
+    for key in ("mode", "workers", "started", "git_commit", "python", "nodes"):  # the machine's: the run log's
+        assert key not in manifest
+    session = json.loads((tmp_path / "cli" / "run.json").read_text())["sessions"][-1]
+    assert session["mode"] == "ray" and session["status"] == "complete" and session["workers"] == 2
+    for key in ("started", "ended", "host", "python", "engine", "config"):
+        assert session[key]
+    assert "git_commit" in session
     run_experiment(load_experiment(cfg), tmp_path / "serial", serial=True, quiet=True)
     assert tables(tmp_path / "cli") == tables(tmp_path / "serial")
 
@@ -124,7 +135,8 @@ def test_sigkill_then_resume_gives_the_same_tables(tmp_path):
     assert len(ids) == len(set(ids)) == 4000  # only the missing matches were played
     run_experiment(exp, tmp_path / "clean", serial=True, quiet=True)
     assert tables(out) == tables(tmp_path / "clean")
-    assert json.loads((out / "manifest.json").read_text())["resumed"] == 1
+    sessions = json.loads((out / "run.json").read_text())["sessions"]
+    assert [s["status"] for s in sessions] == ["running", "complete"]  # the killed session never logged its end
     # the same config again continues (nothing left to play) and reports the same tables
     run_experiment(exp, out, serial=True, quiet=True)
     assert len(jsonl.read_text().splitlines()) == 4000
@@ -203,7 +215,7 @@ def test_sprt_stops_early_and_reports(tmp_path, ray_cluster):
     """)
     exp = load_experiment(cfg)
     m = run_experiment(exp, tmp_path / "ray", workers=2, quiet=True, batch_seconds=0.2)
-    assert m["status"] == "stopped by the SPRT" and m["played"] < 40000
+    assert m.status == "stopped by the SPRT" and m.played < 40000
     sprt = (tmp_path / "ray" / "sprt.csv").read_text().splitlines()
     assert sprt[0].startswith("test,decision,LLR,lower,upper,units")
     fields = sprt[1].split(",")
@@ -284,10 +296,23 @@ def test_fives_and_threes_on_the_same_machinery(tmp_path, ray_cluster):
     m = run_experiment(exp, tmp_path / "ray", workers=2, quiet=True, batch_seconds=0.02)
     assert tables(tmp_path / "ray") == tables(tmp_path / "serial")
     assert_rectangular(tmp_path / "serial")
-    assert m["played"] == 8 * 3 + 12 + 8 * 3 + 8 * 3  # three players: 2 groups of 6 seatings
+    assert m.played == 8 * 3 + 12 + 8 * 3 + 8 * 3  # three players: 2 groups of 6 seatings
     variants = (tmp_path / "serial" / "variants.csv").read_text()
     for column in ("first leader wins", "hands/game", "blocked hands", "cancelled events (exact finish)"):
         assert column in variants
     summary = (tmp_path / "serial" / "summary.md").read_text()
     assert "Win rate, row against column (fives_threes_partners)" in summary
     assert (tmp_path / "ray" / "variants.png").stat().st_size > 1000
+
+
+def test_off_a_terminal_a_run_prints_a_progress_line_now_and_then(tmp_path, capsys, monkeypatch):
+    """Standard error redirected (a log, a batch job): no bar, one line every PROGRESS_EVERY s."""
+    from cribsim.tournament import sink
+
+    monkeypatch.setattr(sink, "PROGRESS_EVERY", 0.0)
+    exp = load_experiment(write(tmp_path, SMALL))
+    run_experiment(exp, tmp_path / "p", serial=True, report=False, batch_seconds=0.01)
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if " matches (" in ln]
+    assert lines and all(re.fullmatch(r"cribsim: [\d,]+ of [\d,]+ matches \(\d+%\), [\d,.]+ matches/s, "
+                                      r"(about \d+(\.\d)? (s|min|h) left|time left unknown)", ln) for ln in lines)
+    assert lines[-1].startswith(f"cribsim: {exp.matches * 7:,} of")

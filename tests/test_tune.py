@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from cribsim.cli import main
+from cribsim.cli.main import main
 from cribsim.tournament.tune import Where, gains, load_tune, read_trajectory, signs, tune
 
 TINY = """\
@@ -150,3 +150,34 @@ def test_integer_parameters_are_rounded_half_up_and_the_gradient_uses_what_was_p
     moved = row["plus"]["rollouts"] - row["minus"]["rollouts"]
     assert moved in (1, -1)  # 2 +- 0.5 plays 3 and 2 (or 2 and 3)
     assert row["gradient"][0] == pytest.approx((row["score_plus"] - row["score_minus"]) / moved, abs=1e-6)
+
+
+PLAIN = '''\
+from strategies.greedy import GreedyStrategy
+
+
+class Bonus(GreedyStrategy):
+    """A plug-in that declares no params: its __init__ takes them."""
+
+    def __init__(self, rng, five_bonus=1.5, depth=2, label="x"):
+        super().__init__(rng)
+        self.five_bonus, self.depth, self.label = five_bonus, depth, label
+'''
+
+
+def test_a_strategy_without_declared_params_is_tuned_by_its_init(tmp_path, capsys):
+    """The numeric parameters __init__ takes with defaults can be tuned; with no declared bounds
+    the tune file gives lo and hi, and the message says so (and how to declare them)."""
+    (tmp_path / "bonusbot.py").write_text(PLAIN)
+    text = TINY.replace("strategy: ev", "strategy: bonusbot:Bonus").replace(
+        "  reply_weight: {start: 1.0, lo: 0.0, hi: 2.0, c: 0.5}\n  crib_weight: {start: 1.0, lo: 0.0, hi: 2.0, c: 0.5}",
+        "  five_bonus: {lo: 0.0, hi: 3.0, c: 0.5}\n  depth: {lo: 1, hi: 4, c: 1}")
+    t = load_tune(write(tmp_path, text))
+    assert [(p.name, p.start, p.kind) for p in t.params] == [("five_bonus", 1.5, float), ("depth", 2.0, int)]
+    p = write(tmp_path, text.replace("five_bonus: {lo: 0.0, hi: 3.0, c: 0.5}", "five_bonus: {c: 0.5}"))
+    assert main(["tune", str(p), "--out", str(tmp_path / "out"), "--serial"]) == 2
+    err = capsys.readouterr().err
+    assert "params.five_bonus.lo" in err and "declares no bounds" in err and "Param" in err
+    p = write(tmp_path, text.replace("five_bonus:", "label:"))
+    assert main(["tune", str(p), "--out", str(tmp_path / "out"), "--serial"]) == 2
+    assert "has no parameter 'label' to tune" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""Rule variants (RULES.md Part 2) that are data: each rules file's specific rule exercised on a
+"""Rule variants (docs/rules.md, Part 2) that are data: each rules file's specific rule exercised on a
 scripted deal, or on the variant's hook directly, with the score checked at each step."""
 
 import random
@@ -9,7 +9,7 @@ from cribsim.errors import ConfigError, IllegalMove
 from cribsim.games.cribbage.cards import card_str
 from cribsim.games.cribbage.engine import GameOver, GameState
 from cribsim.games.cribbage.engine.events import CRIB, HAND
-from cribsim.games.cribbage.rules import load_rules, rules_from_mapping
+from cribsim.ruleset import load_rules, rules_from_mapping
 from cribsim.strategy import factory
 from tests.helpers import C, Scripted, c1, game_result, run_scripted
 
@@ -161,8 +161,10 @@ def test_back_ten_default_is_both_hand_and_own_crib_must_score():
 # ---- V-3P-SIX, V-SEVENCARD, V-TARGET, R-MATCH-2 ---------------------------------------------------
 
 def test_three_player_dealer_six_deal():
+    """V-3P-SIX: the dealer is dealt 6 and throws 2, the others 5 and 1, nothing from the pack
+    goes to the crib, and the crib still holds 4."""
     from cribsim.games.cribbage.engine import play_game
-    from cribsim.games.cribbage.match import make_strategies
+    from cribsim.matchplay import make_strategies
 
     rules = load_rules("three_player_dealer_six")
     assert (rules.dealer_deal, rules.dealer_discard, rules.deal, rules.discard, rules.crib_from_deck) == (6, 2, 5, 1, 0)
@@ -170,6 +172,9 @@ def test_three_player_dealer_six_deal():
     first = [e for e in res.events if e.deal == 0 and e.source == "deal"]
     sizes = {e.seat: len(e.cards) for e in first}
     assert sizes[res.first_dealer] == 6 and sorted(sizes.values()) == [5, 5, 6]
+    thrown = {e.seat: len(e.cards) for e in res.events if e.deal == 0 and e.source == "discard"}
+    assert thrown == {s: 2 if s == res.first_dealer else 1 for s in range(3)}
+    assert not [e for e in first if e.reason == "crib"]  # no card from the pack into the crib
     assert rules.crib_size == 4
 
 
@@ -222,7 +227,7 @@ def test_score_follows_the_rules_file(capsys):
     # the starter) and refuses a four-card hand
     import json
 
-    from cribsim.cli import main
+    from cribsim.cli.main import main
 
     assert main(["score", "--rules", "five_card", "2H", "6H", "TH", "--starter", "KS", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["total"] == 3
@@ -233,7 +238,7 @@ def test_score_follows_the_rules_file(capsys):
 
 @pytest.mark.parametrize("preset", ["five_card", "nineteen", "back_ten", "toss_fives"])
 def test_narrated_variant_game(preset, capsys):
-    from cribsim.cli import main
+    from cribsim.cli.main import main
 
     assert main(["play", "--rules", preset, "--seed", "2", "--strategy", "ev"]) == 0
     out = capsys.readouterr().out
@@ -309,7 +314,7 @@ def test_muggins_with_perfect_counters_is_the_standard_game():
 
 def test_missed_points_are_lost_without_muggins_and_taken_with_it():
     from cribsim.games.cribbage.engine import play_game
-    from cribsim.games.cribbage.match import make_strategies
+    from cribsim.matchplay import make_strategies
 
     def game(name, counters):
         return play_game(load_rules(name), make_strategies([factory("ev")] * 2), 4, (1, 0), log=True,
@@ -406,7 +411,7 @@ def test_variant_decisions_have_defaults_and_needs_are_refused_naming_the_varian
     # laid bare is named for the player; lowball (minimising) and toss fives (a discard rule)
     # need a strategy that says it reads them, and a lineup without one is refused
     from cribsim.games.cribbage.engine import play_game
-    from cribsim.games.cribbage.match import make_strategies
+    from cribsim.matchplay import make_strategies
     from cribsim.tournament.config import load_experiment
 
     cfg = tmp_path / "x.yaml"
@@ -429,7 +434,7 @@ def test_canadian_doubles_deal_pass_and_discard():
     # V-CANADIAN: only the dealer and the dealer's left get cards (10 each); each keeps 4, passes 4
     # to the partner and throws 2 to the crib; every hand is then 4 cards and the crib 4
     from cribsim.games.cribbage.engine import play_game
-    from cribsim.games.cribbage.match import make_strategies
+    from cribsim.matchplay import make_strategies
 
     rules = load_rules("canadian_doubles")
     for name in ("random", "greedy", "hoyle", "ev"):
@@ -489,6 +494,7 @@ def test_canadian_needs_four_players_in_partnerships():
     ((121, 85, 80), {0: 3}),             # both skunked: winner 3, second 0
 ])
 def test_winner_takes_all_match_points(scores, want):
+    """R-MATCH-4: 2 to the winner; 3 and 1 when only the third is skunked; 3 and 0 when both are."""
     from cribsim.games.cribbage.match import game_points, game_skunk
 
     rules = load_rules("three_player_winner_takes_all")
@@ -497,6 +503,7 @@ def test_winner_takes_all_match_points(scores, want):
 
 
 def test_winner_takes_all_needs_three_players():
+    """R-MATCH-4's modelling choice: winner takes all is refused with other than three sides."""
     with pytest.raises(ConfigError) as err:
         rules_from_mapping({"extends": "standard", "match": {"scoring": "winner_takes_all"}}, "x.yaml")
     assert err.value.key == "match.scoring"
@@ -605,6 +612,7 @@ def test_joker_show_matches_a_brute_force_over_every_name():
 # ---- V-TEAM3-1, V-TEAM3-2 ---------------------------------------------------------------------------
 
 def test_two_against_one_layout_rotates_the_lone_seat():
+    """V-TEAM3-1: the lone seat rotates game by game; targets 61 (lone) and 121 (pair), both knobs."""
     # V-TEAM3-1: the lone seat is fixed for a game and rotates game by game; the lone player
     # needs 61 and the partnership 121 by default (both knobs); a game's sides are always in the
     # order (lone player, partnership), so a side index names the same role in every game
@@ -617,6 +625,7 @@ def test_two_against_one_layout_rotates_the_lone_seat():
 
 
 def test_two_against_one_each_side_wins_on_its_own_target():
+    """V-TEAM3-1: the partners share one score to 121, the lone player wins on reaching 61."""
     # V-TEAM3-1: in game 0 Alice is alone (61) against Bob and Claire (121, one shared score)
     rules = load_rules("three_player_team")
     g = bare_state(rules, scores=[59, 119])
@@ -631,6 +640,7 @@ def test_two_against_one_each_side_wins_on_its_own_target():
 
 
 def test_captains_cribbage_credits_both_partners_and_gives_everyone_the_lone_seat():
+    """V-TEAM3-1: a three-game match, each player alone once, each winning partner credited."""
     from cribsim.games.cribbage.match import play_match
 
     rules = load_rules("three_player_team")
@@ -663,6 +673,59 @@ def test_inspecting_lone_player_keeps_four_of_eight():
         rules_from_mapping({"extends": "standard", "variants": ["team3"]}, "x.yaml")
 
 
+class Inspector(Scripted):
+    """Plays its script; as the lone player keeps the four cards ``keep`` and notes what it saw."""
+
+    def __init__(self, rng, discards=(), plays=(), keep=()):
+        super().__init__(rng, discards, plays)
+        self.keep, self.seen = list(keep), None
+
+    def inspect(self, obs):
+        self.seen = (obs.hand, obs.crib, obs.starter)
+        return self.keep
+
+
+def test_inspecting_lone_player_takes_up_the_crib_before_the_cut():
+    """V-TEAM3-2: after the discards and before the starter is cut, the lone player sees its four
+    and the crib's four, keeps any four as its hand and puts the other four back as the crib; the
+    three_player_team_inspect rules file gives both sides 121."""
+    # Game 0: Alice (seat 0) alone against Bob and Claire; Claire (2) deals. Dealt: Alice 5S 5D 2C
+    # 9H 7C, Bob 5H 6C 8D TD 4S, Claire JC 3H 9S KS QD, KD from the pack to the crib; they throw
+    # 7C, 5H, JC. Alice sees 5S 5D 2C 9H and the crib KD 7C 5H JC, keeps 5S 5D 5H JC: the crib
+    # is 2C 9H KD 7C. The starter is KH. The play (Alice leads):
+    #  5S 5; 4S 9; 3H 12 (run 3, Claire); 5D 17 (run 4-3-5, 3 Alice); 6C 23 (run 3-4-5-6, 4 Bob);
+    #  Claire go; 5H 28; Bob go; Alice holds JC only: 1 for the go to Alice. Bob leads: 8D 8; 9S
+    #  17; JC 27; nobody can lay: 1 for the go to Alice. Bob leads: TD 10; KS 20; QD 30, last
+    #  card 1 to Claire. Pegging: Alice 5, Bob 4, Claire 4.
+    # The show with KH: Alice 5S 5D 5H JC: fifteens 5+J x3, 5+K x3, 5+5+5 (14), pair royal (6):
+    #  20; Bob 6C 8D TD 4S: 0; Claire 3H 9S KS QD: pair of kings 2; crib 2C 9H KD 7C: pair of
+    #  kings 2. Alice 5 + 20 = 25; the partnership 4 + 4 + 0 + 2 + 2 = 12.
+    rules = load_rules("three_player_team_inspect")
+    assert rules.program.layout(0) == (((0,), (1, 2)), (121, 121))
+    s = [Inspector(random.Random(0), C("7C"), C("5S 5D 5H JC"), keep=C("5S 5D 5H JC")),
+         Inspector(random.Random(0), C("5H"), C("4S 6C 8D TD")),
+         Inspector(random.Random(0), C("JC"), C("3H 9S KS QD"))]
+    g, over = run(rules, 2, ["5S 5D 2C 9H 7C", "5H 6C 8D TD 4S", "JC 3H 9S KS QD"], None, None, "KH",
+                  crib_from_deck="KD", strategies=s)
+    assert over is None
+    hand, crib, starter = s[0].seen
+    assert set(hand) == set(C("5S 5D 2C 9H")) and set(crib) == set(C("KD 7C 5H JC")) and starter is None
+    assert s[1].seen is None and s[2].seen is None  # only the lone player inspects
+    shown = {(e.seat, e.reason): set(e.cards) for e in g.events if e.source == "show"}
+    assert shown[(0, "hand")] == set(C("5S 5D 5H JC")) and shown[(2, "crib")] == set(C("2C 9H KD 7C"))
+    pegged = [0, 0, 0]
+    for e in g.events:
+        if e.source == "peg":
+            pegged[e.seat] += e.points
+    assert pegged == [5, 4, 4]
+    counted = {}
+    for e in g.events:
+        if e.source in ("hand", "crib"):
+            counted[(e.seat, e.source)] = counted.get((e.seat, e.source), 0) + e.points
+    assert counted == {(0, "hand"): 20, (2, "hand"): 2, (2, "crib"): 2}  # Bob's hand: nothing
+    assert g.scores == [25, 12]
+
+
 def test_two_against_one_through_the_tournament(tmp_path):
     # the tournament keeps lineup entries as the three individual sides; the summary reads each
     # game's own sides from its record
@@ -683,6 +746,7 @@ def test_two_against_one_through_the_tournament(tmp_path):
 # ---- R-MATCH-5 ----------------------------------------------------------------------------------
 
 def test_continued_play_places_and_match_points():
+    """R-MATCH-5: three players 2 (+ skunk bonus) and 1; five players 4, 2 and 1."""
     # R-MATCH-5: three players: the first winner 2 plus skunk bonuses (default table: a skunk is
     # worth 2, so +1), the second 1; five players: 4, 2 and 1 for the third
     from cribsim.games.cribbage.match import game_points, game_skunk
@@ -701,8 +765,9 @@ def test_continued_play_places_and_match_points():
 
 
 def test_continued_play_game_goes_on_after_the_first_winner():
+    """R-MATCH-5: after the first player reaches the target the others play on for second place."""
     from cribsim.games.cribbage.engine import play_game
-    from cribsim.games.cribbage.match import make_strategies
+    from cribsim.matchplay import make_strategies
 
     rules = load_rules("three_player_continued")
     res = play_game(rules, make_strategies([factory("ev")] * 3), 2, (0, 0), log=True)
@@ -713,7 +778,7 @@ def test_continued_play_game_goes_on_after_the_first_winner():
 
 
 def test_narrated_muggins_calls(capsys):
-    from cribsim.cli import main
+    from cribsim.cli.main import main
 
     assert main(["play", "--rules", "muggins", "--seed", "3", "--strategy", "ev", "--miss-rate", "0.2",
                  "--vigilance", "0.7"]) == 0

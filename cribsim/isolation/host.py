@@ -2,12 +2,12 @@
 player protocol (:mod:`cribsim.isolation.protocol`) on its standard input and output.
 
 The engine starts it with :data:`BOOT` (the parent's ``sys.path`` first, so it imports the same
-cribsim and finds the same plug-in modules). The host is the only code that imports the plug-in:
-it checks the class with the loader's own checks (:func:`cribsim.strategy.factory`: the spec,
-the import, the decisions the rule sets need, the parameters against ``params`` or the
-constructor), reports what the class can do, makes a fresh instance per match, seeds its
-``self.rng`` per game as the engine would in-process, and answers each decision by calling the
-method on a real Observation rebuilt from the message. Nothing of the engine is in this process:
+cribsim, games and plug-in modules). The host is the only code that imports the plug-in: it
+checks the class with the loader's own checks (:func:`cribsim.strategy.factory`: the spec, the
+import, the decisions the rule sets need, the parameters against ``params`` or the constructor),
+reports what the class can do, makes a fresh instance per match, seeds its ``self.rng`` per game
+as the engine would in-process, and answers each decision by calling the method on a real
+Observation rebuilt from the message. Nothing of the engine is in this process:
 a strategy that walks its caller's frames or the garbage collector finds only this host.
 
 The protocol's file descriptors are private: standard input reads /dev/null and standard output
@@ -16,6 +16,7 @@ Ctrl-C (the run decides when to stop) and, on Linux, is killed when its parent d
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import random
@@ -23,6 +24,10 @@ import signal
 import sys
 from typing import Any
 
+from ..errors import CribsimError
+from ..games import default_name, game_named
+from ..ruleset import rules_from_dict
+from ..strategy import capabilities, factory, resolve
 from .protocol import MAX_LINE, PROTOCOL, decode, encode, plain, tuples
 
 # how the engine starts a host: ``python -c BOOT PATHS PARENT_PID``
@@ -30,41 +35,10 @@ BOOT = ("import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
         "from cribsim.isolation.host import main; main(int(sys.argv[2]))")
 
 
-def known_decisions(game: str) -> frozenset[str]:
-    """Every decision a rule set of ``game`` may ask (cribbage: discard, play and the variants')."""
-    from ..strategy import DECISIONS
-
-    out = set(DECISIONS.get(game, ("play",)))
-    if game == "cribbage":
-        from cribsim.games.cribbage.variants import VARIANTS
-
-        out.update(d.name for v in VARIANTS.values() for d in v.decisions)
-    return frozenset(out)
-
-
-def rules_from_dict(d: dict[str, Any]) -> Any:
-    """Rules rebuilt from ``Rules.to_dict()`` (either game): the match format is written back in
-    the form the loader takes (``games`` or ``first_to``, not both)."""
-    from cribsim.games.cribbage.rules import rules_from_mapping
-
-    d = dict(d)
-    match = dict(d.get("match") or {})
-    if match.get("games"):
-        match.pop("first_to", None)
-    else:
-        match.pop("games", None)
-    d["match"] = match
-    return rules_from_mapping(d, source="<protocol>", default_game=d.get("game", "cribbage"))
-
-
 def new_observation(game: str, rules: Any, d: dict[str, Any]) -> Any:
-    """A fresh Observation of ``game`` for the seat ``d`` describes (its fields set by the caller)."""
-    if game == "cribbage":
-        side_of = tuples(d.get("side_of")) if d.get("side_of") is not None else None
-        return rules.program.observation(d["seat"], d["side"], rules, side_of)
-    from cribsim.games.fives_threes.engine import Observation
-
-    return Observation(d["seat"], d["side"], rules)
+    """A fresh observation of ``game`` for the seat ``d`` describes (its fields set by the caller)."""
+    side_of = tuples(d.get("side_of")) if d.get("side_of") is not None else None
+    return game_named(game).observation(rules, d["seat"], d["side"], side_of)
 
 
 def _fields(obs: Any) -> frozenset[str]:
@@ -78,7 +52,7 @@ class Host:
 
     def __init__(self) -> None:
         self.spec: str | None = None
-        self.game = "cribbage"
+        self.game = ""
         self.makers: dict[str, Any] = {}  # params (as JSON) -> make(rng)
         self.decisions: frozenset[str] = frozenset()
         self.rules_cache: dict[str, Any] = {}
@@ -109,12 +83,9 @@ class Host:
         return _error(f"unknown request kind {kind!r}")
 
     def hello(self, msg: dict[str, Any]) -> dict[str, Any]:
-        from ..errors import CribsimError
-        from ..strategy import capabilities, factory, resolve
-
         if msg.get("protocol") != PROTOCOL:
             return _error(f"protocol {msg.get('protocol')!r} is not {PROTOCOL}")
-        spec, game, params = msg["strategy"], msg.get("game", "cribbage"), msg.get("params") or {}
+        spec, game, params = msg["strategy"], msg.get("game") or default_name(), msg.get("params") or {}
         try:
             rules = [self.rules_of(r) for r in msg.get("rules", ())]
             make = factory(spec, params, rules=rules, game=game)
@@ -123,15 +94,13 @@ class Host:
         cls = resolve(spec, game)
         caps = capabilities(cls)
         self.spec, self.game = spec, game
-        self.decisions = frozenset(d for d in known_decisions(game) if d in caps)
+        self.decisions = frozenset(d for d in game_named(game).decisions() if d in caps)
         self.makers[_key(params)] = make
         return {"kind": "capabilities", "protocol": PROTOCOL, "name": str(getattr(cls, "name", cls.__name__)),
                 "decisions": sorted(self.decisions),
                 "understands": sorted(str(u) for u in getattr(cls, "understands", ()))}
 
     def match(self, msg: dict[str, Any]) -> dict[str, Any]:
-        from ..strategy import factory
-
         self.inst = self.obs = None
         self.rules = self.rules_of(msg["rules"])
         params = msg.get("params") or {}
@@ -168,7 +137,7 @@ class Host:
         if r is None:
             if len(self.rules_cache) > 1000:
                 self.rules_cache.clear()
-            r = self.rules_cache[key] = rules_from_dict(d)
+            r = self.rules_cache[key] = rules_from_dict(d, "<protocol>")
         return r
 
 
@@ -205,8 +174,6 @@ def _tie_to_parent(parent: int) -> None:
     """Ignore Ctrl-C; die with the parent (Linux: PR_SET_PDEATHSIG), also if it is gone already."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        import ctypes
-
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):

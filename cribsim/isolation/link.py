@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .host import BOOT
 from .protocol import MAX_LINE, decode, encode
 
 _now = time.monotonic
@@ -36,7 +37,6 @@ class Garbled(Exception):
 def host_argv() -> list[str]:
     """The command that starts the Python host: this interpreter, with this process's module path
     (cribsim's own folder first, so the host imports this very cribsim)."""
-    from .host import BOOT
 
     root = str(Path(__file__).resolve().parents[2])
     paths: list[str] = []

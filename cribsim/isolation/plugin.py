@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any
 
 from ..errors import CribsimError, IllegalMove
+from ..strategy import builtins, missing_for, resolve
 from .link import Died, Garbled, Late, Link
 from .protocol import PROTOCOL, tuples, well_formed
 
@@ -41,11 +42,9 @@ def timeout_message(limit: float) -> str:
     return f"a decision took over {limit} s"
 
 
-def is_plugin(spec: Any, game: str = "cribbage") -> bool:
+def is_plugin(spec: Any, game: str | None = None) -> bool:
     """Whether a lineup strategy is a plug-in: a ``module:Class`` that is not a built-in (neither
-    a built-in's short name nor the class it names)."""
-    from ..strategy import builtins
-
+    a built-in's short name nor the class it names) of ``game`` (the default game)."""
     table = builtins(game)
     return isinstance(spec, str) and spec not in table and spec not in table.values()
 
@@ -63,7 +62,7 @@ def hello(link: Link, spec: str, params: dict[str, Any], rules: Sequence[Any], g
     except Died as e:
         raise CribsimError(f"cribsim: {who}: {e} while loading it") from None
     except Garbled as e:
-        raise CribsimError(f"cribsim: {who}: {e} (the player protocol, see the README)") from None
+        raise CribsimError(f"cribsim: {who}: {e} (the player protocol, see docs/protocol.md)") from None
     except OSError as e:  # the interpreter could not be started
         raise CribsimError(f"cribsim: {who}: cannot start its process ({e.strerror or e})") from None
     if reply.get("kind") == "error":
@@ -92,8 +91,6 @@ def _capabilities(reply: dict[str, Any]) -> dict[str, Any] | None:
 def check(spec: str, params: dict[str, Any], rules: Sequence[Any], game: str) -> dict[str, Any]:
     """Load a plug-in in a host of its own, check it against every rule set, and end the host;
     returns its capabilities. Every failure is one CribsimError (the loader's messages)."""
-    from ..strategy import missing_for, resolve
-
     if not isinstance(spec, str) or not _SPEC.fullmatch(spec):
         resolve(spec, game)  # the loader's message for a malformed spec (it imports nothing)
     link = Link()
@@ -126,7 +123,7 @@ class Proxy:
     (added by :func:`proxy_class`), each a request to its player process."""
 
     name = "plugin"
-    game = "cribbage"
+    game = ""  # set per class by proxy_class
     understands: frozenset[str] = frozenset()
     params = ()
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..book import opening
 from ..errors import IllegalMove
 from ..gamelog import MatchLog, MatchTape
-from ..games import GAMES
+from ..games import game_named
 from ..isolation import Isolated, PluginFault, is_plugin, timeout_message
 from ..records import Forfeit, MatchRecord
 from ..strategy import factory
@@ -86,7 +86,7 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
     seat: int | None  # the seat at fault (blame: None if no strategy's)
     kwargs, counters, tape = _match_options(ctx, spec, rules)
     try:
-        m = GAMES[rules.game].play_match(rules, seat_makers, ctx["seed"], spec.key, **kwargs)
+        m = game_named(rules.game).play_match(rules, seat_makers, ctx["seed"], spec.key, **kwargs)
     except DecisionTimeout as e:
         seat, kind, msg = e.seat, "timeout", timeout_message(ctx["time_limit"])
     except PluginFault as e:  # an isolated plug-in: late, dead or failing

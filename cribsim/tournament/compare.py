@@ -9,12 +9,12 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from ..errors import CribsimError
 from ..records import GameRecord, MatchRecord
+from .manifest import Manifest
 from .metrics import (
     CLOSE,
     Estimate,
@@ -30,6 +30,7 @@ from .metrics import (
     won_by,
 )
 from .stats import Z95
+from .summary import used_records
 
 # per-game figures compared (name, how to read it from a game and its metrics, given the close margin);
 # each is a mean per game (a rate when the figure is 0 or 1)
@@ -84,9 +85,7 @@ class Difference:
     unpaired: Estimate
 
 
-def _used(manifest: dict[str, Any], records: Sequence[MatchRecord]) -> list[MatchRecord]:
-    from .summary import used_records
-
+def _used(manifest: Manifest, records: Sequence[MatchRecord]) -> list[MatchRecord]:
     return [r for r in used_records(manifest, records) if r.forfeit is None]
 
 
@@ -106,12 +105,12 @@ def _per_cluster(values: dict[PairKey, float]) -> tuple[list[float], list[float]
     return _by_cluster(((t, grp), x) for (t, grp, _, _), x in sorted(values.items()))
 
 
-def variant_metrics(manifest: dict[str, Any], records: Sequence[MatchRecord], v: int,
+def variant_metrics(manifest: Manifest, records: Sequence[MatchRecord], v: int,
                     close: float = CLOSE) -> VariantMetrics:
-    info = manifest["variant_info"][v]
+    info = manifest.variant_info[v]
     mine = sorted((r for r in records if r.variant == v), key=lambda r: (r.table, r.group, r.seating))
-    names = [e["name"] for e in manifest["lineup"]]
-    out = VariantMetrics(manifest["variants"][v]["name"], 0)
+    names = manifest.entry_names
+    out = VariantMetrics(manifest.variant_names[v], 0)
     games: list[GameRecord] = []
     clusters: list[int] = []
     out.per_game = {f: {} for f, _ in FIGURES}
@@ -127,7 +126,7 @@ def variant_metrics(manifest: dict[str, Any], records: Sequence[MatchRecord], v:
         out.figures[name] = clustered(*_per_cluster(out.per_game[name]))
     if games:
         own = any(g.targets is not None for g in games)
-        wins = role_wins(games) if own else seat_wins(games, int(info["players"]))
+        wins = role_wins(games) if own else seat_wins(games, int(info.players or len(games[0].scores)))
         rates = [clustered(*_by_cluster(zip(clusters, map(float, wins[:, k])))) for k in range(wins.shape[1])]
         if own:
             out.roles = rates
@@ -137,7 +136,7 @@ def variant_metrics(manifest: dict[str, Any], records: Sequence[MatchRecord], v:
     best, est = skill(mine)
     if best is not None:
         out.stronger, out.skill = names[best], est
-        if info.get("sides") == 2:  # a majority of games decides a match between two sides only
+        if info.sides == 2:  # a majority of games decides a match between two sides only
             out.games_95 = (games_to_win(est.value), games_to_win(est.hi), games_to_win(est.lo))
             out.games_95_normal = games_to_win_normal(est.value, est.value * (1 - est.value))
     return out
@@ -176,7 +175,7 @@ class Comparison:
     close: float
 
 
-def compare(manifest: dict[str, Any], records: Sequence[MatchRecord], baseline: str | None = None,
+def compare(manifest: Manifest, records: Sequence[MatchRecord], baseline: str | None = None,
             close: float = CLOSE) -> Comparison:
     used = _used(manifest, records)
     if not any(r.games for r in used):
@@ -184,7 +183,7 @@ def compare(manifest: dict[str, Any], records: Sequence[MatchRecord], baseline: 
     if not any(g.trail for r in used for g in r.games):
         raise CribsimError("cribsim: the records carry no score trails (written by an older cribsim): run the "
                            "experiment again with --fresh")
-    names = [v["name"] for v in manifest["variants"]]
+    names = manifest.variant_names
     if baseline is not None and baseline not in names:
         raise CribsimError(f"cribsim compare: --baseline {baseline!r} is not a variant of this run "
                            f"({', '.join(names)})")
@@ -193,7 +192,7 @@ def compare(manifest: dict[str, Any], records: Sequence[MatchRecord], baseline: 
         cols = [variant_metrics(manifest, used, v, close) for v in range(len(names))]
     except (ValueError, KeyError, TypeError, IndexError, ZeroDivisionError) as e:
         raise CribsimError(f"cribsim: cannot compute the metrics from these records ({e})") from None
-    tables = manifest["tables"]
+    tables = manifest.tables
     diffs = [[] if v == base else differences(cols[base], cols[v], tables[v] == tables[base])
              for v in range(len(names))]
     return Comparison(cols, base, diffs, close)

@@ -27,38 +27,39 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, cast, overload
 
-from cribsim.games.cribbage.rules import (
+from ..book import BookDeal, Start, read_book, read_starts
+from ..errors import ConfigError, CribsimError, describe
+from ..games import builtin_names, default_name, game_named
+from ..isolation import check as check_plugin
+from ..isolation import is_plugin
+from ..names import check_name
+from ..ruleset import (
     check_match_sides,
     find_rules_file,
     is_rules_path,
     load_rules,
     match_format,
+    preset_names,
     read_yaml,
     rules_from_mapping,
     unknown_keys,
 )
-
-from ..book import BookDeal, Start, read_book, read_starts
-from ..errors import ConfigError, CribsimError, describe
-from ..games import GAMES, game_named
-from ..isolation import check as check_plugin
-from ..isolation import is_plugin
-from ..names import check_name
 from ..strategy import factory
+from ..suggest import did_you_mean
 from ..yamlio import key_line
+from .stats import elo_to_score
 
 if TYPE_CHECKING:
-    from cribsim.games.cribbage.rules import MatchFormat
+    from cribsim.ruleset import MatchFormat
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
             "matches", "paired", "seed", "time_limit", "stop", "record", "deals", "start"}
 ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance", "trusted"}
 FORMATS = ("round_robin", "gauntlet", "pairings")
-DEFAULT_RULES = {"cribbage": "standard", "fives_threes": "fives_threes"}
 
-# bounds (README, "Errors, safety and results folders")
+# bounds (docs/errors.md)
 MAX_SEED = 2 ** 63 - 1
 MAX_MATCHES = 10 ** 8  # per table and variant, and in a whole run
 MIN_TIME_LIMIT, MAX_TIME_LIMIT = 0.01, 3600.0
@@ -135,14 +136,14 @@ class Experiment:
     time_limit: float
     sprt: Sprt | None = None
     raw: str = ""  # canonical JSON of the resolved config
-    game: str = "cribbage"
+    game: str = ""  # the game's name (cribsim.games); set by load_experiment
     plugin_dir: str = ""  # the config's folder: plug-in strategy modules are imported from there
     # per lineup entry: an isolated plug-in's capabilities (cribsim.isolation), None in-process
     plugins: tuple[dict[str, Any] | None, ...] = dataclasses.field(default=(), compare=False)
     record: Record = Record()
     book: tuple[tuple[BookDeal, ...], ...] = ()  # per variant: the deal book's deals (none: random deals)
     starts: tuple[Start, ...] = ()  # start positions taken in turn (none: 0 each)
-    deals_file: str = ""  # the deal book's path, as found
+    deals_spec: str = ""  # the deal book, as the config names it
 
     def config_hash(self) -> str:
         return hashlib.sha256(self.raw.encode()).hexdigest()[:16]
@@ -163,7 +164,7 @@ def _num(source: str, key: str, v: Any, lo: float, kind: type[float] = float, hi
         what = "a whole number" if kind is int else "a finite number"
         rng = f">= {lo}" if hi is None else f"{lo}..{_big(hi)}"
         raise ConfigError(source, key, f"expected {what} {rng}, got {_shown(v)}")
-    return v
+    return cast("float", v)
 
 
 def _big(n: float) -> str:
@@ -179,7 +180,7 @@ def _name(source: str, key: str, v: Any, entry: bool = False) -> str:
     problem = check_name(v, entry)
     if problem:
         raise ConfigError(source, key, problem)
-    return v
+    return cast("str", v)
 
 
 def plugin_path(folder: str | os.PathLike[str]) -> str:
@@ -200,10 +201,10 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
     data = read_yaml(path)
     source = str(path)
     unknown_keys(source, "", data, TOP_KEYS)
-    game = data.get("game", "cribbage")
+    game = data.get("game", default_name())
     if not isinstance(game, str):
-        raise ConfigError(source, "game", f"expected one of {', '.join(GAMES)}, got {_shown(game)}")
-    game_named(game, source)
+        raise ConfigError(source, "game", f"expected one of {', '.join(builtin_names())}, got {_shown(game)}")
+    the_game = game_named(game, source)
     if "name" in data:
         name = _name(source, "name", data["name"])
     else:
@@ -219,7 +220,7 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
     match = None
     if "match" in data:
         match = match_format(source, data["match"])
-    variants = _variants(source, data.get("variants", [DEFAULT_RULES[game]]), match, game)
+    variants = _variants(source, data.get("variants", [the_game.default_rules]), match, game)
 
     entries = _lineup(source, data.get("lineup"), game, variants)
     lineup, plugins = [e for e, _ in entries], entries
@@ -311,7 +312,7 @@ def _book(source: str, spec: Any, variants: Sequence[Any]) -> tuple[str, str, li
     if not found:
         raise ConfigError(source, "deals", f"no such deal book {spec!r} (looked beside the config and from the "
                                            "working directory)")
-    return (str(path), *read_book(path, variants))
+    return (spec, *read_book(path, variants))
 
 
 def _variants(source: str, spec: Any, match: MatchFormat | None, game: str) -> list[Any]:
@@ -329,12 +330,13 @@ def _variants(source: str, spec: Any, match: MatchFormat | None, game: str) -> l
                     if is_rules_path(v):
                         raise ConfigError(source, key, f"no such rules file {_shown(v)} (looked beside the "
                                                        "config and from the working directory)")
-                    raise ConfigError(source, key, f"unknown variant {_shown(v)} (see 'cribsim list')")
+                    raise ConfigError(source, key, f"unknown variant {_shown(v)}{did_you_mean(v, preset_names())} "
+                                                   "(see 'cribsim list')")
                 r = load_rules(str(path))
             elif isinstance(v, dict):
                 if "name" not in v:
                     raise ConfigError(source, f"{key}.name", "an inline variant needs a name")
-                r = rules_from_mapping(v, source=source, default_game=game)
+                r = rules_from_mapping(v, source=source, game=game)
             else:
                 raise ConfigError(source, key, f"expected a rules name, file or mapping, got {_shown(v)}")
         except ConfigError as e:
@@ -400,8 +402,8 @@ def _lineup(source: str, spec: Any, game: str,
             v = e.get(k, default)
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 <= v <= 1:
                 raise ConfigError(source, f"{key}.{k}", f"expected a probability between 0 and 1, got {_shown(v)}")
-            if game != "cribbage" and k in e:
-                raise ConfigError(source, f"{key}.{k}", "the counting model is for cribbage")
+            if k in e and not game_named(game).counting_model:
+                raise ConfigError(source, f"{key}.{k}", f"{game_named(game).title} has no counting model")
             rates.append(float(v))
         # rates holds exactly miss_rate and vigilance (mypy cannot see the list's length)
         out.append((Entry(name, strat, tuple(sorted(params.items())), *rates,  # type: ignore[misc, arg-type]
@@ -503,7 +505,6 @@ def _sprt(source: str, stop: Any, variants: Sequence[Any],
             raise ConfigError(source, "stop.sprt.elo1", "must differ from elo0")
         if any(len(t) != 2 for ts in tables for t in ts):
             raise ConfigError(source, "stop.sprt", "the elo test needs two-sided tables")
-        from .stats import elo_to_score
         return Sprt("elo", elo_to_score(elo0), elo_to_score(elo1), alpha, beta,
                     settings=tuple(sorted(s.items())))
     if test == "first_dealer":

@@ -11,21 +11,18 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypeGuard
 
 from ..errors import CribsimError
 from ..gamelog import GAMES_DIR, GAMES_FILE
 from ..lock import LOCK_NAME
-from ..names import check_name
 from ..records import MatchRecord, RecordError, match_from_json
+from .manifest import MANIFEST, RUN_LOG, Manifest, ManifestError
 
-MANIFEST = "manifest.json"
 RECORDS = "matches.jsonl"
 SUMMARY = "summary.md"
-SCRATCH = ("manifest.tmp", "matches.tmp")  # written then renamed into place
-BASE_FILES = (MANIFEST, RECORDS, SUMMARY)
+SCRATCH = ("manifest.tmp", "matches.tmp", "run.tmp")  # written then renamed into place
+BASE_FILES = (MANIFEST, RECORDS, SUMMARY, RUN_LOG)
 FIXED_TABLES = ("entries", "variants", "paired", "sprt", "forfeits")
 FIXED_PLOTS = ("winrates", "variants")
 MAX_MANIFEST = 10_000_000  # bytes
@@ -35,9 +32,9 @@ class Damaged(CribsimError):
     """A results folder cribsim cannot trust (exit 2): nothing is written to it."""
 
 
-def read_manifest(out: str | os.PathLike[str]) -> dict[str, Any] | None:
-    """The folder's manifest (a validated dict), or None if there is none. Raises Damaged for one
-    that cannot be read, is not JSON, is not cribsim's, or has the wrong shape."""
+def read_manifest(out: str | os.PathLike[str]) -> Manifest | None:
+    """The folder's manifest, or None if there is none. Raises Damaged for one that cannot be
+    read, is not JSON, is not cribsim's, or has the wrong shape."""
     path = Path(out) / MANIFEST
     if not path.exists():
         return None
@@ -65,69 +62,23 @@ def read_manifest(out: str | os.PathLike[str]) -> dict[str, Any] | None:
     if "cribsim_version" not in m or "config_hash" not in m:
         raise Damaged(f"cribsim: {path}: not a cribsim manifest (another tool's?); cribsim does not write into "
                       "this folder: use another --out")
-    problem = manifest_problem(m)
-    if problem:
-        raise Damaged(f"cribsim: {path}: damaged manifest ({problem}); nothing was changed")
-    return m
+    try:
+        return Manifest.from_json(m)
+    except ManifestError as e:
+        raise Damaged(f"cribsim: {path}: damaged manifest ({e}); nothing was changed") from None
 
 
-def manifest_problem(m: Mapping[str, Any]) -> str | None:
-    """What is wrong with a manifest's shape (None if nothing): the parts the runner and the
-    report rely on, and every name that becomes a file name."""
-    def ints(x: Any) -> TypeGuard[list[int]]:
-        return isinstance(x, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in x)
-
-    if check_name(m.get("name")):
-        return f"name: {check_name(m.get('name'))}"
-    if not isinstance(m.get("config_hash"), str):
-        return "config_hash is not text"
-    if not isinstance(m.get("seed"), int) or isinstance(m.get("seed"), bool):
-        return "seed is not a whole number"
-    if not isinstance(m.get("paired"), bool):
-        return "paired is not true or false"
-    variants, lineup, tables = m.get("variants"), m.get("lineup"), m.get("tables")
-    if not isinstance(variants, list) or not variants or not all(isinstance(v, dict) for v in variants):
-        return "variants is not a list of rules"
-    for i, v in enumerate(variants):
-        if check_name(v.get("name")):
-            return f"variants[{i}].name: {check_name(v.get('name'))}"
-        sides = v.get("sides")
-        if not isinstance(sides, list) or len(sides) < 2 or not all(ints(s) and s for s in sides):
-            return f"variants[{i}].sides is not a list of seat lists"
-    if not isinstance(lineup, list) or not lineup or not all(isinstance(e, dict) and isinstance(e.get("name"), str)
-                                                             for e in lineup):
-        return "lineup is not a list of named entries"
-    if not isinstance(tables, list) or len(tables) != len(variants):
-        return "tables does not match the variants"
-    for i, ts in enumerate(tables):
-        if not isinstance(ts, list) or not all(ints(t) and all(0 <= x < len(lineup) for x in t) for t in ts):
-            return f"tables[{i}] is not a list of tables of lineup entries"
-    per = m.get("per_group")
-    if not ints(per) or len(per) != len(variants) or any(p < 1 for p in per):
-        return "per_group does not match the variants"
-    stop = m.get("stop")
-    if stop is not None and (not isinstance(stop, dict) or stop.get("test") not in ("elo", "first_dealer")):
-        return "stop is not an SPRT setting"
-    files = m.get("files", [])
-    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
-        return "files is not a list of file names"
-    return None
-
-
-def owned_files(manifest: Mapping[str, Any]) -> set[str]:
+def owned_files(manifest: Manifest) -> set[str]:
     """File names (in the folder) that cribsim wrote for this manifest's run: the ones it lists,
     else those cribsim's naming scheme gives (older manifests). Only plain names are kept."""
     names = set(BASE_FILES) | set(SCRATCH)
-    listed = manifest.get("files")
-    if isinstance(listed, list):
-        names.update(f for f in listed if isinstance(f, str))
+    if manifest.files:
+        names.update(manifest.files)
     else:
         names.update(f"{t}.csv" for t in FIXED_TABLES)
         names.update(f"{p}.png" for p in FIXED_PLOTS)
-        for v in manifest.get("variants", []):
-            n = v.get("name") if isinstance(v, dict) else None
-            if isinstance(n, str):
-                names.update({f"matrix_{n}.csv", f"heatmap_{n}.png"})
+        for n in manifest.variant_names:
+            names.update({f"matrix_{n}.csv", f"heatmap_{n}.png"})
     return {n for n in names if _plain_name(n) or n == GAMES_FILE}
 
 
@@ -136,7 +87,7 @@ def _plain_name(name: object) -> bool:
             and "\0" not in name and len(name) <= 255)
 
 
-def foreign_files(out: str | os.PathLike[str], manifest: Mapping[str, Any] | None = None) -> list[str]:
+def foreign_files(out: str | os.PathLike[str], manifest: Manifest | None = None) -> list[str]:
     """Files in the folder that are not cribsim's (its lock and scratch files aside)."""
     ours = owned_files(manifest) if manifest else set(SCRATCH)
     ours.add(LOCK_NAME)
@@ -145,7 +96,7 @@ def foreign_files(out: str | os.PathLike[str], manifest: Mapping[str, Any] | Non
     return sorted(f.name for f in Path(out).iterdir() if f.name not in ours)
 
 
-def remove_owned(out: str | os.PathLike[str], manifest: Mapping[str, Any]) -> None:
+def remove_owned(out: str | os.PathLike[str], manifest: Manifest) -> None:
     """``--fresh``: remove the files of the earlier run that its manifest lists, nothing else;
     the manifest goes last, so an interrupted removal leaves a folder that is still cribsim's."""
     out = Path(out)

@@ -27,11 +27,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from ..records import GameRecord, MatchRecord
+from .manifest import VariantInfo
 from .stats import ratio_ci
 
 CLOSE = 10  # points: a game won by fewer is close (``--close``)
@@ -86,11 +86,13 @@ def game_metrics(trail: Sequence[Sequence[int]], winner: int, targets: Sequence[
     return GameMetrics(changes, drama, decided, final[winner] - runner_up, deals or -(-end // per_deal), decisions)
 
 
-def targets_of(game: GameRecord, info: dict[str, Any]) -> list[float]:
+def targets_of(game: GameRecord, info: VariantInfo) -> list[float]:
     """A game's targets by side: its own (two against one), else the rules' (from the manifest)."""
     if game.targets is not None:
         return [float(t) for t in game.targets]
-    return [float(info["target"])] * len(game.scores)
+    if info.target is None:
+        raise ValueError("the manifest has no target (written by an older cribsim)")
+    return [float(info.target)] * len(game.scores)
 
 
 def decided_trail(game: GameRecord) -> list[list[int]]:
@@ -106,11 +108,11 @@ def decided_trail(game: GameRecord) -> list[list[int]]:
     return trail
 
 
-def metrics_of(game: GameRecord, info: dict[str, Any]) -> GameMetrics:
+def metrics_of(game: GameRecord, info: VariantInfo) -> GameMetrics:
     if game.trail is None or len(game.trail) < 2:
         raise ValueError("a game has no score trail")
-    return game_metrics(decided_trail(game), game.winner, targets_of(game, info), info["objective"],
-                        info.get("checkpoints", 2), game.deals, game.decisions)
+    return game_metrics(decided_trail(game), game.winner, targets_of(game, info), info.objective,
+                        info.checkpoints, game.deals, game.decisions)
 
 
 # ---- per variant ----------------------------------------------------------------------------------

@@ -10,10 +10,10 @@ import os
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 from ..errors import CribsimError
 from ..records import MatchRecord
+from .manifest import Manifest
 
 SITE = "cribsim"
 
@@ -41,10 +41,11 @@ def pairs(rec: MatchRecord) -> Iterator[tuple[int, int, str]]:
             yield (rec.winner, other, "1-0") if rec.winner < other else (other, rec.winner, "0-1")
 
 
-def blocks(manifest: dict[str, Any], records: Sequence[MatchRecord]) -> Iterator[str]:
-    names = [e["name"] for e in manifest["lineup"]]
-    variants = [v["name"] for v in manifest["variants"]]
-    date = str(manifest.get("started") or "????-??-??")[:10].replace("-", ".")
+def blocks(manifest: Manifest, records: Sequence[MatchRecord], started: str | None = None) -> Iterator[str]:
+    """PGN header blocks; ``started`` (the run log's first session, if any) dates them."""
+    names = manifest.entry_names
+    variants = manifest.variant_names
+    date = str(started or "????-??-??")[:10].replace("-", ".")
     for rec in sorted(records, key=lambda r: (r.group, r.variant, r.table, r.seating)):
         for white, black, result in pairs(rec):
             tags = [_tag("Event", variants[rec.variant]), _tag("Site", SITE), _tag("Date", date),
@@ -55,7 +56,8 @@ def blocks(manifest: dict[str, Any], records: Sequence[MatchRecord]) -> Iterator
             yield "\n".join(tags) + f"\n\n{result}\n"
 
 
-def write_pgn(manifest: dict[str, Any], records: Sequence[MatchRecord], path: str | os.PathLike[str]) -> int:
+def write_pgn(manifest: Manifest, records: Sequence[MatchRecord], path: str | os.PathLike[str],
+              started: str | None = None) -> int:
     """Write the PGN file (write-then-rename); refuses to replace a file that is not a PGN cribsim
     wrote. Returns the number of games written."""
     p = Path(path)
@@ -68,7 +70,7 @@ def write_pgn(manifest: dict[str, Any], records: Sequence[MatchRecord], path: st
             raise CribsimError(f"cribsim: --pgn {p}: cannot read the file there ({e.strerror or e})") from None
         if not p.is_file() or (head and f'[Site "{SITE}"]' not in head):
             raise CribsimError(f"cribsim: --pgn {p}: a file is there that cribsim did not write; choose another name")
-    games = list(blocks(manifest, records))
+    games = list(blocks(manifest, records, started))
     tmp = None
     try:  # a scratch file of our own beside it, renamed into place
         fd, tmp = tempfile.mkstemp(prefix=".cribsim-pgn-", dir=p.parent if str(p.parent) else ".")

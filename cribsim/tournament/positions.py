@@ -9,16 +9,18 @@ flagged too thin and left blank."""
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from ..errors import CribsimError
 from ..records import MatchRecord
+from .manifest import Manifest
 from .stats import wilson
 
 
@@ -59,11 +61,11 @@ class PositionTable:
                     and c.pone == pone // self.bin * self.bin)
 
 
-def states(manifest: dict[str, Any], records: Sequence[MatchRecord], v: int) -> list[tuple[int, int, bool]]:
+def states(manifest: Manifest, records: Sequence[MatchRecord], v: int) -> list[tuple[int, int, bool]]:
     """(dealer's side score, other side's score, dealer's side won) at the start of every deal."""
-    info = manifest["variant_info"][v]
-    per = info.get("checkpoints", 2)
-    players = info["players"]
+    info = manifest.variant_info[v]
+    per = info.checkpoints
+    players = info.players or 2
     out = []
     for r in records:
         if r.variant != v or r.forfeit is not None:
@@ -83,16 +85,16 @@ def states(manifest: dict[str, Any], records: Sequence[MatchRecord], v: int) -> 
     return out
 
 
-def position_table(manifest: dict[str, Any], records: Sequence[MatchRecord], v: int, bin: int = 5,
+def position_table(manifest: Manifest, records: Sequence[MatchRecord], v: int, bin: int = 5,
                    min_n: int = 30) -> PositionTable:
-    info = manifest["variant_info"][v]
-    name = manifest["variants"][v]["name"]
-    if "target" not in info or "players" not in info:
+    info = manifest.variant_info[v]
+    name = manifest.variant_names[v]
+    if info.target is None or info.players is None:
         raise CribsimError("cribsim positions: this run was made by an older cribsim (its manifest has no target): "
                            "run it again with --fresh")
-    if info.get("sides") != 2 or info.get("objective", 1) not in (1, -1):
-        raise CribsimError(f"cribsim positions: '{name}' has {info.get('sides')} sides; the table is for two")
-    target = int(info["target"])
+    if info.sides != 2 or info.objective not in (1, -1):
+        raise CribsimError(f"cribsim positions: '{name}' has {info.sides} sides; the table is for two")
+    target = int(info.target)
     got = states(manifest, records, v)
     if not got:
         raise CribsimError(f"cribsim positions: the run has no finished games of '{name}'")
@@ -114,8 +116,8 @@ def position_table(manifest: dict[str, Any], records: Sequence[MatchRecord], v: 
                     kind = "too thin"
             est = wilson(ww, nn) if kind != "too thin" else (math.nan, math.nan, math.nan)
             cells.append(Cell(i * bin, j * bin, int(n[i, j]), int(w[i, j]), *est, kind, nn, ww))
-    return PositionTable(name, bin, target, cells, len(got), int(info.get("objective", 1)),
-                         "leader" if info.get("checkpoints") == 1 else "dealer", bool(manifest.get("paired")))
+    return PositionTable(name, bin, target, cells, len(got), info.objective,
+                         "leader" if info.checkpoints == 1 else "dealer", manifest.paired)
 
 
 def monotone_violations(t: PositionTable) -> list[str]:
@@ -135,9 +137,6 @@ def monotone_violations(t: PositionTable) -> list[str]:
 
 
 def write_csv(t: PositionTable, path: Path) -> None:
-    import csv
-    import io
-
     buf = io.StringIO()
     wr = csv.writer(buf, lineterminator="\n")
     wr.writerow([f"{t.role}_from", f"{t.role}_to", "other_from", "other_to", "states", f"{t.role}_wins", "p", "lo",

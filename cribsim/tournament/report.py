@@ -10,41 +10,14 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
 from ..errors import CribsimError, RunFailed, describe
 from . import folder as fld
+from .analysis import list_files, lock_folder, read_folder
+from .atomic import atomic_write
 from .summary import Table, csv_cells, csv_widths, fmt_cell, summarize, used_records
-
-if TYPE_CHECKING:
-    from ..lock import FolderLock
-    from ..records import MatchRecord
-
-
-def read_results(out_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], list[MatchRecord]]:
-    """(manifest, records) of a results folder, refusing one that cannot be read as a whole:
-    no folder, no or a damaged manifest, no matches.jsonl (a folder of committed summaries, whose
-    records were not kept). Lines of matches.jsonl that cannot be read are counted in
-    ``manifest["_unreadable"]`` (and a note printed), never silently dropped."""
-    manifest, recs = _read(Path(out_dir))
-    return manifest, recs.records
-
-
-def _read(out: Path) -> tuple[dict[str, Any], fld.Records]:
-    if not out.exists():
-        raise CribsimError(f"cribsim: {out}: no such folder")
-    if not out.is_dir():
-        raise CribsimError(f"cribsim: {out}: not a folder")
-    manifest = fld.read_manifest(out)
-    if manifest is None:
-        raise CribsimError(f"cribsim: {out}: no manifest.json (not a results folder)")
-    if not (out / fld.RECORDS).exists():
-        raise CribsimError(f"cribsim: {out}: no matches.jsonl, so nothing to rebuild the summary from (its "
-                           "summary files are left as they are; run the experiment again to rebuild them)")
-    recs = fld.scan_records(out / fld.RECORDS)
-    return manifest, recs
 
 
 def render(tables: Sequence[Table], fmt: str) -> str:
@@ -67,7 +40,7 @@ def write_report(out_dir: str | os.PathLike[str], quiet: bool = False, plots: bo
     tables are computed before anything is written, the folder is locked while writing (unless
     the caller, a run, holds it), and every file written is listed in the manifest."""
     out = Path(out_dir)
-    lock = None if locked else _lock_for_report(out)
+    lock = None if locked else lock_folder(out, "report")
     try:
         return _write_report(out, quiet, plots)
     finally:
@@ -75,15 +48,8 @@ def write_report(out_dir: str | os.PathLike[str], quiet: bool = False, plots: bo
             lock.release()
 
 
-def _lock_for_report(out: Path) -> FolderLock:
-    _read(out)  # refuse a folder it cannot report before touching it (not even a lock file)
-    from ..lock import FolderLock
-
-    return FolderLock(out, "report").acquire()
-
-
 def _write_report(out: Path, quiet: bool, plots: bool) -> list[Table]:
-    manifest, recs = _read(out)
+    manifest, recs = read_folder(out)
     records = recs.records
     unreadable = recs.unreadable + (1 if recs.torn_tail else 0)
     try:
@@ -101,11 +67,11 @@ def _write_report(out: Path, quiet: bool, plots: bool) -> list[Table]:
                          "still writing)")
         print("cribsim: warning: " + "; ".join(parts), file=sys.stderr)
         note = f" {unreadable:,} unreadable line{'s' if unreadable != 1 else ''} of matches.jsonl skipped."
-    head = (f"# {manifest['name']}\n\n"
-            f"{len(used) - failed} matches{f' ({failed} failed)' if failed else ''}; seed {manifest['seed']}; "
-            f"config {manifest['config_hash']}; "
-            f"variants: {', '.join(v['name'] for v in manifest['variants'])}; "
-            f"{'paired' if manifest['paired'] else 'unpaired'} deals.{note}\n\n")
+    head = (f"# {manifest.name}\n\n"
+            f"{len(used) - failed} matches{f' ({failed} failed)' if failed else ''}; seed {manifest.seed}; "
+            f"config {manifest.config_hash}; "
+            f"variants: {', '.join(manifest.variant_names)}; "
+            f"{'paired' if manifest.paired else 'unpaired'} deals.{note}\n\n")
     written = [fld.SUMMARY]
     try:
         _write_files(out, head, tables, plots, written)
@@ -113,7 +79,7 @@ def _write_report(out: Path, quiet: bool, plots: bool) -> list[Table]:
         raise RunFailed(f"cribsim: cannot write the summary in {out} ({e.strerror or e}); the records are "
                         "untouched") from None
     finally:
-        _list_files(out, manifest, written)
+        list_files(out, manifest, written)
     if not quiet:
         print(head.replace("# ", "", 1).rstrip() + "\n")
         print(render(tables, "simple").rstrip())
@@ -121,7 +87,7 @@ def _write_report(out: Path, quiet: bool, plots: bool) -> list[Table]:
 
 
 def _write_files(out: Path, head: str, tables: Sequence[Table], plots: bool, written: list[str]) -> None:
-    _atomic_text(out / fld.SUMMARY, head + render(tables, "github"))
+    atomic_write(out / fld.SUMMARY, head + render(tables, "github"))
     for t in tables:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -136,30 +102,9 @@ def _write_files(out: Path, head: str, tables: Sequence[Table], plots: bool, wri
         if header is None:
             w.writerow(t.headers)
         written.append(f"{t.name}.csv")
-        _atomic_text(out / f"{t.name}.csv", buf.getvalue())
+        atomic_write(out / f"{t.name}.csv", buf.getvalue())
     if plots:
         _plots(out, tables, written)
-
-
-def _atomic_text(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
-def _list_files(out: Path, manifest: dict[str, Any], written: list[str]) -> None:
-    """Add the files written to the manifest's list (what --fresh may remove later)."""
-    files = set(manifest.get("files") or fld.owned_files(manifest) - set(fld.SCRATCH))
-    if set(written) <= files:
-        return
-    manifest = dict(manifest)
-    manifest["files"] = sorted(files | set(written))
-    from .runner import _write_json
-
-    try:
-        _write_json(out / fld.MANIFEST, manifest)
-    except OSError:
-        pass  # the files are still recognised by name (folder.owned_files)
 
 
 def _plots(out: Path, tables: Sequence[Table], written: list[str]) -> None:

@@ -1,99 +1,67 @@
 """The commands that study a results folder beyond its summary: ``cribsim compare`` (variants on
 game-design metrics) and ``cribsim positions`` (board-position win tables). Each reads the
-manifest and the records, locks the folder while it writes, and lists what it wrote in the
-manifest (so ``--fresh`` removes it)."""
+manifest and the records and writes where :mod:`.analysis` says (the run's folder when asked,
+or when it already holds them; else a folder of its own beside it)."""
 
 from __future__ import annotations
 
-import csv
-import io
 import sys
 from pathlib import Path
 
 from tabulate import tabulate
 
 from ..errors import CribsimError
+from .analysis import Derived, csv_text, derived, read_folder
 from .compare import Comparison, compare, diff_rows, plot, rows
 from .positions import PositionTable, monotone_violations, position_table, write_csv
 from .positions import plot as plot_positions
-from .report import _atomic_text, _list_files, _lock_for_report, _read
+from .summary import used_records
 
 COMPARE_FILES = ("compare.md", "compare.csv", "compare_diff.csv", "compare.png")
 
 
-def _csv(head: list[str], body: list[list[str]]) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(head)
-    w.writerows(body)
-    return buf.getvalue()
-
-
-def write_compare(out_dir: str, baseline: str | None = None, close: float = 10, quiet: bool = False) -> Comparison:
-    out = Path(out_dir)
-    lock = _lock_for_report(out)
-    try:
-        manifest, recs = _read(out)
-        c = compare(manifest, recs.records, baseline, close)
+def write_compare(out_dir: str, baseline: str | None = None, close: float = 10, quiet: bool = False,
+                  out: str | None = None) -> Comparison:
+    with derived(out_dir, "compare", COMPARE_FILES, out) as d:
+        c = compare(d.manifest, d.records.records, baseline, close)
         head, body = rows(c)
         dhead, dbody = diff_rows(c)
-        md = (f"# {manifest['name']}: variants compared\n\n{len(recs.records):,} matches; config "
-              f"{manifest['config_hash']}; every cell: estimate [95% interval] (games, or matches for the "
-              f"differences). Definitions: README, \"Comparing variants\".\n\n"
+        md = (f"# {d.manifest.name}: variants compared\n\n{len(d.records.records):,} matches; config "
+              f"{d.manifest.config_hash}; every cell: estimate [95% interval] (games, or matches for the "
+              f"differences). Definitions: docs/metrics.md.\n\n"
               + tabulate(body, headers=head, tablefmt="github", disable_numparse=True)
               + f"\n\n## Differences from {c.columns[c.baseline].name} (per match; paired on the same deals)\n\n"
               + tabulate(dbody, headers=dhead, tablefmt="github", disable_numparse=True) + "\n")
-        written: list[str] = []
-        try:
-            _atomic_text(out / "compare.md", md)
-            written.append("compare.md")
-            _atomic_text(out / "compare.csv", _csv(head, body))
-            written.append("compare.csv")
-            _atomic_text(out / "compare_diff.csv", _csv(dhead, dbody))
-            written.append("compare_diff.csv")
-            plot(c, out / "compare.png")
-            written.append("compare.png")
-        except OSError as e:
-            raise CribsimError(f"cribsim: cannot write in {out} ({e.strerror or e})") from None
-        finally:
-            _list_files(out, manifest, written)
+        d.write_text("compare.md", md)
+        d.write_text("compare.csv", csv_text(head, body))
+        d.write_text("compare_diff.csv", csv_text(dhead, dbody))
+        d.write_with("compare.png", lambda path: plot(c, path))
         if not quiet:
             print(tabulate(body, headers=head, tablefmt="simple", disable_numparse=True))
-            print(f"\nwrote {', '.join(str(out / f) for f in written)}")
+            _wrote(d)
         return c
-    finally:
-        lock.release()
+
+
+def _wrote(d: Derived) -> None:
+    print(f"\nwrote {', '.join(str(d.dest / f) for f in d.written)}")
 
 
 def write_positions(out_dir: str, variant: str | None = None, bin: int = 5, min_n: int = 30,
-                    quiet: bool = False) -> PositionTable:
+                    quiet: bool = False, out: str | None = None) -> PositionTable:
     if not 1 <= bin <= 1000:
         raise CribsimError(f"cribsim positions: --bin must be 1..1000, got {bin}")
     if not 1 <= min_n <= 10 ** 9:
         raise CribsimError(f"cribsim positions: --min must be 1 or more, got {min_n}")
-    out = Path(out_dir)
-    lock = _lock_for_report(out)
-    try:
-        manifest, recs = _read(out)
-        names = [v["name"] for v in manifest["variants"]]
-        if variant is not None and variant not in names:
-            raise CribsimError(f"cribsim positions: --variant {variant!r} is not a variant of this run "
-                               f"({', '.join(names)})")
+    names = _variant_names(out_dir)
+    if variant is not None and variant not in names:
+        raise CribsimError(f"cribsim positions: --variant {variant!r} is not a variant of this run "
+                           f"({', '.join(names)})")
+    stem = f"positions_{variant if variant is not None else names[0]}"
+    with derived(out_dir, "positions", (f"{stem}.csv", f"{stem}.png"), out) as d:
         v = names.index(variant) if variant is not None else 0
-        from .summary import used_records
-
-        t = position_table(manifest, used_records(manifest, recs.records), v, bin, min_n)
-        stem = f"positions_{t.variant}"
-        written: list[str] = []
-        try:
-            write_csv(t, out / f"{stem}.csv")
-            written.append(f"{stem}.csv")
-            plot_positions(t, out / f"{stem}.png")
-            written.append(f"{stem}.png")
-        except OSError as e:
-            raise CribsimError(f"cribsim: cannot write in {out} ({e.strerror or e})") from None
-        finally:
-            _list_files(out, manifest, written)
+        t = position_table(d.manifest, used_records(d.manifest, d.records.records), v, bin, min_n)
+        d.write_with(f"{stem}.csv", lambda path: write_csv(t, path))
+        d.write_with(f"{stem}.png", lambda path: plot_positions(t, path))
         if t.paired:
             print("cribsim: warning: this run is paired: both seatings of a deal sequence replay the same deals, so "
                   "its states are not independent and the intervals are too narrow (by up to 1.4x with the same "
@@ -105,8 +73,9 @@ def write_positions(out_dir: str, variant: str | None = None, bin: int = 5, min_
                   f"{kinds['raw']} raw, {kinds['smoothed']} smoothed, {kinds['too thin']} too thin")
             print("monotone within the intervals" if not bad else
                   f"{len(bad)} cells break monotonicity beyond their intervals: " + "; ".join(bad[:5]))
-            print(f"wrote {', '.join(str(out / f) for f in written)}")
+            _wrote(d)
         return t
-    finally:
-        lock.release()
 
+
+def _variant_names(out_dir: str) -> list[str]:
+    return read_folder(Path(out_dir))[0].variant_names

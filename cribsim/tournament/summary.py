@@ -16,6 +16,7 @@ from typing import Any
 
 from ..records import Column, GameRecord, MatchRecord
 from . import stats
+from .manifest import Manifest
 
 
 @dataclass
@@ -28,7 +29,7 @@ class Table:
     plot: tuple[str, ...] = ()  # headers of the columns to plot (the variants table)
 
 
-class Whole(tuple):
+class Whole(tuple[float, ...]):
     """An interval shown in whole numbers (Elo)."""
 
     __slots__ = ()
@@ -36,11 +37,6 @@ class Whole(tuple):
 
 def sort_key(rec: MatchRecord) -> tuple[int, int, int, int]:
     return rec.key
-
-
-def variant_info(manifest: dict, v: int) -> dict:
-    """What the runner recorded about variant ``v`` for the report: sides, objective, columns."""
-    return manifest["variant_info"][v]
 
 
 def side_ranking(rec: MatchRecord, k: int, objective: int = 1) -> list[int]:
@@ -94,35 +90,35 @@ def _first_dealer_score(rec: MatchRecord) -> float | None:
     return sum(1.0 for g in games if g.first_dealer_won) / len(games)
 
 
-def sprt_streams(manifest: dict, records: Sequence[MatchRecord]) -> list[dict]:
+def sprt_streams(manifest: Manifest, records: Sequence[MatchRecord]) -> list[dict[str, Any]]:
     """Evaluate the configured SPRT on the canonical prefix of complete groups. Returns a list of
     dicts, one per test stream: {'variant', 'table', 'result', 'last_group'}; 'last_group' is the
     group at which the test decided (records after it are not used), or None."""
-    stop = manifest.get("stop")
-    if not stop:
+    stop = manifest.stop
+    if stop is None:
         return []
     by_vt = defaultdict(list)
     for r in records:
         if not r.failed:
             by_vt[(r.variant, r.table)].append(r)
-    per = manifest["per_group"]
+    per = manifest.per_group
     streams = []
-    if stop["test"] == "elo":
-        for v, tables in enumerate(manifest["tables"]):
+    if stop.test == "elo":
+        for v, tables in enumerate(manifest.tables):
             for t in range(len(tables)):
                 units = [sum(_score_entry0(r) for r in grp) / len(grp)
                          for grp in _group_units(by_vt[(v, t)], per[v])]
-                res = stats.gsprt(units, stop["mu0"], stop["mu1"], stop["alpha"], stop["beta"])
+                res = stats.gsprt(units, stop.mu0, stop.mu1, stop.alpha, stop.beta)
                 streams.append({"variant": v, "table": t, "result": res,
                                 "last_group": res["units"] - 1 if res["decision"] else None})
         return streams
-    base = stop["baseline"]
-    for v in range(len(manifest["variants"])):
+    base = stop.baseline
+    for v in range(len(manifest.variants)):
         if v == base:
             continue
         units = []
-        gx = [_group_units(by_vt[(v, t)], per[v]) for t in range(len(manifest["tables"][v]))]
-        gb = [_group_units(by_vt[(base, t)], per[base]) for t in range(len(manifest["tables"][base]))]
+        gx = [_group_units(by_vt[(v, t)], per[v]) for t in range(len(manifest.tables[v]))]
+        gb = [_group_units(by_vt[(base, t)], per[base]) for t in range(len(manifest.tables[base]))]
         n = min(len(x) for x in gx + gb)
         for g in range(n):
             xs_all = [_first_dealer_score(r) for t in range(len(gx)) for r in gx[t][g]]
@@ -130,7 +126,7 @@ def sprt_streams(manifest: dict, records: Sequence[MatchRecord]) -> list[dict]:
             xs, bs = [x for x in xs_all if x is not None], [x for x in bs_all if x is not None]
             if xs and bs:
                 units.append(sum(xs) / len(xs) - sum(bs) / len(bs))
-        res = stats.gsprt(units, stop["mu0"], stop["mu1"], stop["alpha"], stop["beta"])
+        res = stats.gsprt(units, stop.mu0, stop.mu1, stop.alpha, stop.beta)
         streams.append({"variant": v, "table": None, "result": res,
                         "last_group": res["units"] - 1 if res["decision"] else None})
     return streams
@@ -147,20 +143,21 @@ def _score_entry0(rec: MatchRecord) -> float:
     return 1.0 if rec.sides[rec.winner] == first else 0.0
 
 
-def used_records(manifest: dict, records: Sequence[MatchRecord]) -> list[MatchRecord]:
+def used_records(manifest: Manifest, records: Sequence[MatchRecord]) -> list[MatchRecord]:
     """The records the summary uses: all, or for a run stopped by the SPRT, only the groups up to
     each stream's decision (so the tables do not depend on how many extra matches were in
     flight when it stopped)."""
     streams = sprt_streams(manifest, records)
     if not streams:
         return list(records)
+    assert manifest.stop is not None  # there are streams
     cut: dict[Any, int] = {}
-    if manifest["stop"]["test"] == "elo":
+    if manifest.stop.test == "elo":
         for s in streams:
             if s["last_group"] is not None:
                 cut[(s["variant"], s["table"])] = s["last_group"]
         return [r for r in records if r.group <= cut.get((r.variant, r.table), math.inf)]
-    base = manifest["stop"]["baseline"]
+    base = manifest.stop.baseline
     for s in streams:
         if s["last_group"] is not None:
             cut[s["variant"]] = s["last_group"]
@@ -189,35 +186,34 @@ def column_cell(col: Column, games: Sequence[GameRecord]) -> Any:
     raise ValueError(f"unknown column kind {col.kind!r}")
 
 
-def variant_columns(manifest: dict) -> list[Column]:
+def variant_columns(manifest: Manifest) -> list[Column]:
     """Every variant's columns, in order of first appearance (a variant lacking one shows blank)."""
     out: dict[str, Column] = {}
-    for info in manifest["variant_info"]:
-        for c in info["columns"]:
-            col = Column.from_json(c)
+    for info in manifest.variant_info:
+        for col in info.columns:
             out.setdefault(col.header, col)
     return list(out.values())
 
 
 # ---- the tables -------------------------------------------------------------------------------
 
-def summarize(manifest: dict, records: Sequence[MatchRecord]) -> list[Table]:
+def summarize(manifest: Manifest, records: Sequence[MatchRecord]) -> list[Table]:
     """All summary tables, in a fixed order."""
     records = sorted(used_records(manifest, records), key=sort_key)
     failed = [r for r in records if r.failed]
     records = [r for r in records if not r.failed]
-    names = [e["name"] for e in manifest["lineup"]]
-    variants = manifest["variants"]
+    names = manifest.entry_names
+    variants = manifest.variants
     columns = variant_columns(manifest)
     tables = []
     entry_rows, variant_rows, paired_rows, forfeit_rows = [], [], [], []
     for v, rules in enumerate(variants):
         recs = [r for r in records if r.variant == v]
-        info = variant_info(manifest, v)
-        k = info["sides"]
+        info = manifest.variant_info[v]
+        k = info.sides
         pair: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0.0, 0])
         for r in recs:
-            for a, b, sa in pairwise(r, k, info["objective"]):
+            for a, b, sa in pairwise(r, k, info.objective):
                 if a == b:
                     continue
                 i, j, s = (a, b, sa) if a < b else (b, a, 1 - sa)
@@ -240,7 +236,7 @@ def summarize(manifest: dict, records: Sequence[MatchRecord]) -> list[Table]:
                                forfeits])
         # per variant: the game's and the variants' own columns, then the skill gap
         games = [g for r in recs for g in r.games]
-        mine_cols = {c["header"] for c in info["columns"]}
+        mine_cols = {c.header for c in info.columns}
         row = [rules["name"]] + [column_cell(c, games) if c.header in mine_cols else "" for c in columns]
         gap: str | tuple[float, ...]
         label, gap = "", ""
@@ -254,7 +250,7 @@ def summarize(manifest: dict, records: Sequence[MatchRecord]) -> list[Table]:
         row += [label, gap]
         row.append(sum(1 for r in recs if r.forfeit))
         variant_rows.append(row)
-        if manifest["paired"] and k == 2:
+        if manifest.paired and k == 2:
             paired_rows += _paired(manifest, v, rules["name"], names, recs)
         for r in recs:
             if r.forfeit:
@@ -282,7 +278,7 @@ def summarize(manifest: dict, records: Sequence[MatchRecord]) -> list[Table]:
     return tables
 
 
-def _matrix(variant: str, names: list[str], present: list[int], pair: dict) -> Table:
+def _matrix(variant: str, names: list[str], present: list[int], pair: dict[tuple[int, int], list[float]]) -> Table:
     """The win-rate matrix, row against column."""
     mat = Table(f"matrix_{variant}", f"Win rate, row against column ({variant}): "
                 "score [95% Wilson interval] (matches)", ["entry"] + [names[e] for e in present])
@@ -299,38 +295,39 @@ def _matrix(variant: str, names: list[str], present: list[int], pair: dict) -> T
     return mat
 
 
-def _paired(manifest: dict, v: int, variant: str, names: list[str], recs: list[MatchRecord]) -> list[list]:
+def _paired(manifest: Manifest, v: int, variant: str, names: list[str], recs: list[MatchRecord]) -> list[list[Any]]:
     """Paired statistics (two sides, groups of seatings), one row per table."""
     rows = []
     by_t = defaultdict(list)
     for r in recs:
         by_t[r.table].append(r)
     for t, trs in sorted(by_t.items()):
-        groups = _group_units(trs, manifest["per_group"][v])
+        groups = _group_units(trs, manifest.per_group[v])
         unit = [sum(_score_entry0(r) for r in g) / len(g) for g in groups]
         match_scores = [_score_entry0(r) for g in groups for r in g]
-        a, b = sorted(manifest["tables"][v][t])
-        counts = stats.pentanomial([u * 2 for u in unit]) if manifest["per_group"][v] == 2 else [""] * 5
+        a, b = sorted(manifest.tables[v][t])
+        counts = stats.pentanomial([u * 2 for u in unit]) if manifest.per_group[v] == 2 else [""] * 5
         ratio = stats.variance_ratio(unit, match_scores)
         rows.append([variant, f"{names[a]} vs {names[b]}", len(groups), *counts,
                      stats.mean_ci(unit), ratio, (1 / ratio) if ratio and ratio > 0 else math.nan])
     return rows
 
 
-def _sprt_table(manifest: dict, names: list[str], streams: list[dict]) -> Table:
-    variants = manifest["variants"]
+def _sprt_table(manifest: Manifest, names: list[str], streams: list[dict[str, Any]]) -> Table:
+    variants = manifest.variants
     rows = []
     for s in streams:
         v = variants[s["variant"]]["name"]
         what = v if s["table"] is None else \
-            f"{v}: " + " vs ".join(names[e] for e in sorted(manifest["tables"][s["variant"]][s["table"]]))
+            f"{v}: " + " vs ".join(names[e] for e in sorted(manifest.tables[s["variant"]][s["table"]]))
         res = s["result"]
-        per = manifest["per_group"][s["variant"]]
+        per = manifest.per_group[s["variant"]]
         if s["table"] is None:  # first_dealer: the variant's and the baseline's groups
-            per *= len(manifest["tables"][s["variant"]]) * 2
+            per *= len(manifest.tables[s["variant"]]) * 2
         rows.append([what, res["decision"] or "undecided", res["llr"], res["lower"], res["upper"], res["units"],
                      res["units"] * per])
-    return Table("sprt", f"SPRT ({manifest['stop']['test']}): log-likelihood ratio, bounds, units "
+    test = manifest.stop.test if manifest.stop is not None else ""
+    return Table("sprt", f"SPRT ({test}): log-likelihood ratio, bounds, units "
                  "(groups of paired matches) and matches used",
                  ["test", "decision", "LLR", "lower", "upper", "units", "matches"], rows)
 

@@ -23,27 +23,32 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import inspect
 import json
 import math
 import os
 import random
+import tempfile
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
-from cribsim.games.cribbage.rules import read_yaml
+from cribsim.ruleset import read_yaml
 
 from ..errors import ConfigError, CribsimError
 from ..lock import FolderLock
 from ..names import check_name
 from ..params import Param
 from ..strategy import resolve
+from ..suggest import did_you_mean
 from . import folder as fld
-from .config import MAX_SEED, load_experiment
+from .config import MAX_SEED, load_experiment, plugin_path
+from .raycluster import init_ray, shutdown
+from .runner import run_experiment
 from .stats import mean_ci, wilson
 
 TOP_KEYS = {"name", "description", "variant", "strategy", "fixed", "params", "opponent", "iterations", "matches",
@@ -104,6 +109,22 @@ def _number(source: str, key: str, v: Any, lo: float, hi: float, kind: type = fl
     return kind(v)
 
 
+def declared_params(cls: type[Any]) -> dict[str, Param]:
+    """A strategy's parameters: those it declares (``params``), else those its ``__init__``
+    takes with a whole or real number as the default (type from the default, no bounds: the
+    tune file gives them)."""
+    declared = {p.name: p for p in getattr(cls, "params", ())}
+    if declared:
+        return declared
+    try:
+        sig = inspect.signature(cls.__init__)
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: Param(p.name, type(p.default), p.default, "taken by __init__")
+            for p in sig.parameters.values()
+            if type(p.default) in (int, float) and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
 def _tuned(source: str, spec: Param, v: Any) -> Tuned:
     key = f"params.{spec.name}"
     if spec.kind not in (int, float):
@@ -113,6 +134,11 @@ def _tuned(source: str, spec: Param, v: Any) -> Tuned:
     bad = sorted(set(v) - PARAM_KEYS)
     if bad:
         raise ConfigError(source, key, f"unknown key {bad[0]!r} (expected {', '.join(sorted(PARAM_KEYS))})")
+    for end, bound in (("lo", spec.lo), ("hi", spec.hi)):
+        if bound is None and end not in v:
+            raise ConfigError(source, f"{key}.{end}", f"give {end}: {spec.name} declares no bounds (its default is "
+                                                      f"{spec.default!r}; declare it in the strategy's params as "
+                                                      "cribsim.params.Param with lo and hi to make them the default)")
     lo_b = spec.lo if spec.lo is not None else -1e9
     hi_b = spec.hi if spec.hi is not None else 1e9
     lo = _number(source, f"{key}.lo", v.get("lo", lo_b), lo_b, hi_b)
@@ -142,16 +168,19 @@ def load_tune(path: str | Path) -> Tune:
         if not isinstance(data.get(key), str):
             raise ConfigError(source, key, "expected a name" + (" (a rule set, e.g. standard)" if key == "variant"
                                                                  else " (a strategy, e.g. expert)"))
+    plugin_path(Path(path).parent)  # a module:Class strategy beside the tune file, as for an experiment
     cls = resolve(data["strategy"])
-    specs = {p.name: p for p in getattr(cls, "params", ())}
+    specs = declared_params(cls)
     params = data.get("params")
     if not isinstance(params, dict) or not params:
         raise ConfigError(source, "params", "expected a mapping of the parameters to tune")
     tuned = []
     for k, v in params.items():
         if k not in specs:
-            raise ConfigError(source, f"params.{k}", f"{data['strategy']} has no parameter {k!r} "
-                                                     f"(it has: {', '.join(sorted(specs)) or 'none'})")
+            raise ConfigError(source, f"params.{k}", f"{data['strategy']} has no parameter {k!r} to tune "
+                                                     f"(it has: {', '.join(sorted(specs)) or 'none'}; a parameter is "
+                                                     "declared in the class's params, or taken by __init__ with a "
+                                                     f"number as its default){did_you_mean(k, specs)}")
         tuned.append(_tuned(source, specs[k], v))
     fixed = data.get("fixed", {})
     if not isinstance(fixed, dict) or set(fixed) & set(params):
@@ -182,8 +211,6 @@ def _check_experiment(t: Tune) -> None:
     """Load the first step's experiment (every parameter at its bounds' ends and its start) as
     ``cribsim run`` would, before anything is written: the variant, the opponent and the fixed
     parameters are checked there; an error names the tune file."""
-    import tempfile
-
     for values in ({p.name: p.played(p.start) for p in t.params}, {p.name: p.played(p.lo) for p in t.params},
                    {p.name: p.played(p.hi) for p in t.params}):
         with tempfile.TemporaryDirectory() as d:
@@ -221,7 +248,7 @@ def _experiment_yaml(t: Tune, label: str, values: dict[str, Any], matches: int, 
                            "matches": matches, "paired": True, "seed": seed}
     if t.time_limit is not None:
         exp["time_limit"] = t.time_limit
-    return yaml.safe_dump(exp, sort_keys=True)
+    return cast("str", yaml.safe_dump(exp, sort_keys=True))
 
 
 @dataclass(frozen=True)
@@ -237,8 +264,6 @@ def play(t: Tune, out: Path, label: str, values: dict[str, Any], matches: int, s
          report: bool = False) -> list[Any]:
     """Run one experiment of the tuned strategy (``values``) against the opponent into
     ``out/steps/label`` (resumed if it was stopped); its match records."""
-    from .runner import run_experiment
-
     steps = out / "steps"
     steps.mkdir(exist_ok=True)
     cfg = steps / f"{label}.yaml"
@@ -318,8 +343,6 @@ def read_trajectory(t: Tune, path: Path) -> list[dict[str, Any]]:
 def tune(t: Tune, out: Path, where: Where = Where()) -> dict[str, Any]:
     """Run (or continue) the tune; returns the final figures. Ray, when used, is started once
     for every step."""
-    from .runner import _shutdown, init_ray
-
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -332,7 +355,8 @@ def tune(t: Tune, out: Path, where: Where = Where()) -> dict[str, Any]:
             where = Where(False, workers, where.address)
         return _tune(t, out, where)
     finally:
-        _shutdown(embedded)
+        if embedded:
+            shutdown()
         lock.release()
 
 

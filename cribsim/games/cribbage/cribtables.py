@@ -119,7 +119,8 @@ def compute(samples: int = 2000, seed: int = 1, iterations: int = 2, processes: 
 @lru_cache(maxsize=1)
 def load() -> dict[str, Any]:
     """The shipped tables: {'own': {key: value}, 'opp': {...}, 'single': {rank: value}}."""
-    return json.loads(DATA.read_text())
+    tables: dict[str, Any] = json.loads(DATA.read_text())
+    return tables
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -22,12 +22,14 @@ from __future__ import annotations
 import os
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
+
+from tabulate import tabulate
 
 from cribsim.errors import CribsimError
 from cribsim.gamelog import read_logs, records_in
 from cribsim.replay import replay_match
+from cribsim.tournament.analysis import csv_text, derived
 from cribsim.tournament.stats import ratio_ci
 
 from .engine.events import SOURCES
@@ -105,38 +107,20 @@ HEADERS = ["variant: table", "points per deal", "open deals", "lo", "hi", "every
            "open deals counted"]
 
 
-def write_dealstats(out_dir: str, quiet: bool = False) -> list[list[Any]]:
-    """dealstats.md and dealstats.csv in the results folder (listed in its manifest)."""
-    from tabulate import tabulate
-
-    from cribsim.tournament.report import _atomic_text, _list_files, _lock_for_report, _read
-    from cribsim.tournament.study import _csv
-
-    out = Path(out_dir)
-    lock = _lock_for_report(out)
-    try:
-        manifest, _ = _read(out)
-        table = rows(collect(out))
+def write_dealstats(out_dir: str, quiet: bool = False, out: str | None = None) -> list[list[Any]]:
+    """dealstats.md and dealstats.csv (where :mod:`cribsim.tournament.analysis` says)."""
+    with derived(out_dir, "dealstats", ("dealstats.md", "dealstats.csv"), out) as d:
+        table = rows(collect(d.run))
         md = [[r[0], r[1], f"{r[2]:.3f} [{r[3]:.3f}, {r[4]:.3f}]", f"{r[5]:.3f} [{r[6]:.3f}, {r[7]:.3f}]", r[8],
                r[9]] for r in table]
-        text = (f"# {manifest['name']}: points per deal by role and source\n\nOpen deals: those that start with "
+        text = (f"# {d.manifest.name}: points per deal by role and source\n\nOpen deals: those that start with "
                 f"every side {OPEN} or more points short of its target (none is cut short by the end of the game). "
                 "Every deal: as the run's summary counts (the last deal of each game included). 95% intervals over "
-                "games (README, \"Points per deal\").\n\n"
+                "games (docs/metrics.md, \"Points per deal\").\n\n"
                 + tabulate(md, headers=["variant: table", "points per deal", "open deals", "every deal", "games",
                                         "open deals counted"], tablefmt="github", disable_numparse=True) + "\n")
-        written: list[str] = []
-        try:
-            _atomic_text(out / "dealstats.md", text)
-            written.append("dealstats.md")
-            _atomic_text(out / "dealstats.csv", _csv(HEADERS, table))
-            written.append("dealstats.csv")
-        except OSError as e:
-            raise CribsimError(f"cribsim: cannot write in {out} ({e.strerror or e})") from None
-        finally:
-            _list_files(out, manifest, written)
+        d.write_text("dealstats.md", text)
+        d.write_text("dealstats.csv", csv_text(HEADERS, table))
         if not quiet:
             print(text, end="")
         return table
-    finally:
-        lock.release()

@@ -1,21 +1,20 @@
-"""Cribbage as a game of the tournament machinery (see ``cribsim.games``): its rules builder,
-match function, built-in strategies, and what the report needs to know of a rule set
-(``summary_info``: its sides, whether lower scores rank higher, its summary columns)."""
+"""Cribbage as a game of the kernel (see :mod:`cribsim.game`): its rules, engine, match play,
+narration, strategies, deal books and commands, behind the one protocol."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from cribsim.game import Game, PlayedGame
+from cribsim.gamelog import GameLog, GameTape, MatchTape
+from cribsim.matchplay import MatchResult
+from cribsim.opening import Opening
 from cribsim.records import Column
-from cribsim.strategy import BUILTIN
 
-from .engine import replay_game
-from .match import after_game, play_match
-from .narrate import narrate
-from .rules import rules_from_mapping
-
-__all__ = ["after_game", "BUILTIN", "COLUMNS", "narrate", "play_match", "replay_game", "rules_from_mapping",
-           "summary_info"]
+from . import book, commands, engine, match, narrate, strategy
+from .rules import Rules, build_rules
+from .variants import VARIANTS
 
 COLUMNS = (
     Column("games", "count"),
@@ -32,8 +31,82 @@ COLUMNS = (
 )
 
 
-def summary_info(rules: Any) -> dict[str, Any]:
-    """For the manifest: the number of sides, the objective (-1: lower scores rank higher) and
-    the summary columns (the game's, then the active variants')."""
-    return {"sides": len(rules.sides), "objective": rules.objective, "target": rules.target, "players": rules.players,
-            "checkpoints": 2, "columns": [c.to_json() for c in COLUMNS + tuple(rules.program.columns)]}
+class Cribbage(Game):
+    name = "cribbage"
+    title = "Cribbage"
+    default = True
+    default_rules = "standard"
+    builtins = strategy.BUILTIN
+    core_decisions = strategy.CORE_DECISIONS
+    counting_model = True
+    presets_by_players = {(2, False): "standard", (3, False): "three_player", (4, False): "four_player",
+                          (4, True): "four_player_partners", (5, False): "five_player"}
+    columns = COLUMNS
+
+    def build_rules(self, data: dict[str, Any], source: str) -> Rules:
+        return build_rules(data, source)
+
+    def play_game(self, rules: Rules, strategies: Sequence[Any], seed: int, address: tuple[int, int],
+                  first: int | None = None, log: bool = False, start_scores: Sequence[int] | None = None,
+                  tape: GameTape | None = None,
+                  counters: Sequence[tuple[float, float]] | None = None) -> PlayedGame:
+        return engine.play_game(rules, strategies, seed, address, first, log=log, counters=counters,
+                                start_scores=start_scores, tape=tape)
+
+    def replay_game(self, rules: Rules, log: GameLog, seed: int, address: tuple[int, int],
+                    counters: Sequence[tuple[float, float]] | None, where: str, partial: bool = False) -> PlayedGame:
+        return engine.replay_game(rules, log, seed, address, counters, where, partial=partial)
+
+    def narrate(self, rules: Rules, result: Any, names: list[str] | None = None) -> list[str]:
+        return narrate.narrate(rules, result, names)
+
+    def play_match(self, rules: Rules, factories: Sequence[Any], seed: int, match_key: int,
+                   first_dealer: int | None = None, log: bool = False, opening: Opening | None = None,
+                   tape: MatchTape | None = None,
+                   counters: Sequence[tuple[float, float]] | None = None) -> MatchResult:
+        return match.play_match(rules, factories, seed, match_key, first_dealer, log=log, counters=counters,
+                                opening=opening, tape=tape)
+
+    def after_game(self, rules: Rules, game: Any, points: list[int], played: int) -> tuple[int, int | None]:
+        return match.after_game(rules, game, points, played)
+
+    def summary_info(self, rules: Rules) -> dict[str, Any]:
+        """The number of sides, the objective (-1: lower scores rank higher) and the summary
+        columns (the game's, then the active variants')."""
+        return {"sides": len(rules.sides), "objective": rules.objective, "target": rules.target,
+                "players": rules.players, "checkpoints": 2,
+                "columns": [c.to_json() for c in COLUMNS + tuple(rules.program.columns)]}
+
+    def decisions(self) -> frozenset[str]:
+        return frozenset(self.core_decisions) | {d.name for v in VARIANTS.values() for d in v.decisions}
+
+    def missing_for(self, cls: type[Any], rules: Rules) -> list[str]:
+        return strategy.missing_for(cls, rules)
+
+    def observation(self, rules: Rules, seat: int, side: int, side_of: tuple[int, ...] | None) -> Any:
+        return rules.program.observation(seat, side, rules, side_of)
+
+    def book_deck(self, rules: Rules, entry: dict[str, Any], dealer: int) -> tuple[int, ...]:
+        return book.book_deck(rules, entry, dealer)
+
+    def addressed_deck(self, rules: Rules, seed: int, address: tuple[int, int], deal: int) -> tuple[int, ...]:
+        return book.addressed_deck(rules, seed, address, deal)
+
+    def book_line(self, rules: Rules, dealer: int, deck: Sequence[int]) -> dict[str, Any]:
+        return book.book_line(rules, dealer, deck)
+
+    def layouts(self, rules: Rules, games: int) -> list[tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]]:
+        return [rules.program.layout(g) for g in range(games)]
+
+    def catalogue(self) -> list[str]:
+        lines = []
+        for v in VARIANTS.values():
+            lines.append(f"{v.name:<30} {v.rule}: {v.summary}")
+            lines += [f"{'':<32}{p.describe()}" for p in v.params]
+        return lines
+
+    def add_commands(self, sub: Any) -> None:
+        commands.add_commands(sub)
+
+
+GAME = Cribbage()

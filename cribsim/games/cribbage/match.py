@@ -10,8 +10,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from cribsim.matchplay import MatchResult, make_strategies, settled
 
 from .engine import GameResult, play_game
 
@@ -21,17 +22,6 @@ if TYPE_CHECKING:
 
 NO_SKUNK, SKUNK, DOUBLE_SKUNK, TRIPLE_SKUNK = range(4)
 SKUNK_NAMES = ("win", "skunk", "double_skunk", "triple_skunk")
-
-
-@dataclass
-class MatchResult:
-    """The winning side (-1: a drawn fixed-length match), game points by side, and every game
-    with its skunk level."""
-
-    winner: int
-    game_points: list[int]
-    games: list[Any] = field(default_factory=list)  # GameResult per game
-    skunks: list[int] = field(default_factory=list)  # skunk level per game
 
 
 def skunk_level(rules: Any, loser_score: float, lines: Sequence[int] | None = None) -> int:
@@ -66,7 +56,7 @@ def next_first_dealer(rules: Any, result: GameResult, previous_first_dealer: int
     with it) the seat nearest clockwise after the previous first dealer."""
     last = result.scores[result.order[-1]]
     side_of = result.side_of
-    n = rules.players
+    n: int = rules.players
     winners = set(result.shared or (result.winner,))
     for i in range(1, n + 1):
         seat = (previous_first_dealer + i) % n
@@ -107,31 +97,17 @@ def game_points(rules: Any, game: GameResult, level: int, table: dict[str, int])
             pts[side] = p
         return pts
     # R-MATCH-4: a player is skunked below the line only when higher scores win
-    line = rules.skunk_lines[0]
+    line: int = rules.skunk_lines[0]
+    higher_wins: bool = rules.objective > 0
 
     def skunked(s: int) -> bool:
-        return rules.objective > 0 and game.scores[s] < line
+        return higher_wins and game.scores[s] < line
 
     if len(rest) < 2 or not skunked(rest[-1]):
         return dict.fromkeys(won, 2)
     if skunked(rest[0]):  # both skunked
         return dict.fromkeys(won, 3)
     return {**dict.fromkeys(won, 3), rest[0]: 1}
-
-
-def settled(fmt: Any, points: list[int], games_played: int, last_winner: int) -> int | None:
-    """The match's winner once its format says it is over, else None: after a fixed number of
-    games the most game points (-1 for a tie); first to N game points the leader (ties broken
-    by the last game's winner)."""
-    best = max(points)
-    leaders = [s for s, p in enumerate(points) if p == best]
-    if fmt.games:
-        if games_played < fmt.games:
-            return None
-        return leaders[0] if len(leaders) == 1 else -1
-    if best < fmt.first_to:
-        return None
-    return leaders[0] if len(leaders) == 1 else last_winner
 
 
 def after_game(rules: Any, game: GameResult, points: list[int], played: int,
@@ -145,11 +121,6 @@ def after_game(rules: Any, game: GameResult, points: list[int], played: int,
     for side, pts in game_points(rules, game, level, table or fmt.points_table()).items():
         points[side] += pts
     return level, settled(fmt, points, played, winners(rules, game)[0])
-
-
-def make_strategies(factories: Sequence[Callable[[random.Random], Any]]) -> list[Any]:
-    """Fresh strategy instances for one match; generators are seeded per game by the engine."""
-    return [make(random.Random()) for make in factories]
 
 
 def play_match(rules: Any, factories: Sequence[Callable[[random.Random], Any]], seed: int, match_key: int,

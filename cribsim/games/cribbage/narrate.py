@@ -7,18 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from cribsim.seats import seat_names, side_names
+
 from .cards import card_str, cards_str
 from .scoring import item_words
-
-NAMES = ("Alice", "Bob", "Claire", "David", "Eve")  # the seeds' players
-
-
-def seat_names(rules: Any) -> list[str]:
-    return [NAMES[s] if s < len(NAMES) else f"P{s + 1}" for s in range(rules.players)]
-
-
-def side_names(rules: Any, names: list[str], sides: Any = None) -> list[str]:
-    return [" & ".join(names[s] for s in side) for side in (sides or rules.sides)]
 
 
 def narrate(rules: Any, result: Any, names: list[str] | None = None) -> list[str]:

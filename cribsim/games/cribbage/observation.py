@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-# the fields every rule set has, with their meaning (see the README's strategy section)
+# the fields every rule set has, with their meaning (see docs/guide-bot-authors.md)
 CORE_FIELDS = {
     "seat": "this seat",
     "side": "this seat's side in this game",

@@ -92,8 +92,9 @@ def show_points(hand: Sequence[int], starter: int | None, crib: bool = False) ->
         suits |= SBIT[c]
     flush = not suits & (suits - 1)  # one suit bit set
     if starter is None:
-        return RANK_POINTS[key] + (len(hand) if flush and not crib else 0)
-    pts = RANK_POINTS[key + RBIT[starter]]
+        alone: int = RANK_POINTS[key]
+        return alone + (len(hand) if flush and not crib else 0)
+    pts: int = RANK_POINTS[key + RBIT[starter]]
     if flush:
         if suits == SBIT[starter]:
             pts += len(hand) + 1

@@ -1,14 +1,6 @@
-"""Fives and Threes (RULES.md Part 3) on cribsim's tournament machinery.
+"""Fives and Threes (the rules reference's Part 3), a game on the kernel (:mod:`cribsim.games`
+finds it here as ``GAME``)."""
 
-The game interface (see ``cribsim.games``): ``rules_from_mapping``, ``play_match``,
-``BUILTIN`` strategies, and what the report needs (``summary_info``)."""
+from .game import GAME
 
-from .engine import play_game, replay_game
-from .match import after_game, play_match
-from .metrics import COLUMNS, summary_info
-from .narrate import narrate
-from .rules import DominoRules, rules_from_mapping
-from .strategy import BUILTIN
-
-__all__ = ["after_game", "BUILTIN", "DominoRules", "narrate", "play_game", "play_match", "replay_game",
-           "rules_from_mapping", "summary_info", "COLUMNS"]
+__all__ = ["GAME"]

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cribsim.errors import IllegalMove
+from cribsim.gamelog import RecordFileError
+from cribsim.records import GameRecord
 from cribsim.rng import CUT_FOR_DEAL, DECK, STRATEGY, addressed_draw, derive, rng_at
 
 from .tiles import DOUBLE, N_TILES, PIPS, A, B, tile_str
@@ -120,10 +122,14 @@ class GameResult:
     decisions: int = 0  # decisions asked (forced moves are not)
     stopped: str | None = None  # a replay of a game that did not finish (a forfeit): why (winner is -1)
 
+    @property
+    def deals(self) -> int:
+        """Hands played (a hand is this game's deal)."""
+        return self.hands
+
     def record(self, level: int = 0, rules: Any = None) -> GameRecord:
         """The :class:`cribsim.records.GameRecord` the tournament keeps for this game: hands
         as deals, the first leader as the first dealer, the tallies as named metrics."""
-        from cribsim.records import GameRecord
 
         sides = rules.sides
         side_of = rules.side_of
@@ -366,7 +372,6 @@ def replay_game(rules: DominoRules, log: GameLog, seed: int, address: tuple[int,
     that ends before (or after) the game or leaves hands unused. With ``partial`` (a match that
     ended in a forfeit) a record that stops early, or whose last answer is refused, gives the
     game as far as it went (``stopped`` says why)."""
-    from cribsim.gamelog import RecordFileError
 
     _check_log(rules, log, where)
     asked = [0]
@@ -400,8 +405,6 @@ def replay_game(rules: DominoRules, log: GameLog, seed: int, address: tuple[int,
 
 
 def _check_log(rules: DominoRules, log: GameLog, where: str) -> None:
-    from cribsim.gamelog import RecordFileError
-
     if not log.first_dealer < rules.players or any(not 0 <= s < rules.players or not 0 <= t < N_TILES
                                                    for s, t in log.cuts):
         raise RecordFileError(f"cribsim: {where}: a first leader or a draw that is not a seat and a tile")

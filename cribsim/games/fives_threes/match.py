@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cribsim.games.cribbage.match import MatchResult, make_strategies, settled
+from cribsim.matchplay import MatchResult, make_strategies, settled
 
 from .engine import play_game
 

@@ -3,8 +3,6 @@ first leader as the first dealer, the engine's tallies as named metrics)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from cribsim.records import Column
 
 COLUMNS = (
@@ -20,9 +18,3 @@ COLUMNS = (
     Column("cancelled events (exact finish)", "ratio", "metrics.cancelled", denominator="metrics.scoring_events",
            plot=True),
 )
-
-
-def summary_info(rules: Any) -> dict[str, Any]:
-    """For the manifest: sides, objective (higher scores win) and the summary columns."""
-    return {"sides": len(rules.sides), "objective": 1, "target": rules.target, "players": rules.players,
-            "checkpoints": 1, "columns": [c.to_json() for c in COLUMNS]}

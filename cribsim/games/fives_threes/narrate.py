@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cribsim.games.cribbage.narrate import seat_names, side_names
+from cribsim.seats import seat_names, side_names
 
 from .tiles import tile_str
 

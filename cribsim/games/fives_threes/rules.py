@@ -1,4 +1,4 @@
-"""Fives and Threes rules (RULES.md Part 3) as a frozen, fingerprinted dataclass built from YAML.
+"""Fives and Threes rules (docs/rules.md, Part 3) as a frozen, fingerprinted dataclass built from YAML.
 
 Every F-VAR knob is a field: target, exact finish, domino point, hand size, whether the lead may
 score the winning points, and scoring by fives only ("All Fives")."""
@@ -10,15 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from cribsim.errors import ConfigError
-from cribsim.games.cribbage.rules import (
-    MatchFormat,
-    RulesBase,
-    bool_key,
-    int_key,
-    match_format,
-    sides_key,
-    unknown_keys,
-)
+from cribsim.ruleset import MatchFormat, RulesBase, bool_key, int_key, match_format, sides_key, unknown_keys
 
 from .tiles import N_TILES
 
@@ -56,7 +48,7 @@ class DominoRules(RulesBase):
         return tuple(self.points(t) for t in range(25))
 
 
-def rules_from_mapping(data: dict[str, Any], source: str = "<inline>") -> DominoRules:
+def build_rules(data: dict[str, Any], source: str = "<inline>") -> DominoRules:
     """Strict: unknown keys and impossible values are one-line errors naming file and key."""
     unknown_keys(source, "", data, TOP_KEYS)
     name = data.get("name", "fives_threes" if source == "<inline>" else source.rsplit("/", 1)[-1].rsplit(".", 1)[0])

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from cribsim.errors import IllegalMove
+from cribsim.gamelog import RecordFileError
+from cribsim.records import GameRecord
 from cribsim.rng import CUT_FOR_DEAL, STRATEGY, derive, rng_at
 
 from ..cards import RANK
@@ -58,7 +61,6 @@ class GameResult:
 
     def record(self, skunk: int, rules: Any = None) -> Any:
         """The :class:`cribsim.records.GameRecord` the tournament keeps for this game."""
-        from cribsim.records import GameRecord
 
         n = len(self.by_role)
         return GameRecord(
@@ -185,7 +187,6 @@ def replay_game(rules: Any, log: GameLog, seed: int, address: tuple[int, int],
     record the rules refuse, that ends before (or after) the game, or leaves decks or draws
     unused. With ``partial`` (a match that ended in a forfeit) a record that stops early, or
     whose last answer the rules refuse, gives the game as far as it went (``stopped`` says why)."""
-    from cribsim.gamelog import RecordFileError
 
     _check_log(rules, log, where)
     draws = iter(log.chance)
@@ -209,8 +210,6 @@ def replay_game(rules: Any, log: GameLog, seed: int, address: tuple[int, int],
 
 
 def _check_log(rules: Any, log: GameLog, where: str) -> None:
-    from cribsim.gamelog import RecordFileError
-
     if not log.first_dealer < rules.players or any(not 0 <= s < rules.players or not 0 <= c < rules.deck_size
                                                    for s, c in log.cuts):
         raise RecordFileError(f"cribsim: {where}: a first dealer or a cut that is not a seat and a card of these "
@@ -224,8 +223,6 @@ def _check_log(rules: Any, log: GameLog, where: str) -> None:
 def _apply_all(g: GameState, actions: Sequence[Any], where: str, partial: bool) -> str | None:
     """Run ``g`` with ``actions``; None when the game ended with the last of them, else (with
     ``partial``) why it stopped."""
-    from cribsim.errors import IllegalMove
-    from cribsim.gamelog import RecordFileError
 
     try:
         g.start()
@@ -250,8 +247,6 @@ def _apply_all(g: GameState, actions: Sequence[Any], where: str, partial: bool) 
 
 
 def _next(it: Any, where: str, what: str) -> Any:
-    from cribsim.gamelog import RecordFileError
-
     try:
         return next(it)
     except StopIteration:

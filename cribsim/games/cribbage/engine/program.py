@@ -68,7 +68,8 @@ class Program:
         """(sides, targets) of game ``game_no`` of a match: the rules' own unless a variant
         gives each game its own (the very ``rules.sides`` object when unchanged)."""
         if self.hooks.layout is not None:
-            return self.hooks.layout(self.rules, game_no)
+            own: tuple[tuple[tuple[int, ...], ...], tuple[float, ...]] = self.hooks.layout(self.rules, game_no)
+            return own
         return self.rules.sides, self._targets
 
     @property
@@ -82,7 +83,8 @@ class Program:
         """(every side ranked best first, the sides sharing the win or None) when ``side`` has
         just reached its target: by default it wins and the others follow by score."""
         if self.hooks.rank_sides is not None:
-            return self.hooks.rank_sides(self.rules, side, scores)
+            ranked: tuple[tuple[int, ...], tuple[int, ...] | None] = self.hooks.rank_sides(self.rules, side, scores)
+            return ranked
         k = len(scores)
         others = sorted(((side + i) % k for i in range(1, k)), key=lambda s: -scores[s])
         return (side, *others), None

@@ -285,7 +285,8 @@ class GameState:
         """Every legal answer to the decision asked of ``actor``."""
         if self.over is not None:
             return []
-        return self.program.decisions[self.decision].legal(self.obs[self.actor])
+        legal: list[Any] = self.program.decisions[self.decision].legal(self.obs[self.actor])
+        return legal
 
     def apply(self, action: Any) -> None:
         """Answer the decision asked of ``actor``; runs to the next decision or the end. An

@@ -3,7 +3,7 @@
 A variant is one module with one :class:`Variant` subclass (plus its YAML in ``configs/rules``).
 The class declares, in one place:
 
-- ``name``, ``rule`` (its RULES.md number) and a one-line ``summary``;
+- ``name``, ``rule`` (its number in docs/rules.md) and a one-line ``summary``;
 - ``params``: its knobs (:class:`cribsim.params.Param`: type, default, range, doc). A knob of a
   variant is set at the top level of a rules file; ``enabled_by`` names the knobs that turn the
   variant on when one differs from its default (``target``-like data variants); any variant is

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 
 
 def lowest_bid(obs: Any) -> int:
-    return max(obs.rules.min_bid, obs.bid_standing + 1)
+    lowest: int = max(obs.rules.min_bid, obs.bid_standing + 1)
+    return lowest
 
 
 def bid_error(obs: Any, b: Any) -> str | None:
@@ -57,8 +58,9 @@ def raise_to(obs: Any, worth: float) -> int | None:
 def floor_worth(obs: Any, crib_estimate: float) -> float:
     """With a reversed objective a bid is welcome as far as the floor lets it peg us back, less
     the crib's points we would then have to take."""
-    side_score = obs.scores[obs.side] if obs.scores else 0
-    return side_score - obs.rules.score_floor - crib_estimate
+    side_score: int = obs.scores[obs.side] if obs.scores else 0
+    floor: int = obs.rules.score_floor
+    return side_score - floor - crib_estimate
 
 
 def auction(g: GameState) -> Generator[int, Any, None]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cribsim.errors import ConfigError
 from cribsim.params import Param
 
 from ..engine.events import OTHER
@@ -43,8 +44,6 @@ class FiveCard(Variant):
 
     @staticmethod
     def check(rules: Any, source: str) -> None:
-        from cribsim.errors import ConfigError
-
         if rules.first_pone_points >= rules.target:
             raise ConfigError(source, "first_pone_points", f"expected less than the target ({rules.target}), "
                                                            f"got {rules.first_pone_points}")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from cribsim.errors import IllegalMove
 from cribsim.params import Param
 
-from ..cards import NUM_STANDARD, RANK, VALUE, WILD_BASE, card, cards_str
+from ..cards import NUM_STANDARD, RANK, VALUE, WILD_BASE, card, card_str, cards_str
 from ..engine.events import CRIB
 from ..engine.variant import Variant
 from ..scoring import peg_points, show_breakdown, show_points
@@ -166,8 +166,6 @@ class Jokers(Variant):
 
     @classmethod
     def narrate(cls, e: Event, names: list[str]) -> str | None:
-        from ..cards import card_str
-
         if e.source == "lay" and len(e.cards) == 2:
             return f"    {names[e.seat]:<7} JK named {card_str(e.cards[1])}  count {e.count}"
         if e.source == "name":

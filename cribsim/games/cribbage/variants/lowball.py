@@ -3,7 +3,7 @@ side to reach the target loses; with two sides the other wins. Strategies must s
 ``rules.objective`` (it is -1 here: they minimise their own side's points).
 
 With more sides the lowest score at that moment wins; tied lowest sides share the win (each is
-credited in match play). Every match format orders the sides by lowest score (RULES.md Part 2):
+credited in match play). Every match format orders the sides by lowest score (docs/rules.md, Part 2):
 the game is decided the moment a side reaches the target (no playing on for places), the match
 points of winner-takes-all and continued play follow that order, and there are no skunks (the
 side at the target is a loser, never below a skunk line). In match play the side that reached

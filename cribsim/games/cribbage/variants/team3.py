@@ -8,7 +8,7 @@ each partner of a winning partnership being credited with the game. Targets are 
 The rules' ``sides`` stay three individual players (the lineup entries); each game's own sides
 and targets come from ``layout``, strategies see them in ``obs.side_of`` and ``obs.scores``, and
 each game's record carries them. The three-player match formats (winner takes all, continued
-play) are for three sides and are refused here (RULES.md Part 2)."""
+play) are for three sides and are refused here (docs/rules.md, Part 2)."""
 
 from __future__ import annotations
 

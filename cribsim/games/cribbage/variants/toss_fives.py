@@ -1,6 +1,6 @@
 """V-TOSSFIVES: every 5 a player holds must go into the crib, whoever owns it; a player holding
 more 5s than they discard tosses as many as they can (only 5s then). The rule binds every
-discard to the crib, Canadian doubles' two thrown cards included (RULES.md Part 2).
+discard to the crib, Canadian doubles' two thrown cards included (docs/rules.md, Part 2).
 
 Strategies see the constraint as ``obs.discard_rule`` ((must, pool): the discards include
 ``must`` and come from ``pool``) and must say they read it (``understands`` has

@@ -4,7 +4,16 @@
 from __future__ import annotations
 
 import argparse
+import math
+from pathlib import Path
 from typing import Any
+
+from ..errors import CribsimError
+from ..tournament.study import write_compare, write_positions
+from ..tournament.tune import Where, load_tune, tune
+
+OUT_HELP = ("where to write (default: the run's folder if it already holds this analysis, else DIR-{cmd} beside "
+            "it, so a committed folder is never changed unasked)")
 
 
 def add_commands(sub: Any) -> None:
@@ -17,6 +26,7 @@ def add_commands(sub: Any) -> None:
     c.add_argument("--baseline", help="the variant differences are taken from (default: the first)")
     c.add_argument("--close", type=float, default=10, help="a game won by fewer points is close (default 10)")
     c.add_argument("--quiet", action="store_true", help="write the files only")
+    c.add_argument("--out", help=OUT_HELP.format(cmd="compare"))
     c.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("positions", help="the board-position win table of a two-sided variant (CSV and PNG)",
@@ -29,41 +39,20 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--min", type=int, default=30, dest="min_n",
                    help="fewest deals for a cell's own estimate; fewer: pooled with its neighbours (default 30)")
     p.add_argument("--quiet", action="store_true", help="write the files only")
+    p.add_argument("--out", help=OUT_HELP.format(cmd="positions"))
     p.set_defaults(func=cmd_positions)
-
-    d = sub.add_parser("dealstats", help="points per deal by role and source over complete deals (game records)",
-                       description="Replays a run's game records and writes dealstats.md and dealstats.csv: the "
-                                   "dealer's and the pone's pegging, hands, crib and heels per deal, over complete "
-                                   "deals (each game's last, cut short, left out) and over every deal, with 95%% "
-                                   "intervals. Two-player cribbage; needs 'record: all'.")
-    d.add_argument("dir", help="a results folder with game records")
-    d.add_argument("--quiet", action="store_true", help="write the files only")
-    d.set_defaults(func=cmd_dealstats)
+    add_tune(sub)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    import math
-
-    from .errors import CribsimError
-    from .tournament.study import write_compare
-
     if not math.isfinite(args.close) or not 0 < args.close <= 10_000:
         raise CribsimError(f"cribsim compare: --close must be a number of points 0..10000, got {args.close}")
-    write_compare(args.dir, args.baseline, args.close, args.quiet)
-    return 0
-
-
-def cmd_dealstats(args: argparse.Namespace) -> int:
-    from cribsim.games.cribbage.dealstats import write_dealstats
-
-    write_dealstats(args.dir, args.quiet)
+    write_compare(args.dir, args.baseline, args.close, args.quiet, args.out)
     return 0
 
 
 def cmd_positions(args: argparse.Namespace) -> int:
-    from .tournament.study import write_positions
-
-    write_positions(args.dir, args.variant, args.bin, args.min_n, args.quiet)
+    write_positions(args.dir, args.variant, args.bin, args.min_n, args.quiet, args.out)
     return 0
 
 
@@ -82,10 +71,6 @@ def add_tune(sub: Any) -> None:
 
 
 def cmd_tune(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from .tournament.tune import Where, load_tune, tune
-
     t = load_tune(args.config)
     out = Path(args.out) if args.out else Path("results") / t.name
     r = tune(t, out, Where(args.serial, args.workers, args.address))

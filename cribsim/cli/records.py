@@ -9,8 +9,15 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from .errors import CribsimError
-from .gamelog import MatchLog, RecordFileError, check_file, read_logs, records_in
+from tabulate import tabulate
+
+from ..book import write_book
+from ..errors import CribsimError
+from ..gamelog import MatchLog, RecordFileError, check_file, read_logs, records_in
+from ..games import game_named
+from ..replay import replay_match, rules_of
+from ..seats import seat_names
+from .args import load_rules_arg
 
 
 def add_commands(sub: Any) -> None:
@@ -62,8 +69,6 @@ def _selected(path: Any, args: argparse.Namespace) -> Iterator[MatchLog]:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    from tabulate import tabulate
-
     if args.lost and not args.entry:
         raise CribsimError("cribsim games: --lost needs --entry NAME")
     if args.limit < 0:
@@ -114,11 +119,6 @@ def _find(path: Any, match: str | None) -> tuple[int, MatchLog]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from cribsim.games.cribbage.narrate import seat_names
-
-    from .games import GAMES
-    from .replay import replay_match, rules_of
-
     path = records_in(args.file)
     line, log = _find(path, args.match)
     where = f"{path}, line {line}"
@@ -132,7 +132,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     print(f"Match {log.id} of {log.experiment}: rules {log.variant} {rules.describe()}, seed {log.seed}")
     print(f"Seats: {seats}")
     chosen = [args.game - 1] if args.game is not None else range(len(log.games))
-    narrate = GAMES[log.game].narrate
+    narrate = game_named(log.game).narrate
     for g in chosen:
         result = results[g]
         glog = log.games[g]
@@ -155,14 +155,11 @@ def _entry(log: MatchLog, forfeit: dict[str, Any]) -> str:
 # ---- deals ----------------------------------------------------------------------------------------
 
 def cmd_deals(args: argparse.Namespace) -> int:
-    from .book import write_book
-    from .cli import _load_rules
-
     if not 1 <= args.sample <= 1_000_000:
         raise CribsimError(f"cribsim deals: --sample must be 1..1000000, got {args.sample}")
     if not 0 <= args.seed < 2 ** 63:
         raise CribsimError(f"cribsim deals: --seed must be 0..2**63-1, got {args.seed}")
-    rules = _load_rules(args.rules)
+    rules = load_rules_arg(args.rules)
     try:
         for line in write_book(rules, args.sample, args.seed):
             print(line)

@@ -1,0 +1,104 @@
+"""The ``cribsim`` command: its parser (each command is a module of this package, and a game
+adds its own) and its one error boundary (:func:`main`): every failure is one line on stderr
+(``cribsim: ...``), exit code 2 for bad input, 1 for a run that failed, 130 for an interrupted
+one; never a traceback (``CRIBSIM_DEBUG=1`` adds it, for bug reports)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import NoReturn, cast
+
+from .. import __version__, compiled
+from ..errors import CribsimError, describe, one_line
+from ..games import all_builtin
+from ..suggest import did_you_mean
+from . import catalog, play, records, run, study
+from .run import SUPERVISED
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, with a near miss named
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        hint = did_you_mean(m.group(1), re.findall(r"'([^']*)'", m.group(2))) if m else ""
+        raise CribsimError(f"{self.prog}: {message}{hint} (see --help)")
+
+
+def build_parser() -> _Parser:
+    p = _Parser(prog="cribsim", description="Tournament simulator and rules-variant testbed (cribsim list shows "
+                                            "the games, rule sets and strategies).")
+    p.add_argument("--version", action="version",
+                   version=f"cribsim {__version__} ({'compiled' if compiled() else 'pure Python'})")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    for game in all_builtin():  # a game's own commands first (cribbage: score, peg)
+        game.add_commands(sub)
+    for module in (play, run, records, study, catalog):
+        module.add_commands(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The error boundary: whatever fails, one line on stderr and an exit code."""
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # strategies named module:Class from the working directory
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        return cast("int", args.func(args))
+    except CribsimError as e:
+        msg = str(e)
+        _say(msg if msg.startswith("cribsim") else f"cribsim: {msg}")
+        return e.exit_code
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        _say("cribsim: interrupted")
+        return 130
+    except MemoryError:
+        _say("cribsim: out of memory")
+        return 1
+    except RecursionError:
+        _say("cribsim: a structure nested too deep (RecursionError)")
+        return 1
+    except OSError as e:
+        where = f": {e.filename}" if getattr(e, "filename", None) else ""
+        _say(f"cribsim: {e.strerror or describe(e)}{where}")
+        return 1
+    except Exception as e:  # a bug: one line, the traceback with CRIBSIM_DEBUG=1
+        _say(f"cribsim: internal error: {describe(e, 300)} (set CRIBSIM_DEBUG=1 for the traceback)")
+        return 1
+    finally:
+        _finished()
+
+
+def _finished() -> None:
+    """Tell a supervising ``cribsim run`` (see ``run._supervise``) that this process ended on its own."""
+    fd = os.environ.pop(SUPERVISED, None)
+    if fd is None:
+        return
+    try:
+        os.write(int(fd), b"1")
+        os.close(int(fd))
+    except (OSError, ValueError):
+        pass
+
+
+def _say(msg: object) -> None:
+    """One line on stderr, whatever the message holds (newlines, control characters, a huge
+    key from a config); with CRIBSIM_DEBUG=1 the traceback comes first."""
+    if os.environ.get("CRIBSIM_DEBUG") and sys.exc_info()[0] is not None:
+        traceback.print_exc()
+    line = one_line(" ".join(str(msg).split("\n")), 1000)
+    try:
+        print(line, file=sys.stderr)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+

@@ -1,0 +1,176 @@
+"""Files derived from a results folder (``cribsim compare``, ``positions``, ``dealstats``): where
+they go, the locks while they are written, and the list of what was written.
+
+An analysis is written into the run's own folder when you ask for it (``--out`` names that
+folder) or when the folder already holds it (its manifest lists the files: a refresh, which
+writes the same bytes for the same records). Otherwise it goes to a folder of its own beside
+the run, ``<run>-<command>/`` (``results/quickstart-compare/``), so that a committed or shared
+results folder is never changed behind its owner's back. A folder of its own holds a small
+``.cribsim-analysis.json`` saying what wrote its files; cribsim writes into no other folder that
+holds files."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import CribsimError
+from ..lock import LOCK_NAME, FolderLock
+from ..records import MatchRecord
+from . import folder as fld
+from .atomic import atomic_write, write_json
+from .manifest import MANIFEST, Manifest
+
+MARK = ".cribsim-analysis.json"
+
+
+def read_folder(out: Path) -> tuple[Manifest, fld.Records]:
+    """(manifest, records) of a results folder, refusing one that cannot be read as a whole:
+    no folder, no or a damaged manifest, no matches.jsonl (a folder of committed summaries, whose
+    records were not kept). Lines of matches.jsonl that cannot be read are counted in the
+    records, never silently dropped."""
+    if not out.exists():
+        raise CribsimError(f"cribsim: {out}: no such folder")
+    if not out.is_dir():
+        raise CribsimError(f"cribsim: {out}: not a folder")
+    manifest = fld.read_manifest(out)
+    if manifest is None:
+        raise CribsimError(f"cribsim: {out}: no manifest.json (not a results folder)")
+    if not (out / fld.RECORDS).exists():
+        raise CribsimError(f"cribsim: {out}: no matches.jsonl, so nothing to rebuild the summary from (its "
+                           "summary files are left as they are; run the experiment again to rebuild them)")
+    return manifest, fld.scan_records(out / fld.RECORDS)
+
+
+def read_results(out_dir: str | os.PathLike[str]) -> tuple[Manifest, list[MatchRecord]]:
+    """(manifest, records) of a results folder (see :func:`read_folder`)."""
+    manifest, recs = read_folder(Path(out_dir))
+    return manifest, recs.records
+
+
+def lock_folder(out: Path, command: str) -> FolderLock:
+    """The folder's lock, after checking it can be read (a folder that cannot be is refused
+    before anything, not even a lock file, is written)."""
+    read_folder(out)
+    return FolderLock(out, command).acquire()
+
+
+def list_files(out: Path, manifest: Manifest, written: Sequence[str]) -> None:
+    """Add the files written to the manifest's list (what --fresh may remove later)."""
+    files = set(manifest.files or fld.owned_files(manifest) - set(fld.SCRATCH))
+    if set(written) <= files:
+        return
+    manifest.files = sorted(files | set(written))
+    with contextlib.suppress(OSError):  # the files are still recognised by name (folder.owned_files)
+        manifest.write(out)
+
+
+def csv_text(head: Sequence[str], body: Sequence[Sequence[object]]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(head)
+    w.writerows(body)
+    return buf.getvalue()
+
+
+@dataclass
+class Derived:
+    """An analysis being written: the run it reads and the folder it writes (``dest``)."""
+
+    run: Path
+    manifest: Manifest
+    records: fld.Records
+    dest: Path
+    written: list[str] = field(default_factory=list)
+
+    def write_text(self, name: str, text: str) -> None:
+        atomic_write(self.dest / name, text)
+        self.written.append(name)
+
+    def write_with(self, name: str, writer: Callable[[Path], object]) -> None:
+        """A file written by ``writer(path)`` (a plot, a CSV)."""
+        writer(self.dest / name)
+        self.written.append(name)
+
+    @property
+    def in_place(self) -> bool:
+        return self.dest == self.run
+
+
+def destination(run: Path, manifest: Manifest, command: str, files: Sequence[str], out: str | None) -> Path:
+    """Where an analysis goes: ``out``; else the run folder if it already holds these files;
+    else ``<run>-<command>`` beside it."""
+    if out is not None:
+        return Path(out)
+    if set(files) <= set(manifest.files):
+        return run
+    return run.parent / f"{run.name}-{command}"
+
+
+@contextlib.contextmanager
+def derived(run_dir: str | os.PathLike[str], command: str, files: Sequence[str],
+            out: str | None = None) -> Iterator[Derived]:
+    """Read the run (locked, so no run writes meanwhile) and open the destination (see the
+    module doc); yields the :class:`Derived` to write with, and lists what was written."""
+    run = Path(run_dir)
+    lock = lock_folder(run, command)
+    dest_lock = None
+    try:
+        manifest, recs = read_folder(run)
+        dest = destination(run, manifest, command, files, out)
+        same = dest.resolve() == run.resolve()
+        d = Derived(run, manifest, recs, run if same else dest)
+        if not same:
+            dest_lock = _own_folder(dest, run, command)
+        try:
+            yield d
+        except OSError as e:
+            raise CribsimError(f"cribsim: cannot write in {d.dest} ({e.strerror or e})") from None
+        finally:
+            if same:
+                list_files(run, manifest, d.written)
+            elif d.written:
+                _mark(d.dest, run, command, d.written)
+    finally:
+        if dest_lock is not None:
+            dest_lock.release()
+        lock.release()
+
+
+def _own_folder(dest: Path, run: Path, command: str) -> FolderLock:
+    """A folder of the analysis's own: created, or one that holds only an analysis's files."""
+    if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
+        raise CribsimError(f"cribsim {command}: --out {dest}: not a folder of cribsim's")
+    if (dest / MANIFEST).exists():
+        raise CribsimError(f"cribsim {command}: {dest} is another run's results folder; give --out {run} to write "
+                           "into the run's own folder, or another folder")
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CribsimError(f"cribsim: cannot create {dest} ({e.strerror or e})") from None
+    ours = set(_marked(dest)) | {MARK, LOCK_NAME}
+    foreign = sorted(f.name for f in dest.iterdir() if f.name not in ours and not f.name.endswith(".tmp"))
+    if foreign:
+        raise CribsimError(f"cribsim {command}: {dest} holds files that are not cribsim's ({', '.join(foreign[:3])}); "
+                           "give another --out")
+    return FolderLock(dest, command).acquire()
+
+
+def _marked(dest: Path) -> list[str]:
+    try:
+        data = json.loads((dest / MARK).read_text())
+        return [f for f in data.get("files", []) if isinstance(f, str) and "/" not in f]
+    except (OSError, ValueError, AttributeError):
+        return []
+
+
+def _mark(dest: Path, run: Path, command: str, written: Sequence[str]) -> None:
+    with contextlib.suppress(OSError):
+        write_json(dest / MARK, {"format": "cribsim-analysis", "of": run.name, "command": command,
+                                 "files": sorted(set(_marked(dest)) | set(written))})

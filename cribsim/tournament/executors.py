@@ -1,0 +1,217 @@
+"""Executors: play pending matches in this process (serial) or on Ray, in batches sized to take
+about ``batch_seconds`` each, and hand each batch's records to the sink as it finishes.
+
+Both call :func:`cribsim.tournament.batch.play_batch`. Ray gets the context once
+(``ray.put``), at most one task in flight per worker plus ``queued`` waiting (``ray.wait`` for
+back-pressure), tasks retried if a worker dies, a batch past its deadline cancelled and its
+matches played one by one. Ctrl-C asks the run to stop after the results in hand are written."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from types import FrameType
+from typing import Any, Literal
+
+from ..errors import CribsimError, RunFailed, describe
+from ..records import Forfeit, MatchRecord
+from .batch import play_batch, release
+from .schedule import MatchSpec
+from .sink import Sink
+
+
+class StopFlag:
+    """Ctrl-C (SIGINT) while a run plays: the first one asks the run to stop once the results in
+    hand are written (so nothing is torn and the count is exact); a second stops at once."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.old: Callable[[int, FrameType | None], Any] | int | signal.Handlers | None = None
+
+    def _handler(self, signum: int, frame: FrameType | None) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __enter__(self) -> StopFlag:
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def rearm(self) -> None:
+        """Take SIGINT back (Ray may install its own handler while it starts)."""
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self._handler)
+
+    def __exit__(self, *exc: object) -> Literal[False]:
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+        return False
+
+
+def _take(pending: deque[MatchSpec], sink: Sink, size: int) -> list[MatchSpec]:
+    batch: list[MatchSpec] = []
+    while pending and len(batch) < size:
+        spec = pending.popleft()
+        if sink.wanted(spec):
+            batch.append(spec)
+    return batch
+
+
+def run_serial(ctx: dict[str, Any], pending: deque[MatchSpec], sink: Sink, batch_seconds: float,
+               stop: StopFlag | None = None) -> set[str]:
+    nodes: set[str]
+    size, nodes = 4, set()
+    try:
+        while pending and not (stop and stop.requested):
+            batch = _take(pending, sink, size)
+            if not batch:
+                break
+            records, info = play_batch(ctx, batch)
+            sink.add(records)
+            size = _next_size(info["seconds"], len(batch), batch_seconds, len(pending), 1)
+    finally:
+        release()  # isolated plug-ins' player processes end with the run
+    return nodes
+
+
+# A Ray batch that has not finished by its deadline is cancelled (its worker killed): a hang no
+# time limit can interrupt (a built-in or the engine looping in C) must not hang the run. The
+# deadline is what every decision of every match taking the whole time limit would need, with
+# DECISIONS_PER_MATCH decisions a match, at least DEADLINE_FLOOR, doubled for a task that waits
+# behind another on its worker.
+DEADLINE_FLOOR = 60.0
+DECISIONS_PER_MATCH = 2000
+
+
+def batch_deadline(time_limit: float, matches: int) -> float:
+    """Seconds a batch of ``matches`` matches may take before it is cancelled."""
+    return max(DEADLINE_FLOOR, time_limit * matches * DECISIONS_PER_MATCH)
+
+
+def _next_size(seconds: float, n: int, target: float, remaining: int, workers: int) -> int:
+    per = max(seconds / max(n, 1), 1e-5)
+    size = int(target / per)
+    share = -(-remaining // max(workers, 1))  # spread the tail over the workers
+    return max(1, min(size, 5000, max(share, 1)))
+
+
+def _ray_batch(ctx: dict[str, Any], specs: list[MatchSpec]) -> tuple[list[MatchRecord], dict[str, Any]]:
+    import ray
+
+    records, info = play_batch(ctx, specs)
+    info["node"] = ray.get_runtime_context().get_node_id()
+    return records, info
+
+
+def run_ray(ctx: dict[str, Any], pending: deque[MatchSpec], sink: Sink, workers: int, batch_seconds: float,
+            queued: int = 0, stop: StopFlag | None = None) -> set[str]:
+    """``queued`` extra tasks wait behind the running ones (with an embedded Ray, whose CPUs
+    equal the workers) so that no worker idles while the driver writes results. A task that
+    raises (our code, not a dying worker) fails the run; a task past its deadline
+    (:func:`batch_deadline`) is cancelled and its matches played one by one; after Ctrl-C
+    nothing new is sent, the tasks in flight are cancelled and their matches left to a resumed
+    run."""
+    import ray
+
+    # SPREAD: batches go to every node of a cluster rather than filling the head node first
+    remote = ray.remote(max_retries=3, retry_exceptions=False, scheduling_strategy="SPREAD")(_ray_batch)
+    single = ray.remote(max_retries=3, retry_exceptions=False)(_ray_batch)
+    ctx_ref = ray.put(ctx)
+    limit = ctx["time_limit"]
+    inflight: dict[Any, tuple[list[MatchSpec], float]] = {}  # ref -> (batch, the time it is cancelled)
+    nodes: set[str]
+    size, nodes = 4, set()
+    try:
+        while pending or inflight:
+            if stop is not None and stop.requested:
+                break
+            while pending and len(inflight) < workers + queued:
+                batch = _take(pending, sink, size)
+                if not batch:
+                    break
+                inflight[remote.remote(ctx_ref, batch)] = (
+                    batch, time.monotonic() + 2 * batch_deadline(limit, len(batch)))
+            if not inflight:
+                break
+            ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
+            for ref in ready:
+                batch, _ = inflight.pop(ref)
+                try:
+                    records, info = ray.get(ref)
+                except ray.exceptions.RayTaskError as e:
+                    if stop is not None and stop.requested:
+                        continue  # interrupted along with us
+                    raise RunFailed(f"cribsim: run failed: match {batch[0].id}..: {_task_error(e)}") from None
+                except ray.exceptions.RayError:
+                    if stop is not None and stop.requested:
+                        continue
+                    records, info = _salvage(ray, single, ctx_ref, batch, limit)
+                nodes.add(info.get("node", ""))
+                sink.add(records)
+                size = _next_size(info["seconds"], len(batch), batch_seconds, len(pending), workers)
+            now = time.monotonic()
+            for ref, (batch, due) in list(inflight.items()):
+                if now > due and not (stop is not None and stop.requested) and not ray.wait([ref], timeout=0)[0]:
+                    del inflight[ref]  # hung: cancelled, then its matches one by one
+                    with contextlib.suppress(Exception):
+                        ray.cancel(ref, force=True)
+                    records, info = _salvage(ray, single, ctx_ref, batch, limit)
+                    sink.add(records)
+    finally:
+        for ref in inflight:
+            with contextlib.suppress(Exception):
+                ray.cancel(ref, force=True)
+    return nodes
+
+
+def _task_error(e: BaseException) -> str:
+    """The exception a Ray task raised, as ``Type: message`` (not Ray's multi-line wrapper)."""
+    cause = getattr(e, "cause", None)
+    if isinstance(cause, CribsimError):
+        return str(cause).removeprefix("cribsim: ")
+    if isinstance(cause, BaseException):
+        return describe(cause, 200)
+    return f"{getattr(e, 'cause_cls', type(e)).__name__}"
+
+
+def _salvage(ray: Any, single: Any, ctx_ref: Any, batch: list[MatchSpec],
+             time_limit: float) -> tuple[list[MatchRecord], dict[str, Any]]:
+    """A batch whose worker kept dying, or that hung: play its matches one by one; a match that
+    still kills its worker, or does not finish by its deadline, is recorded as failed (no result),
+    not fatal to the run, with a message that is the same in every run. A match that raises is a
+    bug: the run fails."""
+    records: list[MatchRecord]
+    info: dict[str, Any]
+    records, info = [], {"seconds": 0.0, "node": ""}
+    due = batch_deadline(time_limit, 1)
+    for spec in batch:
+        ref = single.remote(ctx_ref, [spec])
+        try:
+            recs, inf = ray.get(ref, timeout=due)
+            records += recs
+            info["seconds"] += inf["seconds"]
+        except ray.exceptions.RayTaskError as e:
+            raise RunFailed(f"cribsim: run failed: match {spec.id}: {_task_error(e)}") from None
+        except (ray.exceptions.GetTimeoutError, ray.exceptions.RayError) as e:
+            if isinstance(e, ray.exceptions.GetTimeoutError):
+                with contextlib.suppress(Exception):
+                    ray.cancel(ref, force=True)
+                why = f"it did not finish within {due:g} s, so its worker was stopped"
+            else:
+                why = _worker_died(e)
+            records.append(MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides),
+                                       -1, None, Forfeit(None, None, "crash", why)))
+    return records, info
+
+
+def _worker_died(e: BaseException) -> str:
+    """A failed match's message: what happened, by the error's class only (Ray's own text
+    carries pids, addresses and colour codes, which would differ from run to run)."""
+    cause = getattr(e, "cause", None)
+    kind = type(cause).__name__ if isinstance(cause, BaseException) else type(e).__name__
+    return f"its worker process died ({kind}), also when the match was retried"

@@ -1,0 +1,170 @@
+"""Ray for a run: join a cluster or start an embedded local one (every failure one line), keep
+Ray's own messages off the terminal, and shut an embedded Ray down."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import os
+import socket
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+
+from ..errors import CribsimError, RunFailed, describe
+from .sink import warn
+
+TOKEN_HINT = ("set RAY_AUTH_MODE=token and the cluster's token in RAY_AUTH_TOKEN (or a file named by "
+              "RAY_AUTH_TOKEN_PATH, or ~/.ray/auth_token; `ray get-auth-token` on the head prints it)")
+
+
+def init_ray(workers: int | None, address: str | None, plugin_dirs: Sequence[str] = ()) -> tuple[int, bool]:
+    """Join a cluster (``address`` or RAY_ADDRESS) or start an embedded local Ray. Returns the
+    number of workers to use and whether this process started Ray itself. Every failure is one
+    CribsimError (a cluster that does not answer or wants a token fails at once, not after
+    Ray's own retries)."""
+    import ray
+
+    address = address or os.environ.get("RAY_ADDRESS")
+    embedded = not ray.is_initialized() and not address
+    cores = os.cpu_count() or 1
+    if address:
+        _check_reachable(address)
+        if not ray.is_initialized():
+            _check_token(address)
+    if not ray.is_initialized():
+        try:
+            if address:
+                ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+            else:
+                # plug-in strategies: beside the config, then the working directory
+                path = os.pathsep.join(p for p in [*plugin_dirs, os.getcwd(), os.environ.get("PYTHONPATH", "")] if p)
+                # "local": always a fresh embedded instance, never a cluster that happens to run
+                # on this machine (plain ray.init() would join the latest one started there)
+                ray.init(address="local", num_cpus=workers or cores, include_dashboard=False,
+                         log_to_driver=False,
+                         logging_level=logging.ERROR, runtime_env={"env_vars": {"PYTHONPATH": path}})
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:  # Ray's own errors: one line
+            text = f"{type(e).__name__}: {e}"
+            if "uthenticat" in text or "auth token" in text.lower():
+                raise CribsimError(f"cribsim: the Ray cluster at {address} refused us: it needs its token; "
+                                   f"{TOKEN_HINT}") from None
+            if address:  # an address that answers but is not a Ray we can join: the input (2)
+                raise CribsimError(f"cribsim: cannot join Ray at {address} ({describe(e, 200)})") from None
+            raise RunFailed(f"cribsim: cannot start Ray ({describe(e, 200)})") from None
+    try:
+        resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
+        cpus = max(1, int(resources.get("CPU", 1)))
+    except Exception as e:
+        raise RunFailed(f"cribsim: Ray started but does not answer ({describe(e, 200)})") from None
+    if not workers:
+        workers = cpus
+    elif embedded and workers > cores:
+        warn(f"--workers {workers} is more than the {cores} cores here: the matches run no faster (slower, "
+              f"if anything) than with --workers {cores}")
+    elif not embedded and workers > cpus:
+        warn(f"--workers {workers} is more than the cluster's {cpus} CPUs; at most {cpus} batches run at once")
+    return workers, embedded
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast with one line if a host:port address does not answer (Ray itself would retry
+    for minutes). Other forms (``auto``, ``ray://``) are left to Ray."""
+    hostport = address.split("://", 1)[-1]
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit() or "://" in address and not address.startswith("ray://"):
+        return
+    try:
+        socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout).close()
+    except (OSError, ValueError, OverflowError) as e:
+        raise CribsimError(f"cribsim: cannot reach a Ray cluster at {address} "
+                           f"({getattr(e, 'strerror', None) or e})") from None
+
+
+def _check_token(address: str) -> None:
+    """One request to the cluster's GCS with the token we would send (none, without
+    RAY_AUTH_MODE=token): a cluster with token authentication (Ray 2.52+) refuses it in
+    milliseconds, where ray.init retries for 20 s and then says only "Failed to connect"."""
+    if "://" in address:
+        return
+    try:
+        from ray._raylet import GcsClient  # type: ignore[attr-defined]  # not in Ray's stub of _raylet
+        from ray.exceptions import AuthenticationError
+    except ImportError:  # a Ray without token authentication
+        return
+    try:
+        GcsClient(address=address, cluster_id=None)
+    except AuthenticationError:
+        raise CribsimError(f"cribsim: the Ray cluster at {address} needs its token; {TOKEN_HINT}") from None
+    except Exception:
+        return  # anything else: let ray.init say it
+
+
+RAY_LOG = "CRIBSIM_RAY_LOG"
+
+
+@contextlib.contextmanager
+def ray_messages_to_log() -> Iterator[str | None]:
+    """Ray's core writes its warnings and errors (auth retries, a dead raylet, ...) straight to
+    file descriptor 2. For the Ray part of a run that descriptor goes to a log file, while
+    ``sys.stderr`` (our messages, the progress bar) keeps the terminal; the log's path is given
+    when Ray fails. Yields the log's path (None if stderr could not be redirected)."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        yield None
+        return
+    given = os.environ.get(RAY_LOG)  # chosen by a supervising cribsim run (cli._supervise)
+    if given:
+        log = given
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+    else:
+        fd, log = tempfile.mkstemp(prefix="cribsim-ray-", suffix=".log")
+    old_stderr = sys.stderr
+    ours = None
+    try:
+        try:
+            uses_fd2 = old_stderr.fileno() == 2
+        except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+            uses_fd2 = False
+        if uses_fd2:
+            ours = open(os.dup(saved), "w", buffering=1, encoding=getattr(old_stderr, "encoding", None) or "utf-8",
+                        errors="backslashreplace")
+            sys.stderr = ours
+        os.dup2(fd, 2)
+        yield log
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stderr.flush()
+        sys.stderr = old_stderr
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(fd)
+        if ours is not None:
+            with contextlib.suppress(Exception):
+                ours.close()
+
+
+def shutdown() -> None:
+    """Shut down the Ray this process started (an embedded one)."""
+    try:
+        import ray
+
+        ray.shutdown()
+    except Exception:
+        pass
+
+
+def ray_or_bug(e: BaseException) -> str:
+    try:
+        import ray
+
+        if isinstance(e, ray.exceptions.RayError):
+            return f"Ray failed ({describe(e, 200)})"
+    except ImportError:
+        pass
+    return f"{describe(e, 200)} (a bug: please report it with CRIBSIM_DEBUG=1's traceback)"

@@ -1,0 +1,168 @@
+"""Where a run's results go as they arrive: ``matches.jsonl`` (a record per match, appended and
+flushed to disk), the game records, the sequential test's bookkeeping and the progress shown."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..errors import RunFailed
+from ..gamelog import GAMES_FILE, RecordFileError, append_logs, cut_torn_member, recorded_ids
+from ..records import MatchRecord
+from .manifest import Manifest
+from .schedule import MatchSpec
+from .summary import sprt_streams
+
+# an SPRT stream that has decided: (variant, table), or (variant, None) for the first-dealer test
+Stream = tuple[int, int | None]
+PROGRESS_EVERY = 30.0  # seconds between progress lines when standard error is not a terminal
+
+
+def warn(msg: str) -> None:
+    print(f"cribsim: warning: {msg}", file=sys.stderr)
+
+
+class Progress:
+    """A progress bar on a terminal; elsewhere (a log, a redirected run, a batch job) one line
+    every ``PROGRESS_EVERY`` seconds: matches done, the rate and the time left."""
+
+    def __init__(self, total: int, done: int) -> None:
+        self.total, self.done, self.start_done = total, done, done
+        self.t0 = self.last = time.monotonic()
+        self.bar: Any = None
+        if sys.stderr.isatty():
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, initial=done, unit="match", dynamic_ncols=True, smoothing=0.1)
+
+    def update(self, n: int) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+            return
+        now = time.monotonic()
+        if now - self.last >= PROGRESS_EVERY:
+            self.last = now
+            print(self.line(now), file=sys.stderr, flush=True)
+
+    def line(self, now: float) -> str:
+        rate = (self.done - self.start_done) / max(now - self.t0, 1e-9)
+        left = (self.total - self.done) / rate if rate > 0 else float("inf")
+        eta = f"about {_duration(left)} left" if left != float("inf") else "time left unknown"
+        return (f"cribsim: {self.done:,} of {self.total:,} matches ({100 * self.done / max(self.total, 1):.0f}%), "
+                f"{rate:,.1f} matches/s, {eta}")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            with contextlib.suppress(Exception):
+                self.bar.close()
+            self.bar = None
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+class Sink:
+    """Appends records to matches.jsonl, tracks the SPRT, reports progress."""
+
+    def __init__(self, path: Path, manifest: Manifest, done: Sequence[MatchRecord], total: int,
+                 progress: bool) -> None:
+        self.path = path
+        self.games: Path | None = None  # the game records (record:), appended before the results
+        self.logged: set[str] = set()
+        if manifest.record is not None:
+            self.games, self.logged = open_games(path.parent)
+        self.f: TextIO | None = open(path, "a")
+        self.manifest = manifest
+        self.keep = manifest.stop is not None  # records stay in memory only for the SPRT
+        self.records = list(done) if self.keep else []
+        self.played = {r.id for r in done}
+        self.closed: set[Stream] = set()
+        self.progress = Progress(total, len(done)) if progress else None
+        self.update_sprt()
+
+    def add(self, records: Sequence[MatchRecord]) -> None:
+        f = self.f
+        assert f is not None, "records added to a closed sink"
+        if self.games is not None:
+            logs = [r.log for r in records if r.log is not None and r.id not in self.logged]
+            append_logs(self.games, logs)
+            self.logged.update(m.id for m in logs)
+        for r in records:
+            r.log = None  # written: not kept in memory (the SPRT keeps the records)
+        f.write("".join(json.dumps(r.to_json(), separators=(",", ":")) + "\n" for r in records))
+        f.flush()
+        os.fsync(f.fileno())
+        self.played.update(r.id for r in records)
+        if self.keep:
+            self.records.extend(records)
+        if self.progress is not None:
+            self.progress.update(len(records))
+        if self.keep:
+            self.update_sprt()
+
+    def update_sprt(self) -> None:
+        self.closed = closed_streams(self.manifest, self.records)
+
+    def wanted(self, spec: MatchSpec) -> bool:
+        return wanted(self.manifest, self.closed, spec)
+
+    def close(self) -> None:
+        """Close the file; an error here (a full disk on the last flush) is raised after the
+        progress bar is gone."""
+        if self.progress is not None:
+            self.progress.close()
+            self.progress = None
+        if self.f is not None:
+            f, self.f = self.f, None  # closed: the sink is not used after
+            f.close()
+
+
+def open_games(out: Path) -> tuple[Path, set[str]]:
+    """The game records file of a run (created if need be), with a torn last member (an
+    interrupted append) cut off, and the ids of the matches it already holds."""
+    path = out / GAMES_FILE
+    if path.parent.is_symlink() or path.is_symlink() or (path.parent.exists() and not path.parent.is_dir()):
+        raise RunFailed(f"cribsim: run failed: {path.parent} is a link or not a folder; cribsim writes game records "
+                        "only into a folder of its own")
+    path.parent.mkdir(exist_ok=True)
+    if not path.exists():
+        path.touch()
+        return path, set()
+    try:
+        if cut_torn_member(path):
+            warn(f"{path}: cut an unfinished batch of game records (an interrupted write); its matches were not "
+                  "saved either, and are played and recorded again")
+        return path, recorded_ids(path)
+    except RecordFileError as e:
+        raise RunFailed(f"cribsim: run failed: {str(e).removeprefix('cribsim: ')}; the records after the damage "
+                        "cannot be read: copy the file aside, and remove it to go on without them") from None
+
+
+def closed_streams(manifest: Manifest, records: Sequence[MatchRecord]) -> set[Stream]:
+    """The SPRT streams that have decided: (variant, table) for the elo test, (variant, None)
+    for the first-dealer test."""
+    streams = sprt_streams(manifest, records)
+    decided = {(s["variant"], s["table"]) for s in streams if s["result"]["decision"]}
+    stop = manifest.stop
+    if stop is not None and stop.test == "first_dealer" and len(decided) == len(streams):
+        decided.add((stop.baseline, None))
+    return decided
+
+
+def wanted(manifest: Manifest, closed: set[Stream], spec: MatchSpec) -> bool:
+    if not closed or manifest.stop is None:
+        return True
+    key = (spec.variant, spec.table) if manifest.stop.test == "elo" else (spec.variant, None)
+    return key not in closed
