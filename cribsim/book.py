@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError, CribsimError
+from .game import Rules
 from .games import game_named
 from .opening import Opening
 
@@ -69,7 +70,7 @@ def opening(book: Sequence[BookDeal] | None, starts: Sequence[Start] | None, gro
 
 # ---- deal books --------------------------------------------------------------------------------------
 
-def read_book(path: str | Path, variants: Sequence[Any]) -> tuple[str, list[list[BookDeal]]]:
+def read_book(path: str | Path, variants: Sequence[Rules]) -> tuple[str, list[list[BookDeal]]]:
     """The book's content hash and, per variant, its deals; BookError naming the line for a
     line that is not a deal of those rules."""
     p = Path(path)
@@ -101,7 +102,7 @@ def read_book(path: str | Path, variants: Sequence[Any]) -> tuple[str, list[list
     return hashlib.sha256(raw).hexdigest()[:16], out
 
 
-def book_deal(entry: Any, rules: Any, where: str) -> BookDeal:
+def book_deal(entry: Any, rules: Rules, where: str) -> BookDeal:
     """One book line as a deal of ``rules``."""
     try:
         if not isinstance(entry, dict):
@@ -119,7 +120,7 @@ def book_deal(entry: Any, rules: Any, where: str) -> BookDeal:
         raise BookError(f"cribsim: {where}: {msg}" + (f" (rules '{rules.name}')" if rules.name else "")) from None
 
 
-def _addressed(address: Any, rules: Any) -> tuple[int, ...]:
+def _addressed(address: Any, rules: Rules) -> tuple[int, ...]:
     ok = isinstance(address, list) and len(address) == 4 and \
         all(isinstance(x, int) and not isinstance(x, bool) and -2 ** 63 <= x < 2 ** 63 for x in address)
     if not ok:
@@ -128,7 +129,7 @@ def _addressed(address: Any, rules: Any) -> tuple[int, ...]:
     return game_named(rules.game).addressed_deck(rules, seed, (match, game), deal)
 
 
-def write_book(rules: Any, count: int, seed: int) -> list[str]:
+def write_book(rules: Rules, count: int, seed: int) -> list[str]:
     """``count`` book lines of random deals of ``rules`` (the deck of line ``i`` is addressed by
     (seed, i, 0, 0); the dealer rotates seat by seat)."""
     lines = []
@@ -139,14 +140,14 @@ def write_book(rules: Any, count: int, seed: int) -> list[str]:
     return lines
 
 
-def book_line(rules: Any, dealer: int, deck: Sequence[int]) -> dict[str, Any]:
+def book_line(rules: Rules, dealer: int, deck: Sequence[int]) -> dict[str, Any]:
     """A deal as a book line (cards or tiles written out, as the game writes them)."""
     return game_named(rules.game).book_line(rules, dealer, deck)
 
 
 # ---- start positions ------------------------------------------------------------------------------
 
-def read_starts(source: str, spec: Any, variants: Sequence[Any], line: int | None = None) -> list[Start]:
+def read_starts(source: str, spec: Any, variants: Sequence[Rules], line: int | None = None) -> list[Start]:
     """``start:`` of a config (one position, or a list to take in turn), checked against every
     variant: a score per side, each below that side's target in every game, a dealer seat."""
     where = f"{source}, line {line}" if line else source
@@ -173,7 +174,7 @@ def read_starts(source: str, spec: Any, variants: Sequence[Any], line: int | Non
     return out
 
 
-def _check_scores(where: str, key: str, scores: list[int], rules: Any) -> None:
+def _check_scores(where: str, key: str, scores: list[int], rules: Rules) -> None:
     for sides, targets in game_named(rules.game).layouts(rules, LAYOUTS_CHECKED):
         if len(scores) != len(sides):
             raise ConfigError(where, key, f"gives {len(scores)} scores; '{rules.name}' has {len(sides)} sides")

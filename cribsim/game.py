@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from .matchplay import MatchResult, make_strategies, settled
 from .records import Column, GameRecord
@@ -47,6 +47,8 @@ class Rules(Protocol):
     @property
     def match(self) -> MatchFormat: ...
     @property
+    def target(self) -> int: ...
+    @property
     def side_of(self) -> tuple[int, ...]: ...
     def to_dict(self) -> dict[str, JSON]: ...
     def fingerprint(self) -> str: ...
@@ -73,10 +75,11 @@ class PlayedGame(Protocol):
 
 
 Factory = Callable[[random.Random], Any]  # makes one seat's strategy for a match
+R = TypeVar("R", bound=Rules)  # a game's own rules class
 
 
-class Game(ABC):
-    """One game on the tournament machinery (see the module doc)."""
+class Game(ABC, Generic[R]):
+    """One game on the tournament machinery (see the module doc), over its own rules class ``R``."""
 
     name: str = ""  # the package's name (an outside game: its module:attribute spec)
     title: ClassVar[str] = ""  # for people: "Cribbage"
@@ -94,12 +97,12 @@ class Game(ABC):
 
     # ---- what every game gives -------------------------------------------------------------
     @abstractmethod
-    def build_rules(self, data: dict[str, JSON], source: str) -> Rules:
+    def build_rules(self, data: dict[str, JSON], source: str) -> R:
         """Rules from a rules file's mapping (``extends:`` already followed), validated: an
         unknown key or a bad value is a one-line ConfigError naming ``source`` and the key."""
 
     @abstractmethod
-    def play_game(self, rules: Any, strategies: Sequence[Any], seed: int, address: tuple[int, int],
+    def play_game(self, rules: R, strategies: Sequence[Any], seed: int, address: tuple[int, int],
                   first: int | None = None, log: bool = False, start_scores: Sequence[int] | None = None,
                   tape: GameTape | None = None,
                   counters: Sequence[tuple[float, float]] | None = None) -> PlayedGame:
@@ -109,18 +112,18 @@ class Game(ABC):
         seat: miss rate, vigilance) only for a game with a counting model."""
 
     @abstractmethod
-    def replay_game(self, rules: Any, log: GameLog, seed: int, address: tuple[int, int],
+    def replay_game(self, rules: R, log: GameLog, seed: int, address: tuple[int, int],
                     counters: Sequence[tuple[float, float]] | None, where: str, partial: bool = False) -> PlayedGame:
         """A recorded game played again from its decks and answers, each checked by the rules
         (RecordFileError naming ``where`` for one they refuse); with ``partial`` a forfeited
         game as far as it went."""
 
     @abstractmethod
-    def narrate(self, rules: Any, result: Any, names: list[str] | None = None) -> list[str]:
+    def narrate(self, rules: R, result: Any, names: list[str] | None = None) -> list[str]:
         """Lines of text for a game played or replayed with its events."""
 
     # ---- matches: defaults for a simple game ----------------------------------------------
-    def play_match(self, rules: Any, factories: Sequence[Factory], seed: int, match_key: int,
+    def play_match(self, rules: R, factories: Sequence[Factory], seed: int, match_key: int,
                    first_dealer: int | None = None, log: bool = False, opening: Opening | None = None,
                    tape: MatchTape | None = None,
                    counters: Sequence[tuple[float, float]] | None = None) -> MatchResult:
@@ -145,20 +148,20 @@ class Game(ABC):
                 return result
             first = self.next_first(rules, game)
 
-    def after_game(self, rules: Any, game: Any, points: list[int], played: int) -> tuple[int, int | None]:
+    def after_game(self, rules: R, game: Any, points: list[int], played: int) -> tuple[int, int | None]:
         """Score a finished game into the match: (its skunk level, the match's winner once
         settled, else None); ``points`` (game points by side) is updated."""
         points[game.winner] += rules.match.points_table()["win"]
         return 0, settled(rules.match, points, played, game.winner)
 
-    def next_first(self, rules: Any, game: Any) -> int:
+    def next_first(self, rules: R, game: Any) -> int:
         """Who plays first in the next game of a match."""
         first: int = game.first_dealer
         players: int = rules.players
         return (first + 1) % players
 
     # ---- what the kernel asks of a game's rules and strategies -----------------------------
-    def summary_info(self, rules: Any) -> dict[str, JSON]:
+    def summary_info(self, rules: R) -> dict[str, JSON]:
         """For the manifest: sides, objective (-1: lower scores rank higher), target, players,
         trail checkpoints per deal and the summary columns."""
         return {"sides": len(rules.sides), "objective": 1, "target": rules.target, "players": rules.players,
@@ -168,28 +171,28 @@ class Game(ABC):
         """Every decision a rule set of this game may ask of a strategy."""
         return frozenset(self.core_decisions)
 
-    def missing_for(self, cls: type[Any], rules: Any) -> list[str]:
+    def missing_for(self, cls: type[Any], rules: R) -> list[str]:
         """What ``rules`` need that strategy class ``cls`` lacks (phrases for an error)."""
         return []
 
-    def observation(self, rules: Any, seat: int, side: int, side_of: tuple[int, ...] | None) -> Any:
+    def observation(self, rules: R, seat: int, side: int, side_of: tuple[int, ...] | None) -> Any:
         """A fresh observation of ``seat`` (the plug-in host rebuilds the view it is sent)."""
         raise NotImplementedError(f"{self.name} cannot play isolated plug-ins")
 
     # ---- deal books, start positions and the command line -----------------------------------
-    def book_deck(self, rules: Any, entry: dict[str, JSON], dealer: int) -> tuple[int, ...]:
+    def book_deck(self, rules: R, entry: dict[str, JSON], dealer: int) -> tuple[int, ...]:
         """A deal book line (``hands``, ...) as the deck of the first deal (ValueError: why not)."""
         raise ValueError(f"{self.title or self.name} has no deal books")
 
-    def addressed_deck(self, rules: Any, seed: int, address: tuple[int, int], deal: int) -> tuple[int, ...]:
+    def addressed_deck(self, rules: R, seed: int, address: tuple[int, int], deal: int) -> tuple[int, ...]:
         """The deck the random streams give at (seed, match key, game, deal)."""
         raise ValueError(f"{self.title or self.name} has no deal books")
 
-    def book_line(self, rules: Any, dealer: int, deck: Sequence[int]) -> dict[str, JSON]:
+    def book_line(self, rules: R, dealer: int, deck: Sequence[int]) -> dict[str, JSON]:
         """A deck written out as a deal book line."""
         raise ValueError(f"{self.title or self.name} has no deal books")
 
-    def layouts(self, rules: Any, games: int) -> list[tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]]:
+    def layouts(self, rules: R, games: int) -> list[tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]]:
         """The sides and targets of the first ``games`` games of a match (a start position is
         checked against them)."""
         return [(rules.sides, (rules.target,) * len(rules.sides))] * games

@@ -9,12 +9,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from .errors import CribsimError
+from .game import Rules
 from .gamelog import MatchLog, RecordFileError
 from .games import game_named
 from .ruleset import rules_from_dict
 
 
-def rules_of(log: MatchLog, where: str) -> Any:
+def rules_of(log: MatchLog, where: str) -> Rules:
     """The rules a record was played under, rebuilt from the record and checked against its
     fingerprint (a record whose rules were edited is refused) and against the record's shape."""
     try:
@@ -22,7 +23,7 @@ def rules_of(log: MatchLog, where: str) -> Any:
     except CribsimError:
         raise RecordFileError(f"cribsim: {where}: unknown game {log.game[:40]!r}") from None
     try:
-        rules = rules_from_dict(log.rules, source=where, game=log.game)
+        rules: Rules = rules_from_dict(log.rules, source=where, game=log.game)
     except CribsimError as e:
         raise RecordFileError(f"cribsim: {where}: the record's rules are not valid ({str(e)[:200]})") from None
     except Exception as e:  # a rules mapping no rules file would give (wrong types, nested too deep)
@@ -40,7 +41,7 @@ def counters_of(log: MatchLog) -> list[tuple[float, float]] | None:
     return None if log.counters is None else [(c[0], c[1]) for c in log.counters]
 
 
-def replay_game(log: MatchLog, game_no: int, where: str, rules: Any = None) -> Any:
+def replay_game(log: MatchLog, game_no: int, where: str, rules: Rules | None = None) -> Any:
     """Game ``game_no`` (0 first) of a record played again, with its events; its scores, winner
     and deals checked against the record's. The last game of a forfeited match is replayed as
     far as it went (its ``stopped`` says why)."""

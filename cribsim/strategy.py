@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Protocol, cast
 
 from .errors import ConfigError, CribsimError, describe
+from .game import Rules
 from .games import default_name, game_named
 from .params import Param
 from .suggest import did_you_mean
@@ -93,7 +94,7 @@ def builtins(game: str | None = None) -> dict[str, str]:
     return dict(game_named(game or default_name()).builtins)
 
 
-def missing_for(cls: type[Any], rules: Any) -> list[str]:
+def missing_for(cls: type[Any], rules: Rules) -> list[str]:
     """What ``rules`` need that strategy class ``cls`` lacks, as phrases (its game says)."""
     return game_named(rules.game).missing_for(cls, rules)
 

@@ -13,6 +13,11 @@ Points for laying each rank on a pile are cached by the pile's ranks (the count 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cribsim.games.cribbage.observation import Observation
+
 import random
 from collections.abc import Sequence
 from itertools import combinations
@@ -128,7 +133,7 @@ class EVStrategy(Strategy):
     # minimises when rules.objective is -1; obeys obs.discard_rule
     understands = frozenset({"objective", "discard_rule"})
 
-    def inspect(self, obs: Any) -> tuple[int, ...]:
+    def inspect(self, obs: Observation) -> tuple[int, ...]:
         """V-TEAM3-2: the keep of four from the eight with the best exact expected show, plus
         the exact expected crib of the four put back (ours if we own the crib, else against us),
         both over every starter not among the eight."""
@@ -142,7 +147,7 @@ class EVStrategy(Strategy):
         return max(combinations(eight, len(obs.hand)), key=lambda k: obj * (
             expected_show(k, eight) + mine * expected_show([c for c in eight if c not in k], eight, True)))
 
-    def pass_cards(self, obs: Any) -> tuple[list[int], list[int]]:
+    def pass_cards(self, obs: Observation) -> tuple[list[int], list[int]]:
         """V-CANADIAN: the exact expected show of our hand and of the partner's (both count for
         the side) plus the crib value of the two thrown, over all 3,150 splits."""
 
@@ -159,7 +164,7 @@ class EVStrategy(Strategy):
         self.pair_own, self.pair_opp, self.single = _crib_arrays(crib_weight)
 
     # ---- auction ------------------------------------------------------------------------
-    def bid(self, obs: Any) -> int | None:
+    def bid(self, obs: Observation) -> int | None:
         """V-AUCTION: owning the crib instead of an opponent is worth our expected crib (the
         best keep's throw into our own crib, from the crib tables) plus the opponents' expected
         crib that we deny them; bid while the price is below that swing. In lowball a bid
@@ -188,7 +193,7 @@ class EVStrategy(Strategy):
         return cast("float", v if mine else -v)
 
     # ---- discard ------------------------------------------------------------------------
-    def crib_value(self, obs: Any, thrown: Sequence[int]) -> float:
+    def crib_value(self, obs: Observation, thrown: Sequence[int]) -> float:
         """Expected crib points of ``thrown`` for our side (negative into an opponent's crib)."""
         if not thrown:
             return 0.0
@@ -198,12 +203,12 @@ class EVStrategy(Strategy):
         v = sum(self.single[RANK[c]] for c in thrown) / len(thrown)
         return cast("float", v if mine else -v)
 
-    def keep_value(self, obs: Any, keep: Sequence[int], thrown: Sequence[int]) -> float:
+    def keep_value(self, obs: Observation, keep: Sequence[int], thrown: Sequence[int]) -> float:
         if obs.rules.jokers and max(obs.hand) >= 52:
             return self._joker_value(obs, keep, thrown)
         return expected_show(keep, obs.hand) + self.crib_value(obs, thrown)
 
-    def _joker_value(self, obs: Any, keep: Sequence[int], thrown: Sequence[int]) -> float:
+    def _joker_value(self, obs: Observation, keep: Sequence[int], thrown: Sequence[int]) -> float:
         """V-JOKERS, approximately: the exact expected show of the standard cards kept, plus
         JOKER_KEEP for each joker kept (a joker named at the show adds about 6.4 points to three
         random cards, measured); the crib value of the standard cards thrown, plus JOKER_CRIB
@@ -221,7 +226,7 @@ class EVStrategy(Strategy):
             v += self.crib_value(obs, std_thrown)
         return v
 
-    def _discard_jokers(self, obs: Any) -> list[int]:
+    def _discard_jokers(self, obs: Observation) -> list[int]:
         best, choice = None, None
         obj = obs.rules.objective
         for keep, thrown in allowed_keeps(obs):
@@ -231,7 +236,7 @@ class EVStrategy(Strategy):
         assert choice is not None  # a discard rule always leaves a legal discard
         return choice
 
-    def discard(self, obs: Any) -> list[int]:
+    def discard(self, obs: Observation) -> list[int]:
         hand = obs.hand
         n = len(hand)
         k = obs.discards
@@ -289,7 +294,7 @@ class EVStrategy(Strategy):
         i, j = pairs[at]
         return [hand[i], hand[j]]
 
-    def two_card_values(self, obs: Any) -> list[float] | None:
+    def two_card_values(self, obs: Observation) -> list[float] | None:
         """The hot path of every two-player game: for each pair thrown (``combinations`` order
         of the hand's indices), the exact expected show of the cards kept plus the crib tables'
         value of the pair; None when the decision is not two standard cards of two players with
@@ -335,11 +340,11 @@ class EVStrategy(Strategy):
         return out
 
     # ---- play ---------------------------------------------------------------------------
-    def play(self, obs: Any) -> Any:
+    def play(self, obs: Observation) -> Any:
         """The one-ply rule: points now minus the expected best reply of the next player."""
         return self.one_ply(obs)
 
-    def one_ply(self, obs: Any) -> Any:
+    def one_ply(self, obs: Observation) -> Any:
         """For each distinct card (rank) that may be laid: the points it pegs now (and a last
         card it secures), minus (plus, for a partner) the expected points of the next player's
         reply, from the chance that player holds each scoring rank among the cards this seat
@@ -380,7 +385,8 @@ class EVStrategy(Strategy):
         hold = HOLD_COL[unseen][nxt_size] if nxt_size > 0 else None
         count = obs.count
         minimise = self._objective < 0
-        best, choice = None, legal[0]
+        best: float | None = None
+        choice: int | tuple[int, int] = legal[0]
         seen = 0
         for answer, c in (play_options(obs) if wild else zip(legal, legal)):
             rk = c >> 2

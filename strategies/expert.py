@@ -26,9 +26,14 @@ the same discards and play without the board."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cribsim.games.cribbage.observation import Observation
+
 import random
 from collections.abc import Callable
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from cribsim.games.cribbage.cards import VALUE
 from cribsim.games.cribbage.engine.rollout import DealRollout, PlayRollout
@@ -78,7 +83,7 @@ class _Script:
     def reset(self) -> None:
         self.at = 0
 
-    def __call__(self, obs: Any) -> int:
+    def __call__(self, obs: Observation) -> int:
         at = self.at
         if at == len(self.laid):
             if obs.seat == self.other:  # the supposed hand could lay a card where the real one said go
@@ -118,7 +123,7 @@ class ReadingMC(MCStrategy):
         self.by_play = by_play
         self.slack = slack
 
-    def sampler_for(self, obs: Any, unseen: list[int]) -> Callable[[], list[list[int]]]:
+    def sampler_for(self, obs: Observation, unseen: list[int]) -> Callable[[], list[list[int]]]:
         plain = sampler(obs, unseen, self.rng)
         if obs.players != 2 or obs.rules.hand_size != 4 or obs.rules.deck_size != 52 or obs.rules.discard != 2:
             return plain
@@ -141,7 +146,7 @@ class Reader:
     (``mc.unseen_cards``), from which the other player's are drawn; ``rule``: the
     :class:`ReadingMC` whose ``ev`` discard and one-ply play stand for the other player's."""
 
-    def __init__(self, obs: Any, unseen: list[int], rule: ReadingMC) -> None:
+    def __init__(self, obs: Observation, unseen: list[int], rule: ReadingMC) -> None:
         me = obs.seat
         self.other = other = 1 - me
         self.laid = [c for s, c in obs.played if s == other]
@@ -232,7 +237,7 @@ class ExpertStrategy(EVStrategy):
         self._win: list[list[float]] = []
 
     # ---- the board ------------------------------------------------------------------------
-    def on_board(self, obs: Any) -> bool:
+    def on_board(self, obs: Observation) -> bool:
         """Whether to play this decision to the board: a rule set the board table describes
         (two players, 121, four-card hands, scored high) with a side near its target."""
         r = obs.rules
@@ -244,7 +249,7 @@ class ExpertStrategy(EVStrategy):
             self._win = t["dealer_wins"]
         return self._board_ok and self.board_from > 0 and max(obs.scores) >= r.target - self.board_from
 
-    def chance(self, obs: Any, side: int, scores: list[int]) -> float:
+    def chance(self, obs: Observation, side: int, scores: list[int]) -> float:
         """Our chance to win from the scores at the end of a deal (``side``: who reached the
         target in it, or -1): the board table, with the deal passing to the present pone."""
         if side >= 0:
@@ -252,9 +257,9 @@ class ExpertStrategy(EVStrategy):
         dealer_side = obs.side_of[obs.dealer]
         nxt, other = 1 - dealer_side, dealer_side  # the next deal's dealer side, and the other
         v = self._win[scores[nxt]][scores[other]]
-        return cast("float", v if nxt == obs.side else 1.0 - v)
+        return v if nxt == obs.side else 1.0 - v
 
-    def _views(self, obs: Any, throws: list[list[int]]) -> list[DealRollout]:
+    def _views(self, obs: Observation, throws: list[list[int]]) -> list[DealRollout]:
         rules, me = obs.rules, obs.seat
         out = []
         for thrown in throws:
@@ -264,7 +269,7 @@ class ExpertStrategy(EVStrategy):
             out.append(DealRollout(view, self.one_ply, (rules.target,) * 2))
         return out
 
-    def board_discard(self, obs: Any, ranked: list[tuple[float, list[int]]]) -> list[int]:
+    def board_discard(self, obs: Observation, ranked: list[tuple[float, list[int]]]) -> list[int]:
         """The keep with the best chance to win among the best ``board_keeps`` by points."""
         top = ranked[:self.board_keeps]
         hand, me, other = obs.hand, obs.seat, 1 - obs.seat
@@ -288,7 +293,7 @@ class ExpertStrategy(EVStrategy):
             return top[0][1]  # not clearly better than the best keep by points
         return top[best][1]
 
-    def board_play(self, obs: Any, points_choice: Any) -> Any:
+    def board_play(self, obs: Observation, points_choice: Any) -> Any:
         """The card with the best chance to win, if it beats ``points_choice`` (the points
         rule's card) by more than ``board_margin``; else ``points_choice``."""
         options: list[int] = []
@@ -313,6 +318,7 @@ class ExpertStrategy(EVStrategy):
             kept: list[list[int]] = [[], []]
             kept[me], kept[other] = mine_full, held[other] + theirs_played
             for i, c in enumerate(options):
+                assert obs.starter is not None  # the board values cards of the play
                 side, scores = roll.run(held, kept, crib, obs.starter, c)
                 wins[i] += self.chance(obs, side, scores)
         best = max(range(len(options)), key=lambda i: wins[i])
@@ -322,7 +328,7 @@ class ExpertStrategy(EVStrategy):
         return options[best]
 
     # ---- discard and play -------------------------------------------------------------------
-    def discard(self, obs: Any) -> list[int]:
+    def discard(self, obs: Observation) -> list[int]:
         values = self.two_card_values(obs)
         if values is None or len(obs.hand) != 6 or obs.rules.hand_size != 4:
             return super().discard(obs)
@@ -338,7 +344,7 @@ class ExpertStrategy(EVStrategy):
         ranked = [(values[k], [hand[PAIRS[6][k][0]], hand[PAIRS[6][k][1]]]) for k in order]
         return self.board_discard(obs, ranked)
 
-    def play(self, obs: Any) -> Any:
+    def play(self, obs: Observation) -> Any:
         choice = self._mc.play(obs) if self._mc is not None else self.one_ply(obs)
         if len(obs.legal) > 1 and self.on_board(obs):
             return self.board_play(obs, choice)

@@ -5,8 +5,13 @@ opponents may do next: a baseline one step above random."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cribsim.games.cribbage.observation import Observation
+
 from itertools import combinations
-from typing import Any, cast
+from typing import cast
 
 from cribsim.games.cribbage.cards import RANK, VALUE
 from cribsim.games.cribbage.scoring import peg_points
@@ -22,19 +27,19 @@ class GreedyStrategy(Strategy):
     # minimises when rules.objective is -1; obeys obs.discard_rule
     understands = frozenset({"objective", "discard_rule"})
 
-    def inspect(self, obs: Any) -> tuple[int, ...]:
+    def inspect(self, obs: Observation) -> tuple[int, ...]:
         """V-TEAM3-2: the four of the eight worth most without the starter."""
         sv, obj = show_value_fn(obs.rules), obs.rules.objective
         return max(combinations(obs.hand + obs.crib, len(obs.hand)), key=lambda k: obj * sv(k, None))
 
-    def pass_cards(self, obs: Any) -> tuple[list[int], list[int]]:
+    def pass_cards(self, obs: Observation) -> tuple[list[int], list[int]]:
         """V-CANADIAN: the split whose own and partner's hands are worth most (both count for
         the side), without the starter."""
         obj = obs.rules.objective
         return best_split(obs, lambda keep, passed, thrown: obj * (show_value_fn(obs.rules)(keep, None)
                                                                    + show_value_fn(obs.rules)(passed, None)))
 
-    def bid(self, obs: Any) -> int | None:
+    def bid(self, obs: Observation) -> int | None:
         """The crib as the points its best two cards would show (plus a flat 2 for the rest);
         in lowball any bid is welcome (it pegs our score back)."""
         if obs.rules.objective < 0:
@@ -42,7 +47,7 @@ class GreedyStrategy(Strategy):
         best = max(show_value_fn(obs.rules)(pair, None) for pair in combinations(obs.hand, 2))
         return raise_to(obs, best + 2)
 
-    def discard(self, obs: Any) -> list[int]:
+    def discard(self, obs: Observation) -> list[int]:
         hand = obs.hand
         keep_n = len(hand) - obs.discards
         best, choices = None, []
@@ -58,7 +63,7 @@ class GreedyStrategy(Strategy):
         keep = choices[int(self.rng.random() * len(choices))]
         return [c for c in hand if c not in keep]
 
-    def play(self, obs: Any) -> int | tuple[int, int]:
+    def play(self, obs: Observation) -> int | tuple[int, int]:
         ranks = [RANK[c] for c in obs.pile]
         best, choices = None, []
         obj = obs.rules.objective

@@ -8,9 +8,14 @@ that leaves the least to answer."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cribsim.games.cribbage.observation import Observation
+
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, cast
+from typing import cast
 
 from cribsim.games.cribbage.cards import RANK, VALUE
 from cribsim.games.cribbage.scoring import peg_points
@@ -48,7 +53,7 @@ class HoyleStrategy(Strategy):
     # minimises when rules.objective is -1; obeys obs.discard_rule
     understands = frozenset({"objective", "discard_rule"})
 
-    def inspect(self, obs: Any) -> tuple[int, ...]:
+    def inspect(self, obs: Observation) -> tuple[int, ...]:
         """V-TEAM3-2: certain points kept, and the crib by feel (good cards into our own crib,
         bad ones into the partnership's)."""
         eight = obs.hand + obs.crib
@@ -57,7 +62,7 @@ class HoyleStrategy(Strategy):
         return max(combinations(eight, len(obs.hand)), key=lambda k: obj * (
             show_value_fn(obs.rules)(k, None) + (0.5 if mine else -0.5) * crib_feel([c for c in eight if c not in k])))
 
-    def pass_cards(self, obs: Any) -> tuple[list[int], list[int]]:
+    def pass_cards(self, obs: Observation) -> tuple[list[int], list[int]]:
         """V-CANADIAN: certain points in both hands of the side, and the crib by feel."""
         mine = obs.side_of[obs.crib_owner] == obs.side
         obj = obs.rules.objective
@@ -65,7 +70,7 @@ class HoyleStrategy(Strategy):
             show_value_fn(obs.rules)(keep, None) + show_value_fn(obs.rules)(passed, None)
             + (0.5 if mine else -0.5) * crib_feel(thrown)))
 
-    def bid(self, obs: Any) -> int | None:
+    def bid(self, obs: Observation) -> int | None:
         """A club player's feel: a crib is worth about 4, more with 5s or a pair to throw;
         in lowball any bid is welcome."""
         if obs.rules.objective < 0:
@@ -73,7 +78,7 @@ class HoyleStrategy(Strategy):
         feel = max(crib_feel(pair) for pair in combinations(obs.hand, 2))
         return raise_to(obs, 3 + feel)
 
-    def discard(self, obs: Any) -> list[int] | None:
+    def discard(self, obs: Observation) -> list[int] | None:
         hand = obs.hand
         mine = obs.side_of[obs.crib_owner] == obs.side
         best, best_throw = None, None
@@ -90,7 +95,7 @@ class HoyleStrategy(Strategy):
                 best, best_throw = v, thrown
         return best_throw
 
-    def play(self, obs: Any) -> int | tuple[int, int] | None:
+    def play(self, obs: Observation) -> int | tuple[int, int] | None:
         legal = obs.legal
         if obs.count == 0:
             return self.lead(obs)
@@ -113,7 +118,7 @@ class HoyleStrategy(Strategy):
                 best, choice = v, answer
         return choice
 
-    def lead(self, obs: Any) -> int | tuple[int, int]:
+    def lead(self, obs: Observation) -> int | tuple[int, int]:
         legal = [c for c in obs.legal if c < 52]
         if not legal:  # only jokers (V-JOKERS): lead one as a 4, the classic lead
             return obs.legal[0], 15

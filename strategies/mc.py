@@ -20,6 +20,11 @@ Discard: the ``ev`` value of every keep, then for the ``discard_top`` best keeps
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cribsim.games.cribbage.observation import Observation
+
 import random
 from collections.abc import Callable
 from itertools import combinations
@@ -33,17 +38,18 @@ from cribsim.params import Param
 from strategies.ev import EVStrategy
 
 
-def unseen_cards(obs: Any) -> list[int]:
+def unseen_cards(obs: Observation) -> list[int]:
     """The cards a seat in the play has not seen: not in its hand, not laid, not its own
     discards, not the starter (in deck order)."""
     seen = set(obs.hand)
     seen.update(c for _, c in obs.played)
     seen.update(obs.discarded)
-    seen.add(obs.starter)
+    if obs.starter is not None:  # (always, in the play)
+        seen.add(obs.starter)
     return [c for c in range(obs.rules.deck_size) if c not in seen]
 
 
-def sampler(obs: Any, unseen: list[int], rng: random.Random) -> Callable[[], list[list[int]]]:
+def sampler(obs: Observation, unseen: list[int], rng: random.Random) -> Callable[[], list[list[int]]]:
     """A function returning one deal of ``unseen`` to the other seats, consistent with what
     ``obs`` has seen: their hand sizes, and every go (a seat that said go at count k holds
     nothing worth 31 - k or less)."""
@@ -89,11 +95,11 @@ class MCStrategy(EVStrategy):
         self.discard_top = discard_top
         self.discard_margin = discard_margin
 
-    def sampler_for(self, obs: Any, unseen: list[int]) -> Callable[[], list[list[int]]]:
+    def sampler_for(self, obs: Observation, unseen: list[int]) -> Callable[[], list[list[int]]]:
         """How the other seats' cards are dealt in the rollouts (a subclass may read them)."""
         return sampler(obs, unseen, self.rng)
 
-    def play(self, obs: Any) -> Any:
+    def play(self, obs: Observation) -> Any:
         legal = obs.legal
         wild = obs.rules.deck_size > 52
         if len(legal) == 1 and not wild:
@@ -117,7 +123,7 @@ class MCStrategy(EVStrategy):
         best = max(range(len(options)), key=lambda i: (obj * totals[i], VALUE[options[i][1]]))
         return options[best][0]
 
-    def discard(self, obs: Any) -> list[int]:
+    def discard(self, obs: Observation) -> list[int]:
         hand = obs.hand
         if not self.discard_rollouts:
             return super().discard(obs)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cribsim.games.cribbage.observation import Observation
+
+from typing import cast
 
 from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
 from cribsim.games.cribbage.variants.jokers import play_names
@@ -15,11 +20,11 @@ class RandomStrategy(Strategy):
     # minimises when rules.objective is -1; obeys obs.discard_rule
     understands = frozenset({"objective", "discard_rule"})
 
-    def inspect(self, obs: Any) -> list[int]:
+    def inspect(self, obs: Observation) -> list[int]:
         """V-TEAM3-2: a random four of the eight."""
         return draw(self.rng, obs.hand + obs.crib, len(obs.hand))
 
-    def pass_cards(self, obs: Any) -> tuple[list[int], list[int]]:
+    def pass_cards(self, obs: Observation) -> tuple[list[int], list[int]]:
         """V-CANADIAN: a random 4 for the partner and 2 for the crib."""
         rule = obs.discard_rule
         if rule is None:
@@ -29,7 +34,7 @@ class RandomStrategy(Strategy):
         rest = [c for c in obs.hand if c not in thrown]
         return draw(self.rng, rest, obs.passes), thrown
 
-    def bid(self, obs: Any) -> int | None:
+    def bid(self, obs: Observation) -> int | None:
         """A pass or the lowest legal bid, at even odds (V-AUCTION)."""
         if self.rng.random() >= 0.5:
             return None
@@ -37,7 +42,7 @@ class RandomStrategy(Strategy):
             return raise_to(obs, floor_worth(obs, 0))
         return raise_to(obs, obs.rules.max_bid)
 
-    def discard(self, obs: Any) -> list[int]:
+    def discard(self, obs: Observation) -> list[int]:
         rule = obs.discard_rule
         if rule is None:
             return draw(self.rng, obs.hand, obs.discards)
@@ -45,7 +50,7 @@ class RandomStrategy(Strategy):
         rest = [c for c in pool if c not in must]
         return list(must) + draw(self.rng, rest, obs.discards - len(must))
 
-    def play(self, obs: Any) -> int | tuple[int, int]:
+    def play(self, obs: Observation) -> int | tuple[int, int]:
         legal = obs.legal
         c = legal[int(self.rng.random() * len(legal))]
         if c >= 52:  # V-JOKERS: a random name that fits

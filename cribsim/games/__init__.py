@@ -14,12 +14,13 @@ import importlib
 import pkgutil
 import re
 from pathlib import Path
+from typing import Any
 
 from ..errors import ConfigError
 from ..game import Game
 from ..suggest import did_you_mean
 
-_LOADED: dict[str, Game] = {}
+_LOADED: dict[str, Game[Any]] = {}
 _SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -28,7 +29,7 @@ def builtin_names() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.ispkg)
 
 
-def game_named(name: object, source: str = "<inline>", key: str = "game") -> Game:
+def game_named(name: object, source: str = "<inline>", key: str = "game") -> Game[Any]:
     """The game called ``name`` (a built-in's package name, or ``module:attribute``); a one-line
     ConfigError naming ``source`` and ``key`` for a name that is neither."""
     if isinstance(name, str) and name in _LOADED:
@@ -43,7 +44,7 @@ def game_named(name: object, source: str = "<inline>", key: str = "game") -> Gam
                                    f"got {str(name)[:80]!r}{did_you_mean(name, known)}")
 
 
-def _load(name: str, module: str, attr: str, source: str, key: str) -> Game:
+def _load(name: str, module: str, attr: str, source: str, key: str) -> Game[Any]:
     try:
         mod = importlib.import_module(module)
     except ImportError as e:
@@ -56,12 +57,12 @@ def _load(name: str, module: str, attr: str, source: str, key: str) -> Game:
     return game
 
 
-def all_builtin() -> list[Game]:
+def all_builtin() -> list[Game[Any]]:
     """Every game shipped with cribsim, loaded."""
     return [game_named(n) for n in builtin_names()]
 
 
-def default_game() -> Game:
+def default_game() -> Game[Any]:
     """The game of a config or rules file that names none."""
     chosen = [g for g in all_builtin() if g.default]
     if len(chosen) != 1:

@@ -25,6 +25,7 @@ import sys
 from typing import Any
 
 from ..errors import CribsimError
+from ..game import Rules
 from ..games import default_name, game_named
 from ..ruleset import rules_from_dict
 from ..strategy import capabilities, factory, resolve
@@ -35,7 +36,7 @@ BOOT = ("import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
         "from cribsim.isolation.host import main; main(int(sys.argv[2]))")
 
 
-def new_observation(game: str, rules: Any, d: dict[str, Any]) -> Any:
+def new_observation(game: str, rules: Rules, d: dict[str, Any]) -> Any:
     """A fresh observation of ``game`` for the seat ``d`` describes (its fields set by the caller)."""
     side_of = tuples(d.get("side_of")) if d.get("side_of") is not None else None
     return game_named(game).observation(rules, d["seat"], d["side"], side_of)
@@ -55,9 +56,9 @@ class Host:
         self.game = ""
         self.makers: dict[str, Any] = {}  # params (as JSON) -> make(rng)
         self.decisions: frozenset[str] = frozenset()
-        self.rules_cache: dict[str, Any] = {}
+        self.rules_cache: dict[str, Rules] = {}
         self.inst: Any = None
-        self.rules: Any = None
+        self.rules: Rules | None = None
         self.obs: Any = None
         self.obs_fields: frozenset[str] = frozenset()
 
@@ -112,7 +113,7 @@ class Host:
 
     def decide(self, msg: dict[str, Any]) -> dict[str, Any]:
         name = msg.get("decision")
-        if self.inst is None:
+        if self.inst is None or self.rules is None:
             return _error("decide before match")
         if name not in self.decisions:
             return _error(f"{self.spec} does not make the decision {name!r}")
@@ -131,7 +132,7 @@ class Host:
         except TypeError as e:
             return {"kind": "error", "illegal": True, "message": f"answered {name} with {e}"}
 
-    def rules_of(self, d: dict[str, Any]) -> Any:
+    def rules_of(self, d: dict[str, Any]) -> Rules:
         key = _key(d)
         r = self.rules_cache.get(key)
         if r is None:

@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any
 
 from ..errors import CribsimError, IllegalMove
+from ..game import Rules
 from ..strategy import builtins, missing_for, resolve
 from .link import Died, Garbled, Late, Link
 from .protocol import PROTOCOL, tuples, well_formed
@@ -49,7 +50,7 @@ def is_plugin(spec: Any, game: str | None = None) -> bool:
     return isinstance(spec, str) and spec not in table and spec not in table.values()
 
 
-def hello(link: Link, spec: str, params: dict[str, Any], rules: Sequence[Any], game: str) -> dict[str, Any]:
+def hello(link: Link, spec: str, params: dict[str, Any], rules: Sequence[Rules], game: str) -> dict[str, Any]:
     """Start the player (if it is not running) and load the plug-in: its capabilities, or a
     CribsimError with the loader's one-line message."""
     msg = {"kind": "hello", "protocol": PROTOCOL, "game": game, "strategy": spec, "params": params,
@@ -88,7 +89,7 @@ def _capabilities(reply: dict[str, Any]) -> dict[str, Any] | None:
     return {"name": name, "decisions": sorted(set(decisions)), "understands": sorted(set(understands))}
 
 
-def check(spec: str, params: dict[str, Any], rules: Sequence[Any], game: str) -> dict[str, Any]:
+def check(spec: str, params: dict[str, Any], rules: Sequence[Rules], game: str) -> dict[str, Any]:
     """Load a plug-in in a host of its own, check it against every rule set, and end the host;
     returns its capabilities. Every failure is one CribsimError (the loader's messages)."""
     if not isinstance(spec, str) or not _SPEC.fullmatch(spec):
@@ -199,7 +200,7 @@ class Isolated:
     """One lineup entry's plug-in, isolated: ``bind(seat, rules)`` is the ``make(rng)`` of that
     seat (a fresh proxy per match, on the seat's own player process)."""
 
-    def __init__(self, spec: str, params: dict[str, Any], game: str, rules: Sequence[Any], limit: float,
+    def __init__(self, spec: str, params: dict[str, Any], game: str, rules: Sequence[Rules], limit: float,
                  caps: dict[str, Any] | None = None) -> None:
         self.spec, self.params, self.game, self.rules, self.limit = spec, dict(params), game, tuple(rules), limit
         self.caps = caps if caps is not None else check(spec, self.params, self.rules, game)
@@ -211,10 +212,10 @@ class Isolated:
     def __call__(self, rng: Any) -> Any:
         raise TypeError("an isolated plug-in is made for a seat: bind(seat, rules) first")
 
-    def bind(self, seat: int, rules: Any) -> Any:
+    def bind(self, seat: int, rules: Rules) -> Any:
         return partial(self.make, seat, rules)
 
-    def make(self, seat: int, rules: Any, rng: Any = None) -> Proxy:
+    def make(self, seat: int, rules: Rules, rng: Any = None) -> Proxy:
         link = self.links.get(seat)
         if link is None:
             link = self.links[seat] = Link()

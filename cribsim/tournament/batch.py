@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..book import opening
 from ..errors import IllegalMove
+from ..game import Rules
 from ..gamelog import MatchLog, MatchTape
 from ..games import game_named
 from ..isolation import Isolated, PluginFault, is_plugin, timeout_message
@@ -66,7 +67,7 @@ def release() -> None:
     _FACTORIES.clear()
 
 
-def _tracked(make: Callable[[Any], Any], seat: int, rules: Any, dog: Watchdog) -> Callable[[Any], Any]:
+def _tracked(make: Callable[[Any], Any], seat: int, rules: Rules, dog: Watchdog) -> Callable[[Any], Any]:
     bind = getattr(make, "bind", None)
     if bind is not None:  # an isolated plug-in: the seat's own player process
         make = bind(seat, rules)
@@ -115,7 +116,7 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
 
 
 def _match_options(ctx: dict[str, Any], spec: MatchSpec,
-                   rules: Any) -> tuple[dict[str, Any], list[tuple[float, float]] | None, MatchTape | None]:
+                   rules: Rules) -> tuple[dict[str, Any], list[tuple[float, float]] | None, MatchTape | None]:
     """play_match's options for one match: the seats' counting models (V-MUGGINS), the opening
     (deal book, start position) and a tape when its games are recorded."""
     kwargs: dict[str, Any] = {}

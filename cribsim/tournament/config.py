@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, cast, overload
 
 from ..book import BookDeal, Start, read_book, read_starts
 from ..errors import ConfigError, CribsimError, describe
+from ..game import Rules
 from ..games import builtin_names, default_name, game_named
 from ..isolation import check as check_plugin
 from ..isolation import is_plugin
@@ -299,7 +300,7 @@ def _record(source: str, spec: Any, lineup: Sequence[Entry]) -> Record:
     raise ConfigError(source, "record", f"{expected}, got {_shown(spec)}")
 
 
-def _book(source: str, spec: Any, variants: Sequence[Any]) -> tuple[str, str, list[list[BookDeal]]]:
+def _book(source: str, spec: Any, variants: Sequence[Rules]) -> tuple[str, str, list[list[BookDeal]]]:
     """``deals: FILE``: a deal book beside the config (or from the working directory)."""
     if not isinstance(spec, str) or not spec or len(spec) > 1000:
         raise ConfigError(source, "deals", f"expected the path of a deal book (JSON lines), got {_shown(spec)}")
@@ -362,7 +363,7 @@ def _variants(source: str, spec: Any, match: MatchFormat | None, game: str) -> l
 
 
 def _lineup(source: str, spec: Any, game: str,
-            variants: Sequence[Any] = ()) -> list[tuple[Entry, dict[str, Any] | None]]:
+            variants: Sequence[Rules] = ()) -> list[tuple[Entry, dict[str, Any] | None]]:
     if not isinstance(spec, list) or not spec:
         raise ConfigError(source, "lineup", "expected a list of entries such as {name: ev, strategy: ev}")
     if len(spec) > MAX_ENTRIES:
@@ -449,7 +450,7 @@ def _unique(source: str, key: str, names: list[str], what: str) -> None:
             raise ConfigError(source, key.format(i), f"duplicate {what} name {n!r}")
 
 
-def _tables(source: str, fmt: str, pairings: Any, lineup: Sequence[Entry], rules: Any,
+def _tables(source: str, fmt: str, pairings: Any, lineup: Sequence[Entry], rules: Rules,
             vi: int) -> tuple[tuple[int, ...], ...]:
     k = len(rules.sides)
     n = len(lineup)
@@ -482,7 +483,7 @@ def _tables(source: str, fmt: str, pairings: Any, lineup: Sequence[Entry], rules
     return tuple((0,) + rest for rest in combinations(range(1, n), k - 1))  # gauntlet
 
 
-def _sprt(source: str, stop: Any, variants: Sequence[Any],
+def _sprt(source: str, stop: Any, variants: Sequence[Rules],
           tables: tuple[tuple[tuple[int, ...], ...], ...]) -> Sprt | None:
     if stop is None:
         return None

@@ -3,6 +3,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
 import argparse
 import json
 from collections.abc import Iterable
@@ -56,10 +61,10 @@ def cmd_dealstats(args: argparse.Namespace) -> int:
 
 # ---- score ----------------------------------------------------------------------------------
 
-def _score_cards(hand: list[int], starter: int, crib: bool, rules: Any = None) -> dict[str, Any]:
+def _score_cards(hand: list[int], starter: int, crib: bool, rules: Rules | None = None) -> dict[str, Any]:
     named = None
     show_items = rules.program.hooks.show_items if rules is not None else None
-    if show_items is not None and any(c >= WILD_BASE for c in hand + [starter]):
+    if rules is not None and show_items is not None and any(c >= WILD_BASE for c in hand + [starter]):
         items, nh, ns = show_items(hand, starter, crib, rules.objective)  # wild cards named by the rules
         named = {"hand": [card_str(c) for c in nh], "starter": card_str(ns)}
     else:
@@ -86,11 +91,12 @@ def _rules_arg(args: argparse.Namespace) -> Any:
     return rules
 
 
-def _wild_in_deck(rules: Any) -> int:
+def _wild_in_deck(rules: Rules | None) -> int:
     return rules.deck_size - 52 if rules is not None else 0
 
 
-def _check_show(hand: list[int], starter: int, rules: Any = None, crib: bool = False, batch: bool = False) -> None:
+def _check_show(hand: list[int], starter: int, rules: Rules | None = None, crib: bool = False,
+                batch: bool = False) -> None:
     if starter in hand:
         raise CribsimError(f"cribsim: the starter {card_str(starter)} is also in the hand")
     if len(set(hand)) != len(hand):
@@ -160,7 +166,7 @@ def parse_cards_loose(words: Iterable[str]) -> list[int]:
     return [parse_cards([w])[0] for w in words]
 
 
-def _peg_words(words: Iterable[str], rules: Any) -> list[int]:
+def _peg_words(words: Iterable[str], rules: Rules | None) -> list[int]:
     """Cards laid; a wild card is written JK=5S (laid as the card it is named)."""
     out, wild = [], 0
     for w in words:

@@ -31,7 +31,7 @@ COLUMNS = (
 )
 
 
-class Cribbage(Game):
+class Cribbage(Game[Rules]):
     name = "cribbage"
     title = "Cribbage"
     default = True

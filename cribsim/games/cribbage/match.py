@@ -20,11 +20,13 @@ if TYPE_CHECKING:
     from cribsim.gamelog import MatchTape
     from cribsim.opening import Opening
 
+    from .rules import Rules
+
 NO_SKUNK, SKUNK, DOUBLE_SKUNK, TRIPLE_SKUNK = range(4)
 SKUNK_NAMES = ("win", "skunk", "double_skunk", "triple_skunk")
 
 
-def skunk_level(rules: Any, loser_score: float, lines: Sequence[int] | None = None) -> int:
+def skunk_level(rules: Rules, loser_score: float, lines: Sequence[int] | None = None) -> int:
     """0 none, 1 skunk, 2 double, 3 triple: the loser below each line (R-MATCH-1)."""
     level = NO_SKUNK
     for i, line in enumerate(lines or rules.skunk_lines):
@@ -38,7 +40,7 @@ def _lines(target: float) -> tuple[int, int, int]:
     return (math.ceil(3 * target / 4), math.ceil(target / 2), math.ceil(target / 4))
 
 
-def game_skunk(rules: Any, result: GameResult) -> int:
+def game_skunk(rules: Rules, result: GameResult) -> int:
     """The skunk level of a game. With several losing sides the best of them counts: a skunk
     means every opponent stayed below the line. With per-side targets (V-TEAM3) each loser is
     measured against the lines of its own target. With continued play (R-MATCH-5) the scores
@@ -51,7 +53,7 @@ def game_skunk(rules: Any, result: GameResult) -> int:
     return min(skunk_level(rules, result.scores[s], _lines(result.targets[s])) for s in losers)
 
 
-def next_first_dealer(rules: Any, result: GameResult, previous_first_dealer: int) -> int:
+def next_first_dealer(rules: Rules, result: GameResult, previous_first_dealer: int) -> int:
     """R-MATCH-3: the loser deals first: the side ranked last; within it (or among sides tied
     with it) the seat nearest clockwise after the previous first dealer."""
     last = result.scores[result.order[-1]]
@@ -66,7 +68,7 @@ def next_first_dealer(rules: Any, result: GameResult, previous_first_dealer: int
     raise AssertionError("no losing seat")
 
 
-def winners(rules: Any, result: GameResult) -> tuple[int, ...]:
+def winners(rules: Rules, result: GameResult) -> tuple[int, ...]:
     """The match sides (lineup entries) that won a game: one, the sides sharing the win, or
     both partners of a game-only partnership (V-TEAM3)."""
     if result.shared is not None:
@@ -76,7 +78,7 @@ def winners(rules: Any, result: GameResult) -> tuple[int, ...]:
     return tuple(sorted({rules.side_of[seat] for seat in result.sides[result.winner]}))
 
 
-def game_points(rules: Any, game: GameResult, level: int, table: dict[str, int]) -> dict[int, int]:
+def game_points(rules: Rules, game: GameResult, level: int, table: dict[str, int]) -> dict[int, int]:
     """{side: game points} for one game: the R-MATCH-2 table; R-MATCH-4 winner takes all (the
     winner 2; if only the third-placed is skunked the winner 3 and the second 1; if both are
     skunked the winner 3 and the second 0); R-MATCH-5 continued play (first 2, or 4 with five,
@@ -110,7 +112,7 @@ def game_points(rules: Any, game: GameResult, level: int, table: dict[str, int])
     return {**dict.fromkeys(won, 3), rest[0]: 1}
 
 
-def after_game(rules: Any, game: GameResult, points: list[int], played: int,
+def after_game(rules: Rules, game: GameResult, points: list[int], played: int,
                table: dict[str, int] | None = None) -> tuple[int, int | None]:
     """Score a finished game into the match: its skunk level, the game points added to
     ``points`` (by side), and the match's winner once it is settled (None: play on)."""
@@ -123,7 +125,7 @@ def after_game(rules: Any, game: GameResult, points: list[int], played: int,
     return level, settled(fmt, points, played, winners(rules, game)[0])
 
 
-def play_match(rules: Any, factories: Sequence[Callable[[random.Random], Any]], seed: int, match_key: int,
+def play_match(rules: Rules, factories: Sequence[Callable[[random.Random], Any]], seed: int, match_key: int,
                first_dealer: int | None = None, log: bool = False,
                counters: Sequence[tuple[float, float]] | None = None, opening: Opening | None = None,
                tape: MatchTape | None = None) -> MatchResult:

@@ -5,6 +5,11 @@ word a core event its own way, from its module."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
 from typing import Any
 
 from cribsim.seats import seat_names, side_names
@@ -13,7 +18,7 @@ from .cards import card_str, cards_str
 from .scoring import item_words
 
 
-def narrate(rules: Any, result: Any, names: list[str] | None = None) -> list[str]:
+def narrate(rules: Rules, result: Any, names: list[str] | None = None) -> list[str]:
     """Lines of text for one GameResult played with ``log=True``."""
     names = names or seat_names(rules)
     game_sides = result.sides

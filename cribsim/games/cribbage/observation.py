@@ -8,6 +8,11 @@ rule set once."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
 from collections.abc import Mapping
 from typing import Any
 
@@ -48,7 +53,7 @@ class Observation:
     side: int
     side_of: tuple[int, ...]
     players: int
-    rules: Any
+    rules: Rules
     dealer: int
     crib_owner: int
     scores: tuple[int, ...]
@@ -67,7 +72,11 @@ class Observation:
     match_score: tuple[int, ...]
     shown: tuple[Any, ...]
 
-    def __init__(self, seat: int, side: int, rules: Any, side_of: tuple[int, ...] | None = None) -> None:
+    if TYPE_CHECKING:
+        def __getattr__(self, name: str) -> Any:
+            """A field a variant adds (``obs.bid_standing``): its module declares it."""
+
+    def __init__(self, seat: int, side: int, rules: Rules, side_of: tuple[int, ...] | None = None) -> None:
         self.seat, self.side, self.rules = seat, side, rules
         self.players = rules.players
         self.side_of = side_of if side_of is not None else rules.side_of

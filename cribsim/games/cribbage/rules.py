@@ -76,6 +76,10 @@ class Rules(RulesBase):
         self.__dict__.update({name: p.default for name, (_, p) in PARAMS.items()})
         self.__dict__.update(dict(self.params))
 
+    if TYPE_CHECKING:
+        def __getattr__(self, name: str) -> Any:
+            """Every variant knob is an attribute (``rules.min_bid``), set when the rules are made."""
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Unpickling (a Ray worker): the fields, then the knobs as attributes again."""
         self.__dict__.update(state)

@@ -19,6 +19,7 @@ from cribsim.strategy import capabilities
 from .engine.phases import obeys
 
 if TYPE_CHECKING:
+    from .observation import Observation
     from .rules import Rules
 
 BUILTIN = {
@@ -34,12 +35,12 @@ BUILTIN = {
 CORE_DECISIONS = ("discard", "play")
 
 
-def allowed(obs: Any, thrown: Any) -> bool:
+def allowed(obs: Observation, thrown: Any) -> bool:
     """Whether a set of discards obeys ``obs.discard_rule`` (always, without one)."""
     return obeys(obs.discard_rule, thrown)
 
 
-def allowed_keeps(obs: Any) -> Iterator[tuple[tuple[int, ...], list[int]]]:
+def allowed_keeps(obs: Observation) -> Iterator[tuple[tuple[int, ...], list[int]]]:
     """(keep, thrown) for every legal discard, in ``combinations(hand, kept)`` order."""
     hand = obs.hand
     for keep in combinations(hand, len(hand) - obs.discards):

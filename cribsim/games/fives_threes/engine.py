@@ -127,7 +127,7 @@ class GameResult:
         """Hands played (a hand is this game's deal)."""
         return self.hands
 
-    def record(self, level: int = 0, rules: Any = None) -> GameRecord:
+    def record(self, level: int, rules: DominoRules) -> GameRecord:
         """The :class:`cribsim.records.GameRecord` the tournament keeps for this game: hands
         as deals, the first leader as the first dealer, the tallies as named metrics."""
 

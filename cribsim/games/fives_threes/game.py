@@ -19,7 +19,7 @@ from .rules import DominoRules, build_rules
 from .strategy import BUILTIN
 
 
-class FivesThrees(Game):
+class FivesThrees(Game[DominoRules]):
     name = "fives_threes"
     title = "Fives and Threes"
     default_rules = "fives_threes"

@@ -23,6 +23,8 @@ from .state import GameOver, GameState
 if TYPE_CHECKING:
     from cribsim.gamelog import GameLog, GameTape
 
+    from ..rules import Rules
+
 
 @dataclass
 class GameResult:
@@ -59,7 +61,7 @@ class GameResult:
                 out[seat] = i
         return tuple(out)
 
-    def record(self, skunk: int, rules: Any = None) -> Any:
+    def record(self, skunk: int, rules: Rules | None = None) -> GameRecord:
         """The :class:`cribsim.records.GameRecord` the tournament keeps for this game."""
 
         n = len(self.by_role)
@@ -74,7 +76,7 @@ class GameResult:
             metrics=dict(self.metrics), trail=[list(s) for s in self.trail], decisions=self.decisions)
 
 
-def cut_for_deal(rules: Any, seed: int, address: Sequence[int], events: list[Event] | None = None) -> int:
+def cut_for_deal(rules: Rules, seed: int, address: Sequence[int], events: list[Event] | None = None) -> int:
     """R-DEAL-1: every player cuts; lowest rank deals; only those tied for lowest cut again.
     Each round of cuts is drawn from a fresh deck addressed by (seed, address, round)."""
     contenders = list(range(rules.players))
@@ -141,7 +143,7 @@ def result_of(g: GameState, over: GameOver, log: bool) -> GameResult:
                       [*g.trail, tuple(g.scores)], g.asked)
 
 
-def play_game(rules: Any, strategies: Sequence[Any], seed: int, address: tuple[int, int],
+def play_game(rules: Rules, strategies: Sequence[Any], seed: int, address: tuple[int, int],
               first_dealer: int | None = None, log: bool = False,
               counters: Sequence[tuple[float, float]] | None = None,
               decks: dict[int, list[int]] | None = None, match_score: tuple[int, ...] = (),
@@ -178,7 +180,7 @@ def play_game(rules: Any, strategies: Sequence[Any], seed: int, address: tuple[i
     return result
 
 
-def replay_game(rules: Any, log: GameLog, seed: int, address: tuple[int, int],
+def replay_game(rules: Rules, log: GameLog, seed: int, address: tuple[int, int],
                 counters: Sequence[tuple[float, float]] | None = None, where: str = "record",
                 partial: bool = False) -> GameResult:
     """Play a recorded game again through the state machine's generic interface: its decks, its
@@ -209,7 +211,7 @@ def replay_game(rules: Any, log: GameLog, seed: int, address: tuple[int, int],
     return result
 
 
-def _check_log(rules: Any, log: GameLog, where: str) -> None:
+def _check_log(rules: Rules, log: GameLog, where: str) -> None:
     if not log.first_dealer < rules.players or any(not 0 <= s < rules.players or not 0 <= c < rules.deck_size
                                                    for s, c in log.cuts):
         raise RecordFileError(f"cribsim: {where}: a first dealer or a cut that is not a seat and a card of these "

@@ -20,6 +20,7 @@ from .events import CRIB, HAND, HEELS, PEG
 from .variant import Decision, Phase
 
 if TYPE_CHECKING:
+    from ..observation import Observation
     from .state import GameState
 
 Answers = Generator[int, Any, None]
@@ -65,7 +66,7 @@ def obeys(rule: tuple[Sequence[int], Sequence[int]] | None, choice: Sequence[int
     return rule is None or set(rule[0]) <= set(choice) <= set(rule[1])
 
 
-def discard_error(obs: Any, choice: Any) -> str | None:
+def discard_error(obs: Observation, choice: Any) -> str | None:
     """Why ``choice`` is not a legal discard for ``obs`` (R-DEAL-2, and a variant's discard
     rule), or None."""
     k, hand = obs.discards, obs.hand
@@ -82,7 +83,7 @@ def discard_error(obs: Any, choice: Any) -> str | None:
     return None
 
 
-def discard_choices(obs: Any) -> list[tuple[int, ...]]:
+def discard_choices(obs: Observation) -> list[tuple[int, ...]]:
     """Every legal discard (the thrown cards), in ``combinations(hand)`` order."""
     return [c for c in combinations(obs.hand, obs.discards) if discard_error(obs, c) is None]
 
@@ -246,7 +247,7 @@ def play(g: GameState) -> Answers:
         award(last, 1, PEG, "last card")
 
 
-def play_error(obs: Any, answer: Any) -> str | None:
+def play_error(obs: Observation, answer: Any) -> str | None:
     """Why ``answer`` cannot be laid now, or None (for drivers that check before they send)."""
     name_card = obs.rules.program.hooks.name_card
     if name_card is not None:
@@ -260,7 +261,7 @@ def play_error(obs: Any, answer: Any) -> str | None:
     return None
 
 
-def play_choices(obs: Any) -> list[Any]:
+def play_choices(obs: Observation) -> list[Any]:
     """Every distinct legal play answer (a variant may expand a card into several)."""
     expand = obs.rules.program.hooks.play_answers
     return [a for a, _ in expand(obs)] if expand is not None else list(obs.legal)

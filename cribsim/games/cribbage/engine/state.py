@@ -19,6 +19,11 @@ its list of actions are a full record of a game."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..rules import Rules
+
 from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
@@ -66,7 +71,7 @@ class GameState:
     A game may start at a later position: deal number ``deal_no`` with ``scores`` by side, and
     may stop after deal ``until_deal`` (the flow then returns without a winner)."""
 
-    def __init__(self, rules: Any, seed: int, address: tuple[int, int], dealer: int, *, log: bool = False,
+    def __init__(self, rules: Rules, seed: int, address: tuple[int, int], dealer: int, *, log: bool = False,
                  decks: dict[int, list[int]] | None = None, match_score: tuple[int, ...] = (),
                  counters: Sequence[tuple[float, float]] | None = None, deal_no: int = 0,
                  scores: Sequence[int] | None = None, until_deal: int | None = None) -> None:
@@ -283,7 +288,7 @@ class GameState:
 
     def legal_actions(self) -> list[Any]:
         """Every legal answer to the decision asked of ``actor``."""
-        if self.over is not None:
+        if self.over is not None or self.decision is None:
             return []
         legal: list[Any] = self.program.decisions[self.decision].legal(self.obs[self.actor])
         return legal
@@ -291,7 +296,7 @@ class GameState:
     def apply(self, action: Any) -> None:
         """Answer the decision asked of ``actor``; runs to the next decision or the end. An
         illegal answer raises IllegalMove and leaves the state unchanged."""
-        if self.over is not None or self._flow is None:
+        if self.over is not None or self._flow is None or self.decision is None:
             raise IllegalMove("the game is over" if self.over is not None else "call start() first", self.actor)
         msg = self.program.decisions[self.decision].check(self.obs[self.actor], action)
         if msg:

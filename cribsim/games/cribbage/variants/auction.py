@@ -24,14 +24,15 @@ from ..engine.variant import Decision, Phase, Variant
 if TYPE_CHECKING:
     from ..engine.events import Event
     from ..engine.state import GameState
+    from ..observation import Observation
 
 
-def lowest_bid(obs: Any) -> int:
+def lowest_bid(obs: Observation) -> int:
     lowest: int = max(obs.rules.min_bid, obs.bid_standing + 1)
     return lowest
 
 
-def bid_error(obs: Any, b: Any) -> str | None:
+def bid_error(obs: Observation, b: Any) -> str | None:
     if b is None or (isinstance(b, int) and not isinstance(b, bool) and b == 0):
         return None
     lo, hi = lowest_bid(obs), obs.rules.max_bid
@@ -40,26 +41,27 @@ def bid_error(obs: Any, b: Any) -> str | None:
     return None
 
 
-def bid_choices(obs: Any) -> list[Any]:
+def bid_choices(obs: Observation) -> list[Any]:
     return [None] + list(range(lowest_bid(obs), obs.rules.max_bid + 1))
 
 
-def pass_always(strategy: Any, obs: Any) -> None:
+def pass_always(strategy: Any, obs: Observation) -> None:
     """The default answer: never bid."""
     return None
 
 
-def raise_to(obs: Any, worth: float) -> int | None:
+def raise_to(obs: Observation, worth: float) -> int | None:
     """The lowest legal bid if it is worth no more than ``worth`` points to us, else a pass."""
     b = lowest_bid(obs)
     return b if b <= worth and b <= obs.rules.max_bid else None
 
 
-def floor_worth(obs: Any, crib_estimate: float) -> float:
+def floor_worth(obs: Observation, crib_estimate: float) -> float:
     """With a reversed objective a bid is welcome as far as the floor lets it peg us back, less
     the crib's points we would then have to take."""
     side_score: int = obs.scores[obs.side] if obs.scores else 0
-    floor: int = obs.rules.score_floor
+    floor = obs.rules.score_floor
+    assert floor is not None, "a reversed objective with the auction has a score floor (V-AUCTION)"
     return side_score - floor - crib_estimate
 
 

@@ -24,11 +24,12 @@ from ..scoring import show_points
 if TYPE_CHECKING:
     from ..engine.events import Event
     from ..engine.state import GameState
+    from ..observation import Observation
 
 DEALT, PASS, THROW = 10, 4, 2
 
 
-def pass_error(obs: Any, choice: Any) -> str | None:
+def pass_error(obs: Observation, choice: Any) -> str | None:
     try:
         to_partner, to_crib = (list(x) for x in choice)
     except (ValueError, TypeError):
@@ -43,7 +44,7 @@ def pass_error(obs: Any, choice: Any) -> str | None:
     return None
 
 
-def splits(obs: Any) -> list[tuple[list[int], list[int], list[int]]]:
+def splits(obs: Observation) -> list[tuple[list[int], list[int], list[int]]]:
     """(keep, to partner, to crib) for every legal split of the 10 cards (3,150 without a rule)."""
     hand, rule = obs.hand, obs.discard_rule
     out = []
@@ -56,7 +57,7 @@ def splits(obs: Any) -> list[tuple[list[int], list[int], list[int]]]:
     return out
 
 
-def best_split(obs: Any, value: Callable[[Any, Any, Any], float]) -> tuple[list[int], list[int]]:
+def best_split(obs: Observation, value: Callable[[Any, Any, Any], float]) -> tuple[list[int], list[int]]:
     """(to_partner, to_crib) maximising ``value(keep, to_partner, to_crib)`` over every legal
     split, the first best kept."""
     best, choice = None, None
@@ -68,7 +69,7 @@ def best_split(obs: Any, value: Callable[[Any, Any, Any], float]) -> tuple[list[
     return choice
 
 
-def pass_worth_most(strategy: Any, obs: Any) -> tuple[list[int], list[int]]:
+def pass_worth_most(strategy: Any, obs: Observation) -> tuple[list[int], list[int]]:
     """The default answer: the split whose two hands (both the side's) show most without the
     starter (least with a reversed objective)."""
     obj = obs.rules.objective

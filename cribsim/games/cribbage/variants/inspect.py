@@ -20,9 +20,10 @@ from ..engine.variant import Decision, Phase, Variant
 if TYPE_CHECKING:
     from ..engine.events import Event
     from ..engine.state import GameState
+    from ..observation import Observation
 
 
-def keep_error(obs: Any, keep: Any) -> str | None:
+def keep_error(obs: Observation, keep: Any) -> str | None:
     eight = list(obs.hand) + list(obs.crib)
     try:
         keep = list(keep)
@@ -33,7 +34,7 @@ def keep_error(obs: Any, keep: Any) -> str | None:
     return None
 
 
-def keep_own(strategy: Any, obs: Any) -> tuple[int, ...]:
+def keep_own(strategy: Any, obs: Observation) -> tuple[int, ...]:
     """The default answer: keep the hand as it is."""
     return tuple(obs.hand)
 

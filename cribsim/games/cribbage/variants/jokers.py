@@ -27,6 +27,7 @@ from ..scoring import peg_points, show_breakdown, show_points
 if TYPE_CHECKING:
     from ..engine.events import Event
     from ..engine.state import GameState
+    from ..observation import Observation
 
 
 def best_show(hand: Sequence[int], starter: int | None, crib: bool = False, objective: int = 1,
@@ -79,7 +80,7 @@ def play_names(room: int) -> list[int]:
     return [card(r, 3) for r in range(13) if VALUE[card(r, 3)] <= room]
 
 
-def play_options(obs: Any) -> list[tuple[Any, int]]:
+def play_options(obs: Observation) -> list[tuple[Any, int]]:
     """(answer, card it counts as) for every distinct way to play: a standard card as itself, a
     joker once per rank that fits, as (joker, named card)."""
     out: list[tuple[Any, int]] = []
@@ -93,7 +94,7 @@ def play_options(obs: Any) -> list[tuple[Any, int]]:
     return out
 
 
-def name_card(move: Any, obs: Any) -> tuple[int, int]:
+def name_card(move: Any, obs: Observation) -> tuple[int, int]:
     """(card, the card it counts as) for a play answer: a standard card as itself; a joker as
     the card its player names (a standard card that fits under 31), or, answered bare, the name
     that pegs most now (fewest in lowball)."""
