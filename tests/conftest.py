@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="session")
 def ray_cluster():
-    # workers must import the project and tests.bad_strategies
+    # workers must import the project and tests.kernel.bad_strategies
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in [str(ROOT), os.environ.get("PYTHONPATH", "")] if p)
     import ray
     from ray.cluster_utils import Cluster

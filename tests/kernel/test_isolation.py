@@ -23,8 +23,8 @@ from cribsim.tournament import executors
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
 
-ROOT = Path(__file__).resolve().parents[1]
-PLUGINS = "tests.isolation_plugins"
+ROOT = Path(__file__).resolve().parents[2]
+PLUGINS = "tests.kernel.isolation_plugins"
 
 
 def write(tmp_path, text, name="exp.yaml"):

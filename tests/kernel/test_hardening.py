@@ -26,7 +26,7 @@ from cribsim.tournament import raycluster, runner, sink
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in [str(ROOT), os.environ.get("PYTHONPATH", "")] if p))
 
 
@@ -645,12 +645,12 @@ def test_a_run_that_fails_is_one_line_exit_1_and_the_manifest_says_why(tmp_path,
 
 
 def test_a_failing_match_under_ray_fails_the_run(tmp_path, ray_cluster):
-    from tests import hardening_plugins
+    from tests.kernel import hardening_plugins
 
     hardening_plugins.SecondTimeUnlucky.made = 0
     cfg = tmp_path / "flaky.yaml"
-    cfg.write_text("name: flaky\nlineup: [random, {name: f, strategy: 'tests.hardening_plugins:SecondTimeUnlucky', "
-                   "trusted: true}]\nmatches: 6\n")
+    cfg.write_text("name: flaky\nlineup: [random, {name: f, "
+                   "strategy: 'tests.kernel.hardening_plugins:SecondTimeUnlucky', trusted: true}]\nmatches: 6\n")
     exp = load_experiment(cfg)
     with pytest.raises(RunFailed, match="KeyError: 2"):
         run_experiment(exp, tmp_path / "out", workers=2, quiet=True, batch_seconds=0.05)

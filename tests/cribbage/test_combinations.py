@@ -14,8 +14,8 @@ from cribsim.games.cribbage.variants import VARIANTS
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules, rules_from_mapping
 from cribsim.strategy import factory
-from tests.helpers import C, game_result
-from tests.test_engine_random import Checked, check_game
+from tests.cribbage.helpers import C, game_result
+from tests.cribbage.test_engine_random import Checked, check_game
 
 # pairs the rule book leaves undefined, or the engine cannot play exactly: refused
 REFUSED = {("auction", "canadian"), ("canadian", "jokers"), ("canadian", "inspect"), ("canadian", "team3")}

@@ -15,7 +15,7 @@ from cribsim.games.cribbage.scoring import (
     show_points,
     show_words,
 )
-from tests.helpers import C, c1
+from tests.cribbage.helpers import C, c1
 
 SHOW_CASES = [
     # (hand, starter, crib, expected, rule, why)

@@ -17,8 +17,8 @@ from strategies.ev import PAIRS, EVStrategy
 from strategies.expert import ExpertStrategy, kept_cells
 from strategies.pegtable import cell_index, cells
 from strategies.pegtable import load as peg
-from tests.helpers import C
-from tests.test_strategies import obs_for
+from tests.cribbage.helpers import C
+from tests.cribbage.test_strategies import obs_for
 
 
 def random_discard_obs(rng, dealer):

@@ -11,7 +11,7 @@ import pytest
 from cribsim.cli.main import main
 from cribsim.rulebook import RULE_ID, read_rules
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RULES = read_rules(ROOT / "docs" / "rules.md")
 IDS = {r.id for r in RULES}
 
@@ -33,7 +33,7 @@ def _cited(text):
     return out
 
 
-SOURCES = ["cribsim/**/*.py", "strategies/**/*.py", "tests/*.py", "docs/*.md", "configs/**/*.yaml", "README.md",
+SOURCES = ["cribsim/**/*.py", "strategies/**/*.py", "tests/**/*.py", "docs/*.md", "configs/**/*.yaml", "README.md",
            "benchmarks/*.py"]
 
 
@@ -58,7 +58,7 @@ def test_every_rule_cited_anywhere_is_in_the_reference():
 
 def test_every_rule_the_engine_plays_is_cited_by_a_test():
     cited = set()
-    for f in _files("tests/*.py"):
+    for f in _files("tests/**/*.py"):
         cited |= _cited(f.read_text(encoding="utf-8"))
     missing = sorted(r.id for r in RULES if r.implemented and r.id not in cited)
     assert not missing, f"implemented rules no test cites: {missing}"

@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAME_WORDS = ["cribbage", "fives", "threes", "domino", "dominoes", "tile", "tiles"]
 WORDS = ["joker", "jokers", "auction", "auctions", "lowball", "canadian", "muggins", "team3", "inspect",
          "inspection", "inspecting", "toss fives", "nineteen", "back ten", "five card", "seven card", "bid", "bids",

@@ -6,7 +6,7 @@ from cribsim.errors import CribsimError
 from cribsim.games.cribbage.cards import RANK, SUIT, VALUE, card_str, make_deck, parse_card, parse_cards
 from cribsim.games.cribbage.scoring import peg_breakdown, show_breakdown
 from cribsim.ruleset import load_rules
-from tests.helpers import C, c1
+from tests.cribbage.helpers import C, c1
 
 
 @pytest.mark.parametrize("text,expected", [

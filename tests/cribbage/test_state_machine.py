@@ -15,7 +15,7 @@ from cribsim.games.cribbage.match import play_match
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules, preset_names
 from cribsim.strategy import factory
-from tests.helpers import C
+from tests.cribbage.helpers import C
 
 CRIBBAGE = [n for n in preset_names() if load_rules(n).game == "cribbage"]
 

@@ -24,7 +24,7 @@ from cribsim.strategy import factory
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RULES = sorted((ROOT / "configs" / "rules").glob("*.yaml"))
 
 
@@ -539,7 +539,7 @@ def test_a_strategy_that_reuses_its_answer_list_is_recorded_as_it_answered():
 def test_a_forfeited_match_is_recorded_up_to_the_answer_that_ended_it(tmp_path, capsys):
     cfg = write(tmp_path, """\
     name: forfeit
-    lineup: [{name: bad, strategy: "tests.bad_strategies:Illegal", trusted: true, params: {p: 0.2}}, random]
+    lineup: [{name: bad, strategy: "tests.kernel.bad_strategies:Illegal", trusted: true, params: {p: 0.2}}, random]
     matches: 6
     seed: 2
     record: {losses_of: bad}

@@ -12,7 +12,7 @@ from cribsim.games.fives_threes.tiles import HAS, N_TILES, PIPS, TILES, parse_ti
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules, preset_names, rules_from_mapping
 from cribsim.strategy import factory
-from tests.ft_helpers import T, check_game, ft_rules, scripted_game
+from tests.fives_threes.helpers import T, check_game, ft_rules, scripted_game
 
 RULES = ft_rules()
 
@@ -429,7 +429,7 @@ def test_tile_strategy_faults_are_forfeits(tmp_path):
 
     cfg = tmp_path / "x.yaml"
     cfg.write_text("name: x\ngame: fives_threes\nlineup: [greedy, {name: cheat, strategy: "
-                   "'tests.bad_strategies:TileCheater'}]\nmatches: 60\nseed: 2\n")
+                   "'tests.kernel.bad_strategies:TileCheater'}]\nmatches: 60\nseed: 2\n")
     run_experiment(load_experiment(cfg), tmp_path / "out", serial=True, quiet=True)
     forfeits = (tmp_path / "out" / "forfeits.csv").read_text()
     assert "tile boom" in forfeits and "not a legal move" in forfeits

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from cribsim.cli.main import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 UNTRACKED = {"matches.jsonl", "run.json", ".cribsim.lock"}  # results/*/... in .gitignore
 
 

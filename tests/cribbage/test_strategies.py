@@ -11,7 +11,7 @@ from cribsim.games.cribbage.strategy import BUILTIN, allowed
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
-from tests.helpers import C
+from tests.cribbage.helpers import C
 
 PRESETS = ["standard", "three_player", "four_player", "four_player_partners", "five_player"]
 # rules files that change what a strategy decides on (hand sizes, the discard constraint)

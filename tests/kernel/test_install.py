@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _sh(cmd, **kw):
@@ -30,7 +30,7 @@ def _source_copy(dest):
     files = _sh(["git", "-C", ROOT, "ls-files", "-z"])
     names = [n for n in files.stdout.split("\0") if n] if files.returncode == 0 else None
     if not names:  # not a git checkout: the package, its data and the build files
-        names = [str(p.relative_to(ROOT)) for top in ("cribsim", "strategies", "configs")
+        names = [str(p.relative_to(ROOT)) for top in ("cribsim", "strategies", "configs", "docs")
                  for p in (ROOT / top).rglob("*") if "__pycache__" not in p.parts and (p.is_file() or p.is_symlink())]
         names += ["pyproject.toml", "README.md"]
     for name in names:

@@ -18,7 +18,7 @@ from cribsim.cli.main import main
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def write(tmp_path, text, name="exp.yaml"):
@@ -148,10 +148,10 @@ FAULTY = """\
     variants: [standard]
     lineup:
       - {name: rnd, strategy: random}
-      - {name: raiser, strategy: "tests.bad_strategies:Raiser", params: {p: 0.02}}
-      - {name: cheat, strategy: "tests.bad_strategies:Illegal", params: {p: 0.02}}
-      - {name: spinner, strategy: "tests.bad_strategies:Spinner", params: {p: 0.002}}
-      - {name: sleeper, strategy: "tests.bad_strategies:Spinner", params: {p: 0.002, sleep: true}}
+      - {name: raiser, strategy: "tests.kernel.bad_strategies:Raiser", params: {p: 0.02}}
+      - {name: cheat, strategy: "tests.kernel.bad_strategies:Illegal", params: {p: 0.02}}
+      - {name: spinner, strategy: "tests.kernel.bad_strategies:Spinner", params: {p: 0.002}}
+      - {name: sleeper, strategy: "tests.kernel.bad_strategies:Spinner", params: {p: 0.002, sleep: true}}
     format: gauntlet
     matches: 20
     seed: 4
@@ -193,7 +193,8 @@ def test_a_dying_worker_is_retried_and_results_stay_identical(tmp_path, ray_clus
         variants: [standard]
         lineup:
           - {{name: rnd, strategy: random}}
-          - {{name: crasher, strategy: "tests.bad_strategies:Crasher", params: {{marker: "{marker}"}}, trusted: true}}
+          - {{name: crasher, strategy: "tests.kernel.bad_strategies:Crasher", params: {{marker: "{marker}"}},
+             trusted: true}}
         matches: 30
         seed: 8
     """)

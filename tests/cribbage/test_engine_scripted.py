@@ -5,7 +5,7 @@ checks R-TEAM-1. Each deal is injected through the engine's phase list (the same
 variants use), so the real discard / play / show phases run unchanged."""
 
 from cribsim.ruleset import load_rules, rules_from_mapping
-from tests.helpers import c1, run_scripted
+from tests.cribbage.helpers import c1, run_scripted
 
 run_deal = run_scripted  # every deal here is scripted through the rules' own phases
 

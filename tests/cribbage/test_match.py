@@ -6,7 +6,7 @@ import pytest
 from cribsim.games.cribbage.match import game_skunk, next_first_dealer, play_match, skunk_level
 from cribsim.ruleset import load_rules, rules_from_mapping
 from cribsim.strategy import factory
-from tests.helpers import game_result
+from tests.cribbage.helpers import game_result
 
 RULES = {}
 
