@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -204,7 +204,12 @@ def _raw_with_extends(data: dict[str, Any], source: str, seen: tuple[str, ...]) 
         raise ConfigError(source, "extends", f"'{parent}' extends itself (a cycle)")
     pdata = _raw_with_extends(read_yaml(ppath), str(ppath), seen + (key,))
     child = {k: v for k, v in data.items() if k != "extends"}
-    merged = _merge({k: v for k, v in pdata.items() if k != "name"}, child)
+    base = {k: v for k, v in pdata.items() if k != "name"}
+    cmatch, pmatch = child.get("match"), base.get("match")
+    if isinstance(cmatch, dict) and isinstance(pmatch, dict) and ({"first_to", "games"} & set(cmatch)):
+        # a match's length is one choice: the child's first_to or games replaces the parent's
+        base["match"] = {k: v for k, v in pmatch.items() if k not in ("first_to", "games")}
+    merged = _merge(base, child)
     if isinstance(pdata.get("variants"), list) and isinstance(child.get("variants"), list):
         # variant lists add up: a file extending lowball.yaml names only what it adds
         merged["variants"] = pdata["variants"] + [v for v in child["variants"] if v not in pdata["variants"]]
@@ -308,6 +313,18 @@ def sides_key(source: str, sides: Any, players: int) -> tuple[tuple[int, ...], .
     if len(sides) < 2:
         raise ConfigError(source, "sides", "expected at least two sides")
     return tuple(tuple(s) for s in sides)
+
+
+OPPOSITE = ((0, 2), (1, 3))  # four players as two partnerships, partners facing each other
+
+
+def everyone_alone(sides: Sequence[Sequence[int]]) -> bool:
+    return all(len(s) == 1 for s in sides)
+
+
+def opposite_partnerships(sides: Sequence[Sequence[int]]) -> bool:
+    """Four players as two partnerships sitting opposite (in either order of the sides)."""
+    return sorted(tuple(sorted(s)) for s in sides) == list(OPPOSITE)
 
 
 def check_match_sides(source: str, key: str, match: MatchFormat, sides: int) -> MatchFormat:

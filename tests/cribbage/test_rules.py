@@ -95,3 +95,27 @@ def test_yaml_is_loaded_safely(tmp_path):
     f.write_text("players: !!python/object/apply:os.system ['echo pwned']\n")
     with pytest.raises(ConfigError, match="invalid YAML"):
         load_rules(str(f))
+
+
+@pytest.mark.parametrize("text", [
+    "players: 3\nsides: [[0, 2], [1]]\n",  # a partnership among three players
+    "players: 4\nsides: [[0, 1], [2, 3]]\n",  # partners side by side
+    "players: 4\nsides: [[0], [1, 2, 3]]\n",  # sides of unequal size
+    "players: 5\nsides: [[0, 2], [1, 3], [4]]\n",
+    "players: 2\nsides: [[0, 1]]\n",
+])
+def test_seatings_the_rules_do_not_define_are_refused(tmp_path, text):
+    """R-TEAM-1: every player alone, or four as two partnerships sitting opposite; no other
+    seating (outside the variants that seat their own, two against one and Canadian doubles)."""
+    f = tmp_path / "seats.yaml"
+    f.write_text(text)
+    with pytest.raises(ConfigError) as e:
+        load_rules(str(f))
+    assert e.value.key == "sides" and "\n" not in str(e.value)
+
+
+def test_the_defined_seatings_load():
+    """R-TEAM-1: four players alone or facing partners (in either order of the sides)."""
+    assert rules_from_mapping({"players": 4}).sides == ((0,), (1,), (2,), (3,))
+    assert rules_from_mapping({"players": 4, "sides": [[1, 3], [0, 2]]}).sides == ((1, 3), (0, 2))
+    assert load_rules("four_player_partners").sides == ((0, 2), (1, 3))

@@ -433,3 +433,86 @@ def test_tile_strategy_faults_are_forfeits(tmp_path):
     run_experiment(load_experiment(cfg), tmp_path / "out", serial=True, quiet=True)
     forfeits = (tmp_path / "out" / "forfeits.csv").read_text()
     assert "tile boom" in forfeits and "not a legal move" in forfeits
+
+
+# ---- the independent referee's findings (issue 26) ----------------------------------------------
+
+@pytest.mark.parametrize("preset", ["fives_threes", "fives_threes_no_lead_win", "fives_threes_partners"])
+def test_the_tallies_count_every_event_the_winning_one_included(preset):
+    """F-SCORE-1, F-END-1: the placement and domino tallies of a game add up to every point scored
+    (the leader's side's and the others'), the event that wins the game included."""
+    rules = load_rules(preset)
+    for key in range(30):
+        g = play_game(rules, make_strategies([factory("greedy", game="fives_threes")] * rules.players), 5, (key, 0))
+        m = g.record(0, rules).metrics
+        assert m["placement_points"] + m["domino_points"] == m["leader_points"] + m["other_points"]
+        assert m["leader_points"] + m["other_points"] == sum(g.scores)
+
+
+def test_a_cancelled_score_is_narrated_with_its_reason(capsys):
+    """F-WIN-1 and F-VAR: past the target under the exact finish, or the winning points on a lead
+    that may not win (exactly 61 here, or with the exact finish off)."""
+    from cribsim.cli.main import main
+
+    assert main(["play", "--rules", "fives_threes_no_lead_win", "--seed", "79"]) == 0
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if "cancelled" in ln]
+    assert any("2 would make 61: cancelled, the lead may not score the winning points (F-VAR)" in ln for ln in lines)
+    for ln in lines:
+        made = int(ln.split("would make ")[1].split(":")[0])
+        assert ("under the exact finish" in ln) == (made > 61), ln
+    rules = ft_rules(exact_finish=False, lead_may_win=False)
+    from cribsim.games.fives_threes.engine import cancelled
+
+    assert cancelled(rules, 64, True) == "the lead may not score the winning points (F-VAR)"
+    assert cancelled(rules, 64, False) == ""
+
+
+@pytest.mark.parametrize("data, key, rule", [
+    ({"players": 4, "sides": [[0], [1], [2], [3]]}, "sides", "F-SET-1"),  # four alone
+    ({"players": 4, "sides": [[0, 1], [2, 3]]}, "sides", "F-SET-1"),  # partners side by side
+    ({"players": 3, "sides": [[0, 2], [1]]}, "sides", "F-SET-1"),  # a partnership among three
+    ({"hand_size": 1, "lead_may_win": False}, "lead_may_win", "F-VAR"),  # no game could end
+    ({"players": 3, "hand_size": 1, "lead_may_win": False}, "lead_may_win", "F-VAR"),
+    ({"match": {"scoring": "continued"}}, "match.scoring", "F-MATCH-1"),
+    ({"match": {"scoring": "winner_takes_all"}}, "match.scoring", "F-MATCH-1"),
+    ({"match": {"game_points": {"skunk": 3}}}, "match.game_points", "F-MATCH-1"),
+    ({"match": {"game_points": "acc"}}, "match.game_points", "F-MATCH-1"),
+    ({"match": {"triple_skunk_wins_match": True}}, "match.triple_skunk_wins_match", "F-MATCH-1"),
+])
+def test_what_the_rules_do_not_define_is_refused_naming_the_key_and_the_rule(data, key, rule):
+    with pytest.raises(ConfigError) as err:
+        ft_rules(**data)
+    assert err.value.key == key and rule in str(err.value) and "\n" not in str(err.value)
+
+
+def test_what_the_rules_define_still_loads():
+    """F-SET-1: four as facing partnerships in either order of the sides; F-VAR: one tile each
+    with partners (a partner's tile is not a lead, so a game can end); F-MATCH-1: N games."""
+    assert ft_rules(players=4, sides=[[1, 3], [0, 2]]).sides == ((1, 3), (0, 2))
+    r = ft_rules(players=4, hand_size=1, lead_may_win=False)
+    g = play_game(r, make_strategies([factory("random", game="fives_threes")] * 4), 1, (0, 0))
+    assert max(g.scores) == 61
+    assert ft_rules(match={"games": 3}).match.games == 3
+
+
+def test_an_experiment_match_that_fives_and_threes_does_not_define_is_refused(tmp_path):
+    """F-MATCH-1, for a match format an experiment sets over its variants."""
+    from cribsim.tournament.config import load_experiment
+
+    cfg = tmp_path / "x.yaml"
+    cfg.write_text("game: fives_threes\nlineup: [random, greedy]\nmatch: {scoring: winner_takes_all}\nmatches: 2\n")
+    with pytest.raises(ConfigError, match="F-MATCH-1"):
+        load_experiment(cfg)
+
+
+@pytest.mark.parametrize("game, parent", [("fives_threes", "fives_threes"), ("cribbage", "standard")])
+def test_a_childs_match_length_replaces_the_parents(tmp_path, game, parent):
+    """F-MATCH-1, R-MATCH-1: a rules file extending one with first_to asks for a fixed number
+    of games (and the other way round): the child's choice replaces the parent's."""
+    (tmp_path / "parent.yaml").write_text(f"game: {game}\nextends: {parent}\nmatch: {{first_to: 1}}\n")
+    (tmp_path / "child.yaml").write_text("extends: parent.yaml\nmatch: {games: 4}\n")
+    (tmp_path / "grandchild.yaml").write_text("extends: child.yaml\nmatch: {first_to: 3}\n")
+    child = load_rules(str(tmp_path / "child.yaml"))
+    assert (child.match.games, child.match.first_to) == (4, 0)
+    grandchild = load_rules(str(tmp_path / "grandchild.yaml"))
+    assert (grandchild.match.games, grandchild.match.first_to) == (0, 3)

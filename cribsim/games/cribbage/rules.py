@@ -23,8 +23,10 @@ from cribsim.ruleset import (
     MatchFormat,
     RulesBase,
     check_match_sides,
+    everyone_alone,
     int_key,
     match_format,
+    opposite_partnerships,
     plain,
     sides_key,
     unknown_keys,
@@ -202,6 +204,9 @@ def build_rules(data: dict[str, Any], source: str = "<inline>") -> Rules:
                           f"{players} players need {needed} cards (hands, crib and starter) but the deck has {deck}")
     target = core["target"]
     sides = sides_key(source, data.get("sides"), players)
+    if not (everyone_alone(sides) or players == 4 and opposite_partnerships(sides)):
+        raise ConfigError(source, "sides", f"R-TEAM-1 defines no such seating ({_seats(sides)}): every player alone, "
+                                           "or four as two partnerships sitting opposite, [[0, 2], [1, 3]]")
     match = match_format(source, data.get("match"))
     check_match_sides(source, "match.scoring", match, len(sides))
     rules = Rules(name=name, players=players, deal=deal["deal"], discard=deal["discard"],
@@ -213,6 +218,10 @@ def build_rules(data: dict[str, Any], source: str = "<inline>") -> Rules:
     # assembled now, so that a combination the variants cannot play is an error naming the file
     rules.__dict__["program"] = Program(rules, source)
     return rules
+
+
+def _seats(sides: tuple[tuple[int, ...], ...]) -> str:
+    return "[" + ", ".join("[" + ", ".join(map(str, s)) + "]" for s in sides) + "]"
 
 
 class _Values:

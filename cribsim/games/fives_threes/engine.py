@@ -145,6 +145,17 @@ class GameResult:
                           trail=[list(s) for s in self.trail], decisions=self.decisions)
 
 
+def cancelled(rules: DominoRules, new: int, is_lead: bool) -> str:
+    """Why a scoring event that would take a side to ``new`` is cancelled whole ("" if it counts):
+    past the target under the exact finish (F-WIN-1), or the winning points scored on the lead
+    where the lead may not win (F-VAR)."""
+    if rules.exact_finish and new > rules.target:
+        return f"past {rules.target} under the exact finish (F-WIN-1)"
+    if is_lead and not rules.lead_may_win and new >= rules.target:
+        return "the lead may not score the winning points (F-VAR)"
+    return ""
+
+
 class GameOver(Exception):
     def __init__(self, side: int) -> None:
         self.side = side
@@ -190,25 +201,31 @@ class Game:
         for seat, strat in enumerate(strategies):
             strat.rng.seed(derive(seed, *self.address, STRATEGY, seat))
 
-    def score(self, seat: int, points: int, hand_no: int, leader: int, is_lead: bool, note: str) -> None:
-        """One scoring event (F-WIN-1): cancelled whole if it would pass the target with the
-        exact finish (or win on the lead where that is barred); raises GameOver on a win."""
+    def score(self, seat: int, placement: int, domino: int, hand_no: int, leader: int, is_lead: bool,
+              note: str) -> None:
+        """One scoring event of ``placement`` points for the ends and ``domino`` for going out
+        (F-SCORE-1, F-END-1): cancelled whole if it would pass the target with the exact finish
+        (F-WIN-1) or win on the lead where that is barred (F-VAR); counted in the tallies, the
+        winning event included; raises GameOver on a win."""
+        points = placement + domino
         side = self.side_of[seat]
         st = self.stats
         st[2] += 1
         new = self.scores[side] + points
-        r = self.rules
-        if (r.exact_finish and new > r.target) or (is_lead and not r.lead_may_win and new >= r.target):
+        why = cancelled(self.rules, new, is_lead)
+        if why:
             st[3] += 1
             if self.events is not None:
                 self.events.append(Event(hand_no, seat, 0, "cancel", None, 0, 0, None,
-                                         f"{points} would make {new}: cancelled"))
+                                         f"{points} would make {new}: cancelled, {why}"))
             return
         self.scores[side] = new
+        st[4] += placement
+        st[5] += domino
         st[6 if side == self.side_of[leader] else 7] += points
         if self.events is not None:
             self.events.append(Event(hand_no, seat, points, "score", None, 0, 0, None, note))
-        if new >= r.target:
+        if new >= self.rules.target:
             raise GameOver(side)
 
     def play_hand(self, hand_no: int, leader: int, hands: Iterable[Iterable[int]] | None = None) -> None:
@@ -292,12 +309,7 @@ class Game:
                 note = f"{total}: {pts}" if pts else ""
                 if done and domino:
                     note = (note + " + " if note else "") + "1 for domino"
-                before = self.scores[side_of[seat]]
-                self.score(seat, event, hand_no, leader, laid == 1, note)
-                if self.scores[side_of[seat]] != before:  # not cancelled
-                    st[4] += pts
-                    if done:
-                        st[5] += domino
+                self.score(seat, pts, event - pts, hand_no, leader, laid == 1, note)
             if done:
                 if ev is not None:
                     ev.append(Event(hand_no, seat, 0, "out", None, 0, 0, None, ""))

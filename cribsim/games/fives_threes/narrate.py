@@ -56,7 +56,7 @@ def narrate(rules: DominoRules, result: Any, names: list[str] | None = None) -> 
             out.append(f"          scores {e.points} ({e.note}) -> {sides[side_of[e.seat]]} "
                        f"{scores[side_of[e.seat]]}")
         elif e.kind == "cancel":
-            out.append(f"          {e.note}: past {rules.target} under the exact finish (F-WIN-1), the score stays")
+            out.append(f"          {e.note}; the score stays")
         elif e.kind == "out":
             out.append(f"  {who} is out: the hand is over")
         elif e.kind == "block":

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from cribsim.strategy import Strategy
 
-from .engine import Observation, lay
+from .engine import Observation, cancelled, lay
 from .tiles import HAS, N_TILES
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def outcome(rules: DominoRules, score: int, points: int, is_lead: bool) -> tuple
     """(points that count, wins) for a scoring event of ``points`` by a side on ``score``
     (F-WIN-1: an event passing the target is cancelled whole under the exact finish)."""
     new = score + points
-    if (rules.exact_finish and new > rules.target) or (is_lead and not rules.lead_may_win and new >= rules.target):
+    if cancelled(rules, new, is_lead):
         return 0, False
     return points, points > 0 and new >= rules.target
 
