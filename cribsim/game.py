@@ -24,8 +24,6 @@ from .matchplay import MatchResult, make_strategies, settled
 from .records import Column, GameRecord
 
 if TYPE_CHECKING:
-    import argparse
-
     from .gamelog import GameLog, GameTape, MatchTape
     from .opening import Opening
     from .ruleset import MatchFormat
@@ -89,6 +87,9 @@ class Game(ABC, Generic[R]):
     core_decisions: ClassVar[tuple[str, ...]] = ("play",)  # every strategy of the game makes these
     counting_model: ClassVar[bool] = False  # lineup entries may give miss_rate and vigilance
     presets_by_players: ClassVar[Mapping[tuple[int, bool], str]] = {}  # cribsim play --players N [--teams]
+    # the module of the game's own commands (cribbage's score, peg, dealstats): its
+    # add_commands(subparsers) adds them; the command line alone imports it, so a game loads light
+    commands: ClassVar[str | None] = None
     columns: ClassVar[tuple[Column, ...]] = (
         Column("games", "count"),
         Column("first player wins", "rate", "first_dealer_won", plot=True),
@@ -201,5 +202,3 @@ class Game(ABC, Generic[R]):
         """Lines for ``cribsim list`` about the game's variants (none by default)."""
         return []
 
-    def add_commands(self, sub: argparse._SubParsersAction[Any]) -> None:  # noqa: B027 (none by default)
-        """Commands of the game's own (``cribsim score`` for cribbage), added to the parser."""

@@ -6,6 +6,7 @@ one; never a traceback (``CRIBSIM_DEBUG=1`` adds it, for bug reports)."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import re
 import sys
@@ -35,7 +36,8 @@ def build_parser() -> _Parser:
                    version=f"cribsim {__version__} ({'compiled' if compiled() else 'pure Python'})")
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     for game in all_builtin():  # a game's own commands first (cribbage: score, peg)
-        game.add_commands(sub)
+        if game.commands is not None:
+            importlib.import_module(game.commands).add_commands(sub)
     for module in (play, run, records, study, catalog):
         module.add_commands(sub)
     return p

@@ -12,7 +12,7 @@ from cribsim.matchplay import MatchResult
 from cribsim.opening import Opening
 from cribsim.records import Column
 
-from . import book, commands, engine, match, narrate, strategy
+from . import book, engine, match, narrate, strategy
 from .rules import Rules, build_rules
 from .variants import VARIANTS
 
@@ -42,6 +42,7 @@ class Cribbage(Game[Rules]):
     presets_by_players = {(2, False): "standard", (3, False): "three_player", (4, False): "four_player",
                           (4, True): "four_player_partners", (5, False): "five_player"}
     columns = COLUMNS
+    commands = "cribsim.games.cribbage.commands"
 
     def build_rules(self, data: dict[str, Any], source: str) -> Rules:
         return build_rules(data, source)
@@ -105,8 +106,6 @@ class Cribbage(Game[Rules]):
             lines += [f"{'':<32}{p.describe()}" for p in v.params]
         return lines
 
-    def add_commands(self, sub: Any) -> None:
-        commands.add_commands(sub)
 
 
 GAME = Cribbage()
