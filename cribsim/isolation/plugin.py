@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any
 
 from ..errors import CribsimError, IllegalMove
-from ..game import Rules
+from ..game import Observation, Rules
 from ..strategy import builtins, missing_for, resolve
 from .link import Died, Garbled, Late, Link
 from .protocol import PROTOCOL, tuples, well_formed
@@ -149,7 +149,7 @@ class Proxy:
             raise PluginFault(seat, "error", message)
         return reply
 
-    def _decide(self, decision: str, obs: Any) -> Any:
+    def _decide(self, decision: str, obs: Observation) -> Any:
         to_dict = getattr(obs, "to_dict", None)
         d = to_dict() if to_dict is not None else _slots(obs)
         reply = self._ask({"kind": "decide", "decision": decision, "obs": d})
@@ -163,8 +163,10 @@ class Proxy:
         return answer
 
 
-def _slots(obs: Any) -> dict[str, Any]:
-    return {k: getattr(obs, k) for k in type(obs).__slots__ if k != "rules"}
+def _slots(obs: Observation) -> dict[str, Any]:
+    """A view without ``to_dict`` (a game's own observation class with slots), as plain data."""
+    slots: tuple[str, ...] = getattr(type(obs), "__slots__", ())
+    return {k: getattr(obs, k) for k in slots if k != "rules"}
 
 
 def _short(v: Any, limit: int = 80) -> str:
@@ -173,7 +175,7 @@ def _short(v: Any, limit: int = 80) -> str:
 
 
 def _decision(name: str) -> Any:
-    def decide(self: Proxy, obs: Any) -> Any:
+    def decide(self: Proxy, obs: Observation) -> Any:
         return self._decide(name, obs)
 
     decide.__name__ = decide.__qualname__ = name
