@@ -23,14 +23,14 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import TypeGuard
 
 from .. import __version__, compiled
+from ..game import JSON
 from ..names import check_name
 from ..records import Column
 from .atomic import write_json
 
-JSON = Any  # a value of parsed JSON
 MANIFEST = "manifest.json"
 RUN_LOG = "run.json"
 # what older manifests held about the machine and the clock: read and dropped
