@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -295,8 +296,16 @@ def rules_from_mapping(data: dict[str, Any], source: str = "<inline>", _seen: tu
     ``game:`` (else ``game``, else the registry's default game) picks the game that builds them."""
     data = _raw_with_extends(data, source, _seen)
     name = data.get("game", game)
+    if isinstance(name, str) and ":" in name and source.endswith((".yaml", ".yml")):
+        _beside(source)  # a game of one's own (module:attribute) beside the rules file
     chosen = game_named(name, source) if name is not None else default_game()
     return chosen.build_rules(data, source)
+
+
+def _beside(source: str) -> None:
+    folder = str(Path(source).resolve().parent)
+    if Path(folder).is_dir() and folder not in sys.path:
+        sys.path.insert(0, folder)
 
 
 def sides_key(source: str, sides: Any, players: int) -> tuple[tuple[int, ...], ...]:

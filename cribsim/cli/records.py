@@ -14,7 +14,7 @@ from tabulate import tabulate
 from ..book import write_book
 from ..errors import CribsimError
 from ..gamelog import MatchLog, RecordFileError, check_file, read_logs, records_in
-from ..games import game_named
+from ..games import default_game, game_named
 from ..replay import replay_match, rules_of
 from ..seats import seat_names
 from .args import load_rules_arg
@@ -45,7 +45,7 @@ def add_commands(sub: Any) -> None:
                                    "dealer), for deals: in an experiment config.")
     d.add_argument("--sample", type=int, required=True, help="how many deals (1..1,000,000)")
     d.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
-    d.add_argument("--rules", default="standard", help="a rules file or preset name (default standard)")
+    d.add_argument("--rules", help="a rules file or preset name (default: the default game's, standard)")
     d.set_defaults(func=cmd_deals)
 
 
@@ -159,7 +159,7 @@ def cmd_deals(args: argparse.Namespace) -> int:
         raise CribsimError(f"cribsim deals: --sample must be 1..1000000, got {args.sample}")
     if not 0 <= args.seed < 2 ** 63:
         raise CribsimError(f"cribsim deals: --seed must be 0..2**63-1, got {args.seed}")
-    rules = load_rules_arg(args.rules)
+    rules = load_rules_arg(args.rules or default_game().default_rules)
     try:
         for line in write_book(rules, args.sample, args.seed):
             print(line)

@@ -110,7 +110,8 @@ def destination(run: Path, manifest: Manifest, command: str, files: Sequence[str
         return Path(out)
     if set(files) <= set(manifest.files):
         return run
-    return run.parent / f"{run.name}-{command}"
+    whole = run.resolve()  # (a run given as ".": named by its real folder)
+    return whole.parent / f"{whole.name}-{command}"
 
 
 @contextlib.contextmanager
@@ -125,6 +126,9 @@ def derived(run_dir: str | os.PathLike[str], command: str, files: Sequence[str],
         manifest, recs = read_folder(run)
         dest = destination(run, manifest, command, files, out)
         same = dest.resolve() == run.resolve()
+        if not same and run.resolve() in dest.resolve().parents:
+            raise CribsimError(f"cribsim {command}: --out {dest}: a folder inside the run's; give the run's own "
+                               "folder or one outside it")
         d = Derived(run, manifest, recs, run if same else dest)
         if not same:
             dest_lock = _own_folder(dest, run, command)
@@ -155,7 +159,8 @@ def _own_folder(dest: Path, run: Path, command: str) -> FolderLock:
     except OSError as e:
         raise CribsimError(f"cribsim: cannot create {dest} ({e.strerror or e})") from None
     ours = set(_marked(dest)) | {MARK, LOCK_NAME}
-    foreign = sorted(f.name for f in dest.iterdir() if f.name not in ours and not f.name.endswith(".tmp"))
+    ours |= {f"{name}.tmp" for name in ours} | {Path(MARK).with_suffix(".tmp").name}  # interrupted writes' scratch
+    foreign = sorted(f.name for f in dest.iterdir() if f.name not in ours)
     if foreign:
         raise CribsimError(f"cribsim {command}: {dest} holds files that are not cribsim's ({', '.join(foreign[:3])}); "
                            "give another --out")

@@ -11,9 +11,14 @@ from typing import Any
 
 
 def atomic_write(path: Path, text: str) -> None:
+    """The scratch file is made anew (an old one, or a link planted there, is removed first and
+    never followed), and renaming it replaces ``path`` itself, never what a link there points to."""
     tmp = path.with_name(path.name + ".tmp") if path.suffix != ".json" else path.with_suffix(".tmp")
     try:
-        with open(tmp, "w") as f:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with open(fd, "w") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())

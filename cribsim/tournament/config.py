@@ -202,6 +202,7 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
     data = read_yaml(path)
     source = str(path)
     unknown_keys(source, "", data, TOP_KEYS)
+    plugin_dir = plugin_path(Path(path).parent)  # plug-in strategies and games beside the config
     game = data.get("game", default_name())
     if not isinstance(game, str):
         raise ConfigError(source, "game", f"expected one of {', '.join(builtin_names())}, got {_shown(game)}")
@@ -216,7 +217,6 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
     desc = data.get("description", "")
     if not isinstance(desc, str) or len(desc) > MAX_TEXT:
         raise ConfigError(source, "description", f"expected text of at most {MAX_TEXT:,} characters")
-    plugin_dir = plugin_path(Path(path).parent)
 
     match = None
     if "match" in data:

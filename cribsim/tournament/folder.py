@@ -71,7 +71,7 @@ def read_manifest(out: str | os.PathLike[str]) -> Manifest | None:
 def owned_files(manifest: Manifest) -> set[str]:
     """File names (in the folder) that cribsim wrote for this manifest's run: the ones it lists,
     else those cribsim's naming scheme gives (older manifests). Only plain names are kept."""
-    names = set(BASE_FILES) | set(SCRATCH)
+    names = {MANIFEST, RECORDS, SUMMARY} | set(SCRATCH)  # the run log only when the manifest lists it
     if manifest.files:
         names.update(manifest.files)
     else:

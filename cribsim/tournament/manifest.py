@@ -143,6 +143,7 @@ class Manifest:
     start: list[dict[str, JSON]] | None = None  # start positions
     cribsim_version: str = __version__
     record_schema: int = 2
+    legacy: dict[str, JSON] = field(default_factory=dict, compare=False)  # an older manifest's machine fields
 
     @property
     def variant_names(self) -> list[str]:
@@ -184,7 +185,8 @@ class Manifest:
                        played=int(m.get("played", 0)), error=m.get("error"), record=m.get("record"),
                        deals=m.get("deals"), start=m.get("start"),
                        cribsim_version=str(m.get("cribsim_version", __version__)),
-                       record_schema=int(m.get("record_schema", 2)))
+                       record_schema=int(m.get("record_schema", 2)),
+                       legacy={k: m[k] for k in VOLATILE if k in m})
         except (KeyError, TypeError, ValueError) as e:
             raise ManifestError(f"a field is missing or of the wrong type ({e})") from None
 
@@ -278,24 +280,62 @@ class Session:
         return dict(self.__dict__)
 
 
-def log_session(folder: Path, session: Session) -> None:
+LOG_FORMAT = "cribsim-run-log"
+
+
+def read_sessions(folder: Path) -> list[dict[str, JSON]] | None:
+    """The sessions of the folder's run log ([] if it has none yet); None if ``run.json`` is
+    there but is not cribsim's (a link, or a file of someone else's): it is never written."""
+    path = folder / RUN_LOG
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        return None
+    if not path.exists():
+        return []
+    try:
+        log = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return []  # damaged (a torn write of ours): started again
+    if not isinstance(log, dict) or log.get("format") != LOG_FORMAT:
+        return None
+    sessions = log.get("sessions")
+    return [s for s in sessions if isinstance(s, dict)] if isinstance(sessions, list) else []
+
+
+def log_session(folder: Path, session: Session | dict[str, JSON]) -> None:
     """Add (or, for the session already last in the log, update) ``session`` in ``run.json``.
     The log is cribsim's own bookkeeping, never what a run depends on: a damaged one is started
-    again, and one that cannot be written (a full disk) is left as it was."""
-    path = folder / RUN_LOG
-    try:
-        log = json.loads(path.read_text()) if path.is_file() and not path.is_symlink() else {}
-    except (OSError, ValueError):
-        log = {}
-    sessions = log.get("sessions") if isinstance(log, dict) else None
-    sessions = sessions if isinstance(sessions, list) else []
-    entry = session.to_json()
-    if sessions and isinstance(sessions[-1], dict) and sessions[-1].get("id") == session.id:
+    again, one that is not cribsim's is left alone, and one that cannot be written (a full
+    disk) is left as it was."""
+    sessions = read_sessions(folder)
+    if sessions is None:
+        return
+    entry = session.to_json() if isinstance(session, Session) else dict(session)
+    if sessions and sessions[-1].get("id") == entry.get("id"):
         sessions[-1] = entry
     else:
         sessions.append(entry)
     with contextlib.suppress(OSError):
-        write_json(path, {"format": "cribsim-run-log", "sessions": sessions[-1000:]})
+        write_json(folder / RUN_LOG, {"format": LOG_FORMAT, "sessions": sessions[-1000:]})
+
+
+def end_running_session(folder: Path, status: str, played: int) -> None:
+    """The last session, left running by a process that died: ended now, with ``status``."""
+    sessions = read_sessions(folder)
+    if sessions and sessions[-1].get("status") == "running":
+        log_session(folder, {**sessions[-1], "status": status, "ended": now(), "played": played})
+
+
+def legacy_session(manifest: Manifest) -> dict[str, JSON] | None:
+    """The session an older manifest recorded in itself (its start and end, machine, workers),
+    for the run log of a folder that has none."""
+    old = manifest.legacy
+    if not old:
+        return None
+    return {"id": "legacy", "config": old.get("config"), "mode": old.get("mode"), "started": old.get("started"),
+            "ended": old.get("ended"), "status": manifest.status, "workers": old.get("workers"),
+            "nodes": old.get("nodes", []), "played": manifest.played, "python": old.get("python"),
+            "engine": old.get("engine"), "git_commit": old.get("git_commit"),
+            "cribsim_version": manifest.cribsim_version}
 
 
 def first_started(folder: Path) -> str | None:

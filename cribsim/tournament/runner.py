@@ -25,11 +25,25 @@ from ..records import MatchRecord
 from . import folder as fld
 from .batch import make_context
 from .executors import StopFlag, run_ray, run_serial
-from .manifest import MANIFEST, LineupEntry, Manifest, Session, Stop, VariantInfo, log_session, now
+from .manifest import (
+    MANIFEST,
+    RUN_LOG,
+    LineupEntry,
+    Manifest,
+    Session,
+    Stop,
+    VariantInfo,
+    end_running_session,
+    legacy_session,
+    log_session,
+    now,
+    read_sessions,
+)
 from .raycluster import RAY_LOG, init_ray, ray_messages_to_log, ray_or_bug, shutdown
 from .report import write_report
 from .schedule import MatchSpec, build_schedule, groups_for
 from .sink import Sink, closed_streams, wanted, warn
+from .summary import used_records
 
 if TYPE_CHECKING:
     from .config import Experiment
@@ -243,7 +257,7 @@ def _run_locked(run: Run, play: Play) -> Manifest:
         pending = deque(pending_specs(run.manifest, run.specs, done))
         if not pending and done:  # finished before: nothing to play (and no Ray was started for it)
             return _finish(run, len(done), "stopped by the SPRT" if run.manifest.stop is not None and
-                           len(done) < len(run.specs) else "complete", None)
+                           len(done) < len(run.specs) else "complete", None, done)
         return _play(run, play, done, pending)
     finally:
         if lock is not None:
@@ -267,6 +281,11 @@ def _settle_earlier(run: Run) -> list[MatchRecord]:
                         "but what --fresh names") from None
     if old is not None:
         run.manifest.files = sorted(set(run.manifest.files) | fld.owned_files(old) - set(fld.SCRATCH))
+        legacy = legacy_session(old)
+        if legacy is not None and read_sessions(run.out) == []:  # an older folder: its own record first
+            log_session(run.out, legacy)
+    if read_sessions(run.out) is None:  # a run.json that is not cribsim's: not ours to list (or remove)
+        run.manifest.files = [f for f in run.manifest.files if f != RUN_LOG]
     return done
 
 
@@ -308,14 +327,20 @@ def _play(run: Run, play: Play, done: list[MatchRecord], pending: deque[MatchSpe
     # a run that ended cleanly wrote (and fsynced) exactly what its sink counted; any other end is
     # counted on disk, as a resumed run will find it
     played = len(sink.played) if sink is not None and status in ENDED_WELL else count_on_disk(jsonl)
-    return _finish(run, played, status, error)
+    return _finish(run, played, status, error, sink.records if sink is not None and sink.keep else None)
 
 
-def _finish(run: Run, played: int, status: str, error: str | None) -> Manifest:
+def _finish(run: Run, played: int, status: str, error: str | None,
+            records: Sequence[MatchRecord] | None = None) -> Manifest:
     """Record how the run ended (the manifest, the run log), say so, and report a run that
-    ended well."""
+    ended well. A run the SPRT stopped counts, in the manifest, the matches its tables use (the
+    groups up to each stream's decision): how many more were in flight when it stopped depends
+    on the batches, so that count goes to the run log only."""
     m = run.manifest
-    m.status, m.played, m.error = status, played, error
+    counted = played
+    if status == "stopped by the SPRT" and records is not None:
+        counted = len(used_records(m, records))
+    m.status, m.played, m.error = status, counted, error
     s = run.session
     s.status, s.played, s.ended, s.nodes = status, played, now(), sorted(n for n in run.nodes if n)
     note = ""
@@ -348,6 +373,7 @@ def record_abrupt_end(out: str | os.PathLike[str], reason: str) -> int | None:
                 return None
             m.status, m.error, m.played = "failed", reason, count_on_disk(out / fld.RECORDS)
             m.write(out)
+            end_running_session(out, "failed", m.played)
             return m.played
     except (CribsimError, OSError):
         return None

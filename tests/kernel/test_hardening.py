@@ -793,6 +793,8 @@ def test_a_dying_raylet_is_one_line_and_the_manifest_says_failed(tmp_path):
     assert m["status"] == "failed" and "raylet" in m["error"]
     on_disk = len({json.loads(x)["id"] for x in (out / "matches.jsonl").read_text().splitlines() if x.endswith("}")})
     assert m["played"] == on_disk and f"{on_disk:,} matches saved" in err
+    session = json.loads((out / "run.json").read_text())["sessions"][-1]
+    assert session["status"] == "failed" and session["ended"] and session["played"] == on_disk
     log = err.rsplit("(Ray's own messages: ", 1)
     if len(log) == 2:
         Path(log[1].rstrip().rstrip(")")).unlink(missing_ok=True)

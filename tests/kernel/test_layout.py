@@ -206,28 +206,30 @@ def _cribsim(args, cwd):
 
 def test_a_third_game_is_a_module_and_nothing_else(tmp_path):
     """docs/adding-a-game.md, followed by tests/toy_game.py: a game outside cribsim, named
-    module:attribute, is played by cribsim run (on Ray) and cribsim play, recorded, replayed
-    and reported like a built-in one."""
-    shutil.copy(TOY, tmp_path / "toy_game.py")
-    (tmp_path / "race.yaml").write_text("game: toy_game:GAME\nname: race15\ntarget: 15\n")
-    (tmp_path / "exp.yaml").write_text(
+    module:attribute beside its config and rules file, is played by cribsim run (on Ray) and
+    cribsim play from another folder, recorded, replayed and reported like a built-in one."""
+    toy = tmp_path / "toy"
+    toy.mkdir()
+    shutil.copy(TOY, toy / "toy_game.py")
+    (toy / "race.yaml").write_text("game: toy_game:GAME\nname: race15\ntarget: 15\n")
+    (toy / "exp.yaml").write_text(
         "name: race\ngame: toy_game:GAME\nvariants: [race.yaml, {name: race30, target: 30}]\n"
         "lineup: [random, greedy]\nmatches: 40\nseed: 3\nrecord: all\n")
-    r = _cribsim(["run", "exp.yaml", "--quiet", "--workers", "2"], tmp_path)
+    r = _cribsim(["run", "toy/exp.yaml", "--quiet", "--workers", "2"], tmp_path)
     assert r.returncode == 0, r.stderr
     summary = (tmp_path / "results" / "race" / "summary.md").read_text()
     assert "race15" in summary and "race30" in summary and "80 matches" in summary
     entries = (tmp_path / "results" / "race" / "entries.csv").read_text()
     assert "greedy" in entries and "random" in entries
-    r = _cribsim(["play", "--rules", "race.yaml", "--seed", "4", "--strategy", "greedy"], tmp_path)
+    r = _cribsim(["play", "--rules", "toy/race.yaml", "--seed", "4", "--strategy", "greedy"], tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("Rules: race15") and "wins" in r.stdout.splitlines()[-1]
-    r = _cribsim(["replay", "results/race", "--match", "3"], tmp_path)
+    r = _cribsim(["replay", "../results/race", "--match", "3"], toy)  # where the game's module is
     assert r.returncode == 0, r.stderr
     assert "takes" in r.stdout and "Match: " in r.stdout
-    r = _cribsim(["run", "exp.yaml", "--serial", "--quiet", "--out", "serial"], tmp_path)
+    r = _cribsim(["run", "toy/exp.yaml", "--serial", "--quiet", "--out", "serial"], tmp_path)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "serial" / "entries.csv").read_text() == entries  # the same tables serially and on Ray
-    (tmp_path / "bad.yaml").write_text("game: toy_game:GAME\ntarget: many\n")
-    r = _cribsim(["play", "--rules", "bad.yaml"], tmp_path)
+    (toy / "bad.yaml").write_text("game: toy_game:GAME\ntarget: many\n")
+    r = _cribsim(["play", "--rules", "toy/bad.yaml"], tmp_path)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "target" in r.stderr

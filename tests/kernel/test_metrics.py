@@ -291,3 +291,18 @@ def test_a_trail_that_does_not_end_at_the_scores_is_refused():
     for bad in ([[0, 0], [121]], [[0, 0], [120, 50]], []):
         with pytest.raises(RecordError):
             G.from_json({**d, "trail": bad})
+
+
+def test_an_analysis_of_the_folder_one_stands_in_goes_beside_it_never_inside(run_dir, tmp_path, monkeypatch, capsys):
+    """``cribsim positions .`` inside a run's folder writes to ``<run>-positions`` beside it (the
+    folder named by its real path), and an --out inside the run's folder is refused."""
+    import shutil
+
+    run = tmp_path / "here"
+    shutil.copytree(run_dir, run, ignore=shutil.ignore_patterns("positions_*"))
+    monkeypatch.chdir(run)
+    assert main(["positions", ".", "--quiet"]) == 0
+    assert (tmp_path / "here-positions" / "positions_standard.csv").is_file()
+    assert not any(p.name.endswith("-positions") for p in run.iterdir())
+    assert main(["positions", ".", "--out", "sub"]) == 2
+    assert "inside the run's" in capsys.readouterr().err and not (run / "sub").exists()

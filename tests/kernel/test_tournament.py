@@ -317,3 +317,55 @@ def test_off_a_terminal_a_run_prints_a_progress_line_now_and_then(tmp_path, caps
     assert lines and all(re.fullmatch(r"cribsim: [\d,]+ of [\d,]+ matches \(\d+%\), [\d,.]+ matches/s, "
                                       r"(about \d+(\.\d)? (s|min|h) left|time left unknown)", ln) for ln in lines)
     assert lines[-1].startswith(f"cribsim: {exp.matches * 7:,} of")
+
+
+SPRT_SMALL = """\
+    name: sprt_small
+    variants: [standard]
+    lineup: [greedy, random]
+    matches: 4000
+    seed: 11
+    stop: {sprt: {elo0: 0, elo1: 20, alpha: 0.05, beta: 0.05}}
+"""
+
+
+def test_a_run_the_sprt_stops_writes_the_same_manifest_whatever_was_in_flight(tmp_path):
+    """The manifest counts the matches the tables use (the groups up to the decision); how many
+    more were played when the test decided depends on the batches and goes to the run log."""
+    exp = load_experiment(write(tmp_path, SPRT_SMALL))
+    small = run_experiment(exp, tmp_path / "small", serial=True, report=False, batch_seconds=0.001)
+    big = run_experiment(exp, tmp_path / "big", serial=True, report=False, batch_seconds=2.0)
+    assert small.status == big.status == "stopped by the SPRT"
+    assert (tmp_path / "small" / "manifest.json").read_bytes() == (tmp_path / "big" / "manifest.json").read_bytes()
+    logged = [json.loads((tmp_path / f / "run.json").read_text())["sessions"][-1]["played"] for f in ("small", "big")]
+    assert min(logged) >= small.played
+
+
+def test_a_run_log_that_is_not_cribsims_is_left_alone_and_an_old_folder_keeps_its_history(tmp_path):
+    """run.json is cribsim's only when it says so (or the manifest lists it): a user's file of
+    that name is never written or removed; an older manifest's own start and machine become the
+    log's first session."""
+    exp = load_experiment(write(tmp_path, SMALL))
+    out = tmp_path / "old"
+    run_experiment(exp, out, serial=True, report=False)
+    m = json.loads((out / "manifest.json").read_text())
+    m.update(started="2026-11-30T10:00:00+00:00", ended="2026-11-30T10:01:00+00:00", workers=2, mode="ray",
+             files=[f for f in m["files"] if f != "run.json"])
+    (out / "manifest.json").write_text(json.dumps(m))
+    (out / "run.json").unlink()
+    run_experiment(exp, out, serial=True, report=False)  # nothing left to play: reported again
+    sessions = json.loads((out / "run.json").read_text())["sessions"]
+    assert sessions[0]["id"] == "legacy" and sessions[0]["started"] == "2026-11-30T10:00:00+00:00"
+    assert json.loads((out / "manifest.json").read_text())["files"].count("run.json") == 1
+    mine = tmp_path / "mine"
+    run_experiment(exp, mine, serial=True, report=False)
+    m = json.loads((mine / "manifest.json").read_text())
+    m["files"] = [f for f in m["files"] if f != "run.json"]  # an older run's manifest: it never wrote one
+    (mine / "manifest.json").write_text(json.dumps(m))
+    (mine / "run.json").write_text('{"mine": true}\n')
+    run_experiment(exp, mine, serial=True, report=False)
+    assert (mine / "run.json").read_text() == '{"mine": true}\n'
+    other = load_experiment(write(tmp_path, SMALL), seed=98)  # another config, --fresh: the old run goes
+    run_experiment(other, mine, serial=True, report=False, fresh=True)
+    assert (mine / "run.json").read_text() == '{"mine": true}\n'  # --fresh removes only what cribsim wrote
+
