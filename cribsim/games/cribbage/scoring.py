@@ -25,8 +25,9 @@ from .cards import JACK, NUM_STANDARD, RANK, RANK_CHARS, RANK_VALUE, SUIT, VALUE
 # multiset key: 3 bits of count per rank (counts up to 7, enough for six of a kind with jokers)
 RBIT = tuple(1 << (3 * RANK[c]) for c in range(NUM_STANDARD))
 SBIT = tuple(1 << SUIT[c] for c in range(NUM_STANDARD))
-# the jack that scores nobs with this starter, or -1 for a jack starter (R-SHOW-7)
-NOB = tuple(-1 if RANK[c] == JACK else card(JACK, SUIT[c]) for c in range(NUM_STANDARD))
+# the jack of the starter's suit, which scores nobs when held (R-SHOW-7: the starter itself never
+# does; with a jack starter only a named joker can be that jack in a hand or crib)
+NOB = tuple(card(JACK, SUIT[c]) for c in range(NUM_STANDARD))
 
 
 def counts_of_key(key: int) -> list[int]:
@@ -101,8 +102,8 @@ def show_points(hand: Sequence[int], starter: int | None, crib: bool = False) ->
         elif not crib:
             pts += len(hand)
     nob = NOB[starter]
-    if nob >= 0 and nob in hand:  # R-SHOW-7: never for a jack starter; each such jack (a named
-        pts += hand.count(nob)  # wild card may duplicate one) scores 1
+    if nob in hand:  # R-SHOW-7: each jack of the starter's suit held (a named wild card may
+        pts += hand.count(nob)  # duplicate one, even a jack starter) scores 1
     return pts
 
 
@@ -192,7 +193,7 @@ def show_breakdown(hand: Sequence[int], starter: int | None, crib: bool = False)
             items.append(Item("flush", len(hand) + 1, tuple(allc)))
         elif not crib:
             items.append(Item("flush", len(hand), tuple(hand)))
-    if starter is not None and RANK[starter] != JACK:  # R-SHOW-7: each jack of the starter's suit
+    if starter is not None:  # R-SHOW-7: each jack of the starter's suit held (never the starter)
         nob = card(JACK, SUIT[starter])
         items += [Item("nobs", 1, (nob,)) for c in hand if c == nob]
     return items

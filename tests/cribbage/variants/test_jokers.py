@@ -107,3 +107,19 @@ def test_joker_show_matches_a_brute_force_over_every_name():
     assert (five, six) == (40, 70)
     # lowball names for the worst: the four 5s still score 20, the joker adds nothing (an 8, say)
     assert best_show(C("5H 5C 5S") + [J1], c1("5D"), objective=-1)[0] == 20
+
+
+def test_a_joker_named_as_the_jack_of_a_jack_starters_suit_scores_nobs(capsys):
+    """R-SHOW-7 (2026-12-01 example): the starter itself never scores nobs, but a jack of its suit
+    held in the hand or crib does, even when the starter is that jack and the held one a named
+    joker: 5H JK 7S AH with starter JS, the joker named JS, counts 7 as a crib (the referee's
+    finding: it counted 6)."""
+    from cribsim.cli.main import main
+    from cribsim.games.cribbage.scoring import show_points
+
+    named = C("5H JS 7S AH")
+    assert show_points(named, c1("JS"), crib=True) == 7  # 15-2, 15-4, the pair of jacks, nobs
+    assert show_points(C("5H JC 7S AH"), c1("JS"), crib=True) == 6  # another suit's jack: no nobs
+    assert main(["score", "--rules", "jokers", "5H", "JK", "7S", "AH", "--starter", "JS", "--crib"]) == 0
+    out = capsys.readouterr().out
+    assert "his nobs is 1" in out and out.rstrip().endswith("total 7")

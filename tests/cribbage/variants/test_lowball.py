@@ -68,3 +68,13 @@ def test_lowball_ranks_lower_scores_higher_in_pairwise_results():
     rec = MatchRecord("0.0.0.0", 0, 0, 0, 0, [0, 1, 2], 2, [0, 0, 1], None, [game])
     assert side_ranking(rec, 3, objective=-1) == [2, 1, 0]
     assert side_ranking(rec, 3) == [1, 2, 0]
+
+
+def test_lowball_continued_play_places_tied_later_sides_clockwise_from_the_finisher():
+    """Part 2 (2026-12-01): in continued play with lowball, sides tied for a later place are placed
+    clockwise from the side that reached the target first; the lowest share the win."""
+    rules = rules_from_mapping({"extends": "five_player_continued", "variants": ["lowball"]}, "x.yaml")
+    assert rules.match.scoring == "continued"
+    # seat 2 reached the target; clockwise from it: 3, 4, 0, 1; 3 and 0 tie lowest, 4 and 1 tie next
+    assert rules.program.rank_sides(2, [40, 60, 121, 40, 60]) == ((3, 0, 4, 1, 2), (3, 0))
+    assert rules.program.rank_sides(0, [121, 60, 60, 30, 60]) == ((3, 1, 2, 4, 0), None)

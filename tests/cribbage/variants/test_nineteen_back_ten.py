@@ -2,6 +2,9 @@
 
 
 
+import pytest
+
+from cribsim.games.cribbage.engine import GameOver
 from cribsim.games.cribbage.engine.events import CRIB, HAND
 from cribsim.ruleset import load_rules, rules_from_mapping
 from tests.cribbage.variants.helpers import ZERO, after_count, bare_state, events, run
@@ -63,3 +66,17 @@ def test_back_ten_default_is_both_hand_and_own_crib_must_score():
     after_count(g, 0, 0, HAND)
     after_count(g, 0, 4, CRIB)  # her crib scored: no penalty
     assert g.scores == [50, 50]
+
+
+def test_back_ten_comes_before_nineteen_on_one_zero_hand():
+    """Part 2 (2026-12-01): when nineteen and back ten both apply to one zero-scoring hand or crib,
+    the owner goes back ten first and then the opposing side pegs the nineteen point."""
+    rules = rules_from_mapping({"extends": "back_ten_each", "null_penalty": True})
+    g, _ = run(rules, 0, scores=[50, 50], **ZERO)
+    # Bob's hand, then Alice's hand and Alice's crib: each time back ten, then the opponent's 1
+    assert [e[:2] for e in events(g, "other")] == [(1, -10), (0, 1), (0, -10), (1, 1), (0, -10), (1, 1)]
+    g = bare_state(rules, scores=[5, 120])  # the order matters at the edges: the floor, the target
+    with pytest.raises(GameOver):
+        after_count(g, 0, 0, HAND)
+    assert g.scores == [0, 121]
+    assert [(e.seat, e.points) for e in g.events] == [(0, -5), (1, 1)]

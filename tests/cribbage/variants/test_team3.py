@@ -145,3 +145,15 @@ def test_two_against_one_through_the_tournament(tmp_path):
     import json
     recs = [json.loads(x) for x in (tmp_path / "out" / "matches.jsonl").read_text().splitlines()]
     assert all(len(r["games"]) == 3 and all(len(g["sides"]) == 2 for g in r["games"]) for r in recs)
+
+
+def test_inspecting_plays_both_sides_to_121_whatever_the_two_against_one_targets():
+    """V-TEAM3-2 and Part 2: with inspecting both targets are 121, even where the rules file
+    extends the plain two against one (lone player to 61); the target knob (V-TARGET) moves both."""
+    referee = rules_from_mapping({"extends": "three_player_team", "variants": ["team3", "inspect"]})
+    assert referee.lone_target == 61  # the parent's knob, which inspecting overrides
+    assert [referee.program.layout(g)[1] for g in range(3)] == [(121, 121)] * 3
+    assert load_rules("three_player_team_inspect").program.layout(0)[1] == (121, 121)
+    longer = rules_from_mapping({"extends": "three_player_team", "variants": ["team3", "inspect"], "target": 151})
+    assert longer.program.layout(1)[1] == (151, 151)
+    assert load_rules("three_player_team").program.layout(0)[1] == (61, 121)  # without inspecting

@@ -1,9 +1,9 @@
 """V-TEAM3-2, "two against one, inspecting": after the discards and before the cut, the lone
 player picks up the crib, looks at all eight cards (own four plus the crib's four) and puts
-four of them back into the crib, keeping the other four. Both sides need 121 by default
-(``lone_target``, ``team_target``). Used with ``team3``; strategies answer ``inspect(obs)`` with
-the four cards to keep (``obs.hand``: own four, ``obs.crib``: the crib's). A strategy without
-``inspect`` keeps its own four."""
+four of them back into the crib, keeping the other four. Both sides need the game's ``target``
+(121), whatever team3's ``lone_target`` and ``team_target`` say (team3's layout). Used with
+``team3``; strategies answer ``inspect(obs)`` with the four cards to keep (``obs.hand``: own
+four, ``obs.crib``: the crib's). A strategy without ``inspect`` keeps its own four."""
 
 from __future__ import annotations
 

@@ -7,8 +7,10 @@ each partner of a winning partnership being credited with the game. Targets are 
 
 The rules' ``sides`` stay three individual players (the lineup entries); each game's own sides
 and targets come from ``layout``, strategies see them in ``obs.side_of`` and ``obs.scores``, and
-each game's record carries them. The three-player match formats (winner takes all, continued
-play) are for three sides and are refused here (docs/rules.md, Part 2)."""
+each game's record carries them. With inspecting (V-TEAM3-2) both sides play to the game's
+``target`` (121), whatever ``lone_target`` and ``team_target`` say (the rule book, Part 2). The
+three-player match formats (winner takes all, continued play) are for three sides and are
+refused here (docs/rules.md, Part 2)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ def layout(rules: Any, g: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, 
     index means the same role in every game (start positions, records, strategies)."""
     lone = g % 3
     team = tuple(s for s in range(3) if s != lone)
+    if any(v.name == "inspect" for v in rules.modules):  # V-TEAM3-2: both sides need the target
+        return ((lone,), team), (rules.target, rules.target)
     return ((lone,), team), (rules.lone_target, rules.team_target)
 
 
@@ -34,8 +38,10 @@ class Team3(Variant):
     players = (3,)
     summary = "two against one: a lone player against a partnership, rotating game by game"
     params = (
-        Param("lone_target", int, 61, "the lone player's target", lo=1, hi=10_000),
-        Param("team_target", int, 121, "the partnership's target", lo=1, hi=10_000),
+        Param("lone_target", int, 61, "the lone player's target (with inspect both play to target)",
+              lo=1, hi=10_000),
+        Param("team_target", int, 121, "the partnership's target (with inspect both play to target)",
+              lo=1, hi=10_000),
     )
     layout = staticmethod(layout)
 
