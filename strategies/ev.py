@@ -9,7 +9,12 @@ Play: for each legal card, the points it pegs now (and a last card it secures), 
 expected points of the next player's reply: for each rank that would score, the chance the
 next player holds one (from the unseen cards and their hand size) times what it would peg.
 A partner's reply would count for us (in partnerships the next player is always an opponent).
-Points for laying each rank on a pile are cached by the pile's ranks (the count follows)."""
+Points for laying each rank on a pile are cached by the pile's ranks (the count follows).
+
+Every value comes from the rule set's scoring (a rules file's ``scoring:`` block, S-DATA): the
+expected show, the pegging and the crib tables, which ``cribtables.for_scoring`` builds once per
+scoring and keeps on disk. ``tables: standard`` values everything by the standard game's scoring
+whatever the rules say (a player who has not learnt the new values)."""
 
 from __future__ import annotations
 
@@ -25,9 +30,10 @@ from math import comb
 from typing import Any, ClassVar, cast
 
 from cribsim.games.cribbage.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
-from cribsim.games.cribbage.cribtables import cell_key, load
+from cribsim.games.cribbage.cribtables import cell_key, for_scoring
 from cribsim.games.cribbage.expect import expected_show, rank_ev
-from cribsim.games.cribbage.scoring import RBIT, peg_points
+from cribsim.games.cribbage.points import STANDARD, Scoring
+from cribsim.games.cribbage.scoring import RBIT, STANDARD_SCORER, Scorer
 from cribsim.games.cribbage.strategy import allowed, allowed_keeps
 from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
 from cribsim.games.cribbage.variants.canadian import best_split
@@ -45,14 +51,16 @@ HOLD_COL = [[tuple(HOLD[U][u][h] for u in range(5)) for h in range(8)] for U in 
 _LAY: dict[tuple[int, ...], tuple[Any, ...]] = {}
 
 
-def lay_points(pile: tuple[int, ...]) -> tuple[Any, ...]:
+def lay_points(pile: tuple[int, ...], scorer: Scorer = STANDARD_SCORER) -> tuple[Any, ...]:
     """For a pile of ranks since the last reset: ((rank, points), ...) for every rank that fits
     and scores, the count, the same points as a dict, and a dict that ``play`` fills with the
-    first item of ``lay_points(pile + (rank,))`` by rank. Cached by the pile."""
-    v = _LAY.get(pile)
+    first item of ``lay_points(pile + (rank,))`` by rank. Cached by the pile, per scoring."""
+    cache = _LAY if scorer is STANDARD_SCORER else scorer.memo.setdefault("lay", {})
+    v = cache.get(pile)
     if v is None:
+        peg_points = scorer.peg
         count = sum(RANK_VALUE[r] for r in pile)
-        room = 31 - count
+        room = scorer.limit - count
         lst = list(pile)
         scoring = []
         for r in range(13):
@@ -61,9 +69,9 @@ def lay_points(pile: tuple[int, ...]) -> tuple[Any, ...]:
                 if p:
                     scoring.append((r, p))
         v = (tuple(scoring), count, dict(scoring), {})  # the last: replies by rank laid, lazily
-        if len(_LAY) > 1_000_000:
-            _LAY.clear()
-        _LAY[pile] = v
+        if len(cache) > 1_000_000:
+            cache.clear()
+        cache[pile] = v
     return v
 
 
@@ -86,41 +94,42 @@ _PAIR_EV: dict[int, list[float]] = {}
 PAIRS = {n: tuple(combinations(range(n), 2)) for n in range(2, 9)}
 
 
-def _pair_table(hand: Sequence[int], hkey: int, unseen: int) -> list[float]:
+def _pair_table(hand: Sequence[int], hkey: int, unseen: int, scorer: Scorer = STANDARD_SCORER) -> list[float]:
     """For a hand's rank pattern: the expected rank points (fifteens, pairs, runs) of keeping all
     but two cards, at index ``13 * r1 + r2`` for the thrown ranks (both orders). The hand size,
     and so ``unseen``, is fixed by the pattern."""
     tab = [0.0] * 169
     for a, b in combinations(hand, 2):
-        v = rank_ev(hkey - RBIT[a] - RBIT[b], hkey, unseen)
+        v = rank_ev(hkey - RBIT[a] - RBIT[b], hkey, unseen, scorer)
         ra, rb = RANK[a], RANK[b]
         tab[ra * 13 + rb] = tab[rb * 13 + ra] = v
-    if len(_PAIR_EV) > 200_000:
-        _PAIR_EV.clear()
-    _PAIR_EV[hkey] = tab
+    cache = _PAIR_EV if scorer is STANDARD_SCORER else scorer.memo.setdefault("pair_ev", {})
+    if len(cache) > 200_000:
+        cache.clear()
+    cache[hkey] = tab
     return tab
 
 
 JOKER_KEEP = 6.4  # V-JOKERS: what a kept joker adds to three random cards at the show (measured)
 JOKER_CRIB = 8.5  # the expected crib with a joker in it (an estimate: about 4.7 plus what a joker adds)
 
-_CRIB_ARRAYS: dict[float, tuple[Any, ...]] = {}
+_CRIB_ARRAYS: dict[tuple[float, Scoring], tuple[Any, ...]] = {}
 
 
-def _crib_arrays(weight: float) -> tuple[Any, ...]:
+def _crib_arrays(weight: float, scoring: Scoring = STANDARD) -> tuple[Any, ...]:
     """Crib values by card pair (index ``52 * a + b``, both orders) for one's own crib and an
-    opponent's (negated), and by single rank; weighted. Built once per weight and shared by
-    every instance (read-only): building them per instance cost 1.4 ms, twice per match."""
-    v = _CRIB_ARRAYS.get(weight)
+    opponent's (negated), and by single rank; weighted. Built once per weight and scoring and
+    shared by every instance (read-only): building them per instance cost 1.4 ms, twice per match."""
+    v = _CRIB_ARRAYS.get((weight, scoring))
     if v is None:
-        tables = load()
+        tables = for_scoring(scoring)
         own, opp = [0.0] * 2704, [0.0] * 2704
         for a, b in combinations(range(52), 2):
             k = cell_key(a, b)
             own[a * 52 + b] = own[b * 52 + a] = weight * tables["own"][k]
             opp[a * 52 + b] = opp[b * 52 + a] = -weight * tables["opp"][k]
         single = tuple(weight * tables["single"][str(r)] for r in range(13))
-        v = _CRIB_ARRAYS[weight] = (tuple(own), tuple(opp), single)
+        v = _CRIB_ARRAYS[(weight, scoring)] = (tuple(own), tuple(opp), single)
     return v
 
 
@@ -129,6 +138,8 @@ class EVStrategy(Strategy):
     params: ClassVar[tuple[Param, ...]] = (
         Param("crib_weight", float, 1.0, "weight of the crib tables' value of the discards", lo=-10, hi=10),
         Param("reply_weight", float, 1.0, "weight of the next player's expected reply in the play", lo=-10, hi=10),
+        Param("tables", str, "rules", "the scoring its values come from: the rules' own, or the standard game's",
+              choices=("rules", "standard")),
     )
     # minimises when rules.objective is -1; obeys obs.discard_rule
     understands = frozenset({"objective", "discard_rule"})
@@ -141,26 +152,34 @@ class EVStrategy(Strategy):
         eight = obs.hand + obs.crib
         mine = 1 if obs.side_of[obs.crib_owner] == obs.side else -1
         obj = obs.rules.objective
+        sc = self._sync(obs)
         if max(eight) >= 52:  # V-JOKERS: a joker among them: certain points, jokers named
             return max(combinations(eight, len(obs.hand)), key=lambda k: obj * (
-                show_value(k) + mine * show_value([c for c in eight if c not in k], None, True)))
+                show_value(k, None, False, 1, sc) + mine * show_value([c for c in eight if c not in k], None, True, 1,
+                                                                      sc)))
         return max(combinations(eight, len(obs.hand)), key=lambda k: obj * (
-            expected_show(k, eight) + mine * expected_show([c for c in eight if c not in k], eight, True)))
+            expected_show(k, eight, False, sc) + mine * expected_show([c for c in eight if c not in k], eight, True,
+                                                                      sc)))
 
     def pass_cards(self, obs: Observation) -> tuple[list[int], list[int]]:
         """V-CANADIAN: the exact expected show of our hand and of the partner's (both count for
         the side) plus the crib value of the two thrown, over all 3,150 splits."""
 
         hand, obj = obs.hand, obs.rules.objective
+        sc = self._sync(obs)
         return best_split(obs, lambda keep, passed, thrown: obj * (
-            expected_show(keep, hand) + expected_show(passed, hand) + self.crib_value(obs, thrown)))
+            expected_show(keep, hand, False, sc) + expected_show(passed, hand, False, sc)
+            + self.crib_value(obs, thrown)))
 
-    def __init__(self, rng: random.Random, crib_weight: float = 1.0, reply_weight: float = 1.0) -> None:
+    def __init__(self, rng: random.Random, crib_weight: float = 1.0, reply_weight: float = 1.0,
+                 tables: str = "rules") -> None:
         super().__init__(rng)
         self.crib_weight = crib_weight
         self.reply_weight = reply_weight
+        self.tables = tables
         self._rules: Any = None
-        self.tables = load()
+        self._val: Scorer = STANDARD_SCORER  # the scoring its values come from (see _set_rules)
+        self._pair_ev: dict[int, list[float]] = _PAIR_EV
         self.pair_own, self.pair_opp, self.single = _crib_arrays(crib_weight)
 
     # ---- auction ------------------------------------------------------------------------
@@ -169,6 +188,7 @@ class EVStrategy(Strategy):
         best keep's throw into our own crib, from the crib tables) plus the opponents' expected
         crib that we deny them; bid while the price is below that swing. In lowball a bid
         pegs our score back, so any bid is welcome."""
+        sc = self._sync(obs)
         if obs.rules.objective < 0:
             return raise_to(obs, floor_worth(obs, sum(self.single) / 13))
 
@@ -180,7 +200,7 @@ class EVStrategy(Strategy):
         best_own = None
         for keep in combinations(hand, len(hand) - k):
             thrown = [c for c in hand if c not in keep]
-            v = expected_show(keep, hand) + self._crib(thrown, True)
+            v = expected_show(keep, hand, False, sc) + self._crib(thrown, True)
             if best_own is None or v > best_own[0]:
                 best_own = (v, self._crib(thrown, True))
         assert best_own is not None  # a hand always has a keep
@@ -197,6 +217,7 @@ class EVStrategy(Strategy):
         """Expected crib points of ``thrown`` for our side (negative into an opponent's crib)."""
         if not thrown:
             return 0.0
+        self._sync(obs)
         mine = obs.side_of[obs.crib_owner] == obs.side
         if len(thrown) == 2 and obs.rules.players == 2:
             return cast("float", (self.pair_own if mine else self.pair_opp)[thrown[0] * 52 + thrown[1]])
@@ -206,7 +227,7 @@ class EVStrategy(Strategy):
     def keep_value(self, obs: Observation, keep: Sequence[int], thrown: Sequence[int]) -> float:
         if obs.rules.jokers and max(obs.hand) >= 52:
             return self._joker_value(obs, keep, thrown)
-        return expected_show(keep, obs.hand) + self.crib_value(obs, thrown)
+        return expected_show(keep, obs.hand, False, self._sync(obs)) + self.crib_value(obs, thrown)
 
     def _joker_value(self, obs: Observation, keep: Sequence[int], thrown: Sequence[int]) -> float:
         """V-JOKERS, approximately: the exact expected show of the standard cards kept, plus
@@ -216,7 +237,7 @@ class EVStrategy(Strategy):
 
         held = [c for c in obs.hand if c < 52]
         std_keep = [c for c in keep if c < 52]
-        v = expected_show(std_keep, held) if std_keep else 0.0
+        v = expected_show(std_keep, held, False, self._sync(obs)) if std_keep else 0.0
         v += JOKER_KEEP * (len(keep) - len(std_keep))
         std_thrown = [c for c in thrown if c < 52]
         if len(std_thrown) < len(thrown):  # a joker in the crib: the crib's whole estimate
@@ -243,9 +264,11 @@ class EVStrategy(Strategy):
         rules = obs.rules
         if rules.jokers and max(hand) >= 52:
             return self._discard_jokers(obs)
-        values = self.two_card_values(obs)
-        if values is not None:  # the hot path: two players, two cards each
-            return self.best_pair(hand, values)
+        pair_values = self.two_card_values(obs)
+        if pair_values is not None:  # the hot path: two players, two cards each
+            return self.best_pair(hand, pair_values)
+        sc = self._sync(obs)
+        values = sc.values
         unseen = 52 - n
         keep_n = n - k
         hkey = 0
@@ -257,9 +280,9 @@ class EVStrategy(Strategy):
             if RANK[c] != JACK:
                 nonjack_held[SUIT[c]] += 1
         # each card's nobs chance if kept (a jack: starters of its suit that are not jacks)
-        nob = [(12 - nonjack_held[SUIT[c]]) / unseen if RANK[c] == JACK else 0.0 for c in hand]
+        nob = [values.nobs * (12 - nonjack_held[SUIT[c]]) / unseen if RANK[c] == JACK else 0.0 for c in hand]
         nobs_all = sum(nob)
-        flush_bonus = [keep_n + (13 - suit_held[s]) / unseen for s in range(4)]
+        flush_bonus = [values.flush(keep_n) + values.flush_starter * (13 - suit_held[s]) / unseen for s in range(4)]
         best, best_throw = None, None
         for idx in combinations(range(n), k):  # the cards thrown
             if obs.discard_rule is not None and not allowed(obs, [hand[i] for i in idx]):
@@ -268,7 +291,7 @@ class EVStrategy(Strategy):
             for i in idx:
                 kkey -= RBIT[hand[i]]
                 nobs -= nob[i]
-            v = rank_ev(kkey, hkey, unseen) + nobs
+            v = rank_ev(kkey, hkey, unseen, sc) + nobs
             thrown = [hand[i] for i in idx]
             kept_suit = SUIT[hand[next(i for i in range(n) if i not in idx)]]
             if suit_held[kept_suit] - sum(1 for c in thrown if SUIT[c] == kept_suit) == keep_n:
@@ -304,6 +327,10 @@ class EVStrategy(Strategy):
         if obs.discards != 2 or rules.players != 2 or obs.discard_rule is not None or rules.objective < 0 \
                 or max(hand) >= 52:
             return None
+        if rules is not self._rules:
+            self._set_rules(rules)
+        sc = self._val
+        values = sc.values
         n = len(hand)
         unseen, keep_n = 52 - n, n - 2
         hkey = 0
@@ -314,13 +341,13 @@ class EVStrategy(Strategy):
             suit_held[c & 3] += 1  # c & 3: the suit, c >> 2: the rank
             if c >> 2 != JACK:
                 nonjack[c & 3] += 1
-        nob = [(12 - nonjack[c & 3]) / unseen if c >> 2 == JACK else 0.0 for c in hand]  # nobs if kept
+        nob = [values.nobs * (12 - nonjack[c & 3]) / unseen if c >> 2 == JACK else 0.0 for c in hand]  # if kept
         nobs_all = sum(nob)
         fs = next((s for s in range(4) if suit_held[s] >= keep_n), -1)  # the only suit a flush can be
-        bonus = keep_n + (13 - suit_held[fs]) / unseen if fs >= 0 else 0.0
-        tab = _PAIR_EV.get(hkey)
+        bonus = values.flush(keep_n) + values.flush_starter * (13 - suit_held[fs]) / unseen if fs >= 0 else 0.0
+        tab = self._pair_ev.get(hkey)
         if tab is None:
-            tab = _pair_table(hand, hkey, unseen)
+            tab = _pair_table(hand, hkey, unseen, sc)
         pt = self.pair_own if obs.side_of[obs.crib_owner] == obs.side else self.pair_opp
         ranks = [c >> 2 for c in hand]
         if fs < 0 and not nobs_all:  # no flush, no jack: the rank table and the crib only
@@ -379,11 +406,11 @@ class EVStrategy(Strategy):
         nxt_size = self._hand_size - nxt_played  # every hand ends the same size (validated in Rules)
         sign = self.reply_weight if obs.side_of[nxt] == obs.side else -self.reply_weight
         pile = _ranks(obs.pile)
-        now = _LAY.get(pile) or lay_points(pile)
+        now = self._lay.get(pile) or lay_points(pile, self._val)
         now_pts, replies = now[2], now[3]
         last_card = nxt_size <= 0 and (len(hand) == 1 or len(played) + len(hand) == self._all_cards)
         hold = HOLD_COL[unseen][nxt_size] if nxt_size > 0 else None
-        count = obs.count
+        count, limit = obs.count, self._limit
         minimise = self._objective < 0
         best: float | None = None
         choice: int | tuple[int, int] = legal[0]
@@ -396,19 +423,19 @@ class EVStrategy(Strategy):
             v = now_pts.get(rk, 0)
             val = VALUE[c]
             cnt = count + val
-            if cnt != 31:
+            if cnt != limit:
                 if hold is not None:
                     threat = 0.0
                     rep = replies.get(rk)
                     if rep is None:
-                        rep = replies[rk] = lay_points(pile + (rk,))[0]
+                        rep = replies[rk] = lay_points(pile + (rk,), self._val)[0]
                     for rr, pts in rep:  # left[] already excludes our own cards
                         u = left[rr]
                         if u:
                             threat += pts * hold[u]
                     v += sign * threat
                 elif last_card:
-                    v += 1
+                    v += self._last_card
             if minimise:  # lowball: shed points, hand them to the next player
                 v = -v
             v += 0.001 * val - (0.01 if cnt == 5 or cnt == 21 else 0.0)  # tie-breaks
@@ -416,9 +443,21 @@ class EVStrategy(Strategy):
                 best, choice = v, answer
         return choice
 
+    def _sync(self, obs: Observation) -> Scorer:
+        """The scoring this player values by, for the rules of ``obs`` (read once per rule set)."""
+        if obs.rules is not self._rules:
+            self._set_rules(obs.rules)
+        return self._val
+
     def _set_rules(self, r: Any) -> None:
-        """What the play needs of the rules, read once per rule set."""
+        """What the discard and the play need of the rules, read once per rule set: the scoring
+        its values come from (``tables``), its crib tables and caches, the play's limits."""
         self._rules = r
+        sc = self._val = r.scorer if self.tables == "rules" else STANDARD_SCORER
+        self._pair_ev = _PAIR_EV if sc is STANDARD_SCORER else sc.memo.setdefault("pair_ev", {})
+        self._lay = _LAY if sc is STANDARD_SCORER else sc.memo.setdefault("lay", {})
+        self._limit, self._last_card = r.scorer.limit, sc.last_card
+        self.pair_own, self.pair_opp, self.single = _crib_arrays(self.crib_weight, sc.values)
         self._wild = r.deck_size > 52
         self._players = r.players
         self._hand_size = r.hand_size

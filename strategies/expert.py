@@ -3,7 +3,9 @@
 Discard (two players, two cards each): ``ev``'s value of every keep (the exact expected show
 plus the crib tables' value of the throw) plus ``peg_weight`` times the pegging value of the
 four cards kept in this seat's role (``strategies.pegtable``: the keeper's pegging minus the
-other player's, played out on the engine by ``ev``'s one-ply rule, by the ranks kept).
+other player's, played out on the engine by ``ev``'s one-ply rule, by the ranks kept). The
+pegging table and the board's table were built for the standard scoring: under a ``scoring:``
+block (S-DATA) expert leaves both out and keeps the rest.
 
 Play: ``ev``'s one-ply rule, or with ``rollouts`` > 0, ``mc``'s rollouts of the play, the other
 player's hand drawn (with ``read``) as an ``ev`` player would have kept it, given what it laid,
@@ -150,7 +152,8 @@ class Reader:
         me = obs.seat
         self.other = other = 1 - me
         self.laid = [c for s, c in obs.played if s == other]
-        self.floor = max([31 - k for s, k in obs.gos if s == other], default=0)
+        limit = obs.rules.scoring.count_limit
+        self.floor = max([limit - k for s, k in obs.gos if s == other], default=0)
         self.pool = unseen
         view = self.view = obs.rules.program.observation(other, obs.side_of[other], obs.rules, obs.side_of)
         view.discards, view.dealer, view.crib_owner = 2, obs.dealer, obs.crib_owner
@@ -239,13 +242,15 @@ class ExpertStrategy(EVStrategy):
     # ---- the board ------------------------------------------------------------------------
     def on_board(self, obs: Observation) -> bool:
         """Whether to play this decision to the board: a rule set the board table describes
-        (two players, 121, four-card hands, scored high) with a side near its target."""
+        (two players, 121, four-card hands, the standard scoring, scored high) with a side near
+        its target."""
         r = obs.rules
         if r is not self._board_rules:
             self._board_rules = r
             t = board_table()
             self._board_ok = (r.players == 2 and len(set(obs.side_of)) == 2 and r.target == t["target"]
-                              and r.hand_size == 4 and r.objective > 0 and r.deck_size == 52)
+                              and r.hand_size == 4 and r.objective > 0 and r.deck_size == 52
+                              and r.scoring.standard)  # the table was built for the standard scoring
             self._win = t["dealer_wins"]
         return self._board_ok and self.board_from > 0 and max(obs.scores) >= r.target - self.board_from
 
@@ -333,7 +338,7 @@ class ExpertStrategy(EVStrategy):
         if values is None or len(obs.hand) != 6 or obs.rules.hand_size != 4:
             return super().discard(obs)
         hand = obs.hand
-        if self.peg_weight:
+        if self.peg_weight and obs.rules.scoring.standard:  # the table was built for the standard scoring
             table = self.peg_dealer if obs.seat == obs.dealer else self.peg_pone
             w = self.peg_weight
             cells = kept_cells(tuple(c >> 2 for c in hand))

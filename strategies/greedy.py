@@ -14,7 +14,6 @@ from itertools import combinations
 from typing import cast
 
 from cribsim.games.cribbage.cards import RANK, VALUE
-from cribsim.games.cribbage.scoring import peg_points
 from cribsim.games.cribbage.strategy import allowed
 from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
 from cribsim.games.cribbage.variants.canadian import best_split
@@ -67,6 +66,7 @@ class GreedyStrategy(Strategy):
         ranks = [RANK[c] for c in obs.pile]
         best, choices = None, []
         obj = obs.rules.objective
+        peg_points = obs.rules.scorer.peg  # the rules' point values (S-DATA-1..6)
         for c, shown in (play_options(obs) if obs.rules.jokers else zip(obs.legal, obs.legal)):
             pts = peg_points(ranks + [RANK[shown]], obs.count + VALUE[shown]) * obj
             if best is None or pts > best:

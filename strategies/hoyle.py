@@ -18,7 +18,6 @@ from itertools import combinations
 from typing import cast
 
 from cribsim.games.cribbage.cards import RANK, VALUE
-from cribsim.games.cribbage.scoring import peg_points
 from cribsim.games.cribbage.strategy import allowed
 from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
 from cribsim.games.cribbage.variants.canadian import best_split
@@ -101,6 +100,7 @@ class HoyleStrategy(Strategy):
             return self.lead(obs)
         ranks = [RANK[c] for c in obs.pile]
         best, choice = None, None
+        peg_points = obs.rules.scorer.peg  # the rules' point values (S-DATA-1..6)
         for answer, c in (play_options(obs) if obs.rules.jokers else zip(legal, legal)):
             cnt = obs.count + VALUE[c]
             pts = peg_points(ranks + [RANK[c]], cnt)

@@ -52,12 +52,13 @@ def unseen_cards(obs: Observation) -> list[int]:
 def sampler(obs: Observation, unseen: list[int], rng: random.Random) -> Callable[[], list[list[int]]]:
     """A function returning one deal of ``unseen`` to the other seats, consistent with what
     ``obs`` has seen: their hand sizes, and every go (a seat that said go at count k holds
-    nothing worth 31 - k or less)."""
+    nothing worth limit - k or less, 31 in the standard game)."""
     n, me = obs.players, obs.seat
     sizes = [obs.rules.hand_size - sum(1 for x, _ in obs.played if x == s) for s in range(n)]
     floor = [0] * n  # every card a seat holds is worth more than floor[seat]
+    limit = obs.rules.scoring.count_limit
     for s, k in obs.gos:
-        floor[s] = max(floor[s], 31 - k)
+        floor[s] = max(floor[s], limit - k)
     order = sorted((s for s in range(n) if s != me and sizes[s] > 0), key=lambda s: -floor[s])
 
     def sample() -> list[list[int]]:

@@ -55,6 +55,6 @@ class RandomStrategy(Strategy):
         c = legal[int(self.rng.random() * len(legal))]
         if c >= 52:  # V-JOKERS: a random name that fits
 
-            names = play_names(31 - obs.count)
+            names = play_names(obs.rules.scoring.count_limit - obs.count)
             return c, names[int(self.rng.random() * len(names))]
         return cast("int | tuple[int, int]", c)

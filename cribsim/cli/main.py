@@ -47,8 +47,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The error boundary: whatever fails, one line on stderr and an exit code."""
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # strategies named module:Class from the working directory
-    parser = build_parser()
     try:
+        parser = build_parser()  # inside: a game that cannot be imported is one line too
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
             parser.print_help()

@@ -18,7 +18,7 @@ from cribsim.errors import CribsimError
 
 from .cards import VALUE, WILD_BASE, card_str, cards_str, parse_cards
 from .dealstats import write_dealstats
-from .scoring import peg_breakdown, show_breakdown, show_words
+from .scoring import STANDARD_SCORER, show_words
 
 
 def add_commands(sub: Any) -> None:
@@ -30,13 +30,14 @@ def add_commands(sub: Any) -> None:
     s.add_argument("--crib", action="store_true", help="score as a crib (a flush needs the starter)")
     s.add_argument("--json", action="store_true", help="one JSON object with total and items")
     s.add_argument("--batch", metavar="FILE", help="one hand per line, starter last, optional 'crib'; - for stdin")
-    s.add_argument("--rules", help="a rules file or preset: checks the hand (or crib) size and the crib "
-                                   "flush rule (see cribsim list)")
+    s.add_argument("--rules", help="a rules file or preset: checks the hand (or crib) size, the crib "
+                                   "flush rule and the point values (see cribsim list)")
     s.set_defaults(func=cmd_score)
 
     g = sub.add_parser("peg", help="points for the last card laid in the play",
                        description="Points for the last card laid, given the cards laid since the last "
-                                   "reset (R-PEG-5: 15, 31, pairs, runs; not the go).")
+                                   "reset (R-PEG-5: 15, 31, pairs, runs; not the go; the values and the "
+                                   "limit are --rules' scoring, S-DATA-1..6).")
     g.add_argument("cards", nargs="*", help="cards laid since the last reset, the new card last")
     g.add_argument("--json", action="store_true", help="one JSON object with total and items")
     g.add_argument("--batch", metavar="FILE", help="one sequence per line; - for stdin")
@@ -65,10 +66,10 @@ def _score_cards(hand: list[int], starter: int, crib: bool, rules: Rules | None 
     named = None
     show_items = rules.program.hooks.show_items if rules is not None else None
     if rules is not None and show_items is not None and any(c >= WILD_BASE for c in hand + [starter]):
-        items, nh, ns = show_items(hand, starter, crib, rules.objective)  # wild cards named by the rules
+        items, nh, ns = show_items(hand, starter, crib, rules.objective, scorer=rules.scorer)  # wild cards named
         named = {"hand": [card_str(c) for c in nh], "starter": card_str(ns)}
     else:
-        items = show_breakdown(hand, starter, crib)
+        items = (rules.scorer if rules is not None else STANDARD_SCORER).show_items(hand, starter, crib)
     out = {
         "hand": [card_str(c) for c in hand],
         "starter": card_str(starter),
@@ -191,11 +192,12 @@ def _peg_words(words: Iterable[str], rules: Rules | None) -> list[int]:
     return out
 
 
-def _peg_cards(cards: list[int]) -> dict[str, Any]:
+def _peg_cards(cards: list[int], rules: Rules | None) -> dict[str, Any]:
+    scorer = rules.scorer if rules is not None else STANDARD_SCORER
     count = sum(VALUE[c] for c in cards)
-    if count > 31:
-        raise CribsimError(f"cribsim: the count would be {count}, over 31 (R-PEG-2)")
-    items = peg_breakdown(cards)
+    if count > scorer.limit:
+        raise CribsimError(f"cribsim: the count would be {count}, over {scorer.limit} (R-PEG-2)")
+    items = scorer.peg_items(cards)
     return {
         "cards": [card_str(c) for c in cards],
         "count": count,
@@ -212,7 +214,7 @@ def cmd_peg(args: argparse.Namespace) -> int:
             try:
                 if isinstance(words, str):
                     raise CribsimError(words)
-                out = {"line": no, **_peg_cards(_peg_words(words, rules))}
+                out = {"line": no, **_peg_cards(_peg_words(words, rules), rules)}
             except CribsimError as e:
                 failed = True
                 out = {"line": no, "error": str(e)}
@@ -220,7 +222,7 @@ def cmd_peg(args: argparse.Namespace) -> int:
         return 1 if failed else 0
     if not args.cards:
         raise CribsimError("cribsim peg: give the cards laid since the last reset, the new card last")
-    res = _peg_cards(_peg_words(args.cards, rules))
+    res = _peg_cards(_peg_words(args.cards, rules), rules)
     if args.json:
         print(json.dumps(res))
         return 0

@@ -14,12 +14,18 @@ second iteration moves no value by more than the sampling error).
 ``opp``: the discarder is pone (the dealer throws to help the crib).
 For three to five players (one discard each) ``single`` gives the crib's expected value given
 one discarded rank, the other crib cards random: a simpler model, stated as such.
-The shipped table (cribsim/games/cribbage/data/crib_tables.json) records its samples and seed."""
+The shipped table (cribsim/games/cribbage/data/crib_tables.json) records its samples and seed.
+Under another scoring (a rules file's ``scoring:`` block, S-DATA) :func:`for_scoring` computes
+the same tables with that scoring's show on one core (200 samples a cell and role, under a minute)
+the first time, and keeps them under the user's cache folder (``$XDG_CACHE_HOME/cribsim``, else
+``~/.cache/cribsim``), keyed by the scoring: the same scoring gives the same tables everywhere."""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import random
 import sys
 import time
@@ -32,7 +38,8 @@ from typing import Any, cast
 
 from .cards import card
 from .expect import expected_show
-from .scoring import show_points
+from .points import Scoring
+from .scoring import STANDARD_SCORER, Scorer, scorer_for
 
 DATA = Path(__file__).resolve().parent / "data" / "crib_tables.json"
 
@@ -53,11 +60,12 @@ def cell_key(a: int, b: int) -> str:
     return f"{r1},{r2},{int(r1 != r2 and (a & 3) == (b & 3))}"
 
 
-def best_discard(hand: Sequence[int], table: Mapping[str, float] | None, sign: int) -> list[int]:
+def best_discard(hand: Sequence[int], table: Mapping[str, float] | None, sign: int,
+                 scorer: Scorer = STANDARD_SCORER) -> list[int]:
     best, best_throw = None, None
     for keep in combinations(hand, 4):
         throw = [c for c in hand if c not in keep]
-        v = expected_show(keep, hand)
+        v = expected_show(keep, hand, False, scorer)
         if table is not None:
             v += sign * table[cell_key(*throw)]
         if best is None or v > best:
@@ -65,8 +73,12 @@ def best_discard(hand: Sequence[int], table: Mapping[str, float] | None, sign: i
     return cast("list[int]", best_throw)  # a hand of six has a best discard
 
 
-def _sample_cell(args: tuple[tuple[int, int, bool], str, int, int, Mapping[str, float] | None]) -> float:
-    (r1, r2, suited), role, samples, seed, table = args
+Job = tuple[tuple[int, int, bool], str, int, int, Mapping[str, float] | None, Scoring | None]
+
+
+def _sample_cell(args: Job) -> float:
+    (r1, r2, suited), role, samples, seed, table, scoring = args
+    scorer = STANDARD_SCORER if scoring is None else scorer_for(scoring)
     rng = random.Random(f"{seed}-{r1}-{r2}-{suited}-{role}")
     total = 0.0
     sign = -1 if role == "own" else 1  # the other player's view of the crib
@@ -80,40 +92,88 @@ def _sample_cell(args: tuple[tuple[int, int, bool], str, int, int, Mapping[str, 
         rest = [c for c in range(52) if c not in mine]
         rng.shuffle(rest)
         other_hand = rest[4:10]  # rest[0:4]: the discarder's kept cards
-        thrown = best_discard(other_hand, table, sign)
+        thrown = best_discard(other_hand, table, sign, scorer)
         starter = rest[10 + rng.randrange(40)]
-        total += show_points(mine + thrown, starter, crib=True)
+        total += scorer.show(mine + thrown, starter, crib=True)
     return total / samples
 
 
-def _single(args: tuple[int, int, int]) -> float:
-    r, samples, seed = args
+def _single(args: tuple[int, int, int, Scoring | None]) -> float:
+    r, samples, seed, scoring = args
+    show = (STANDARD_SCORER if scoring is None else scorer_for(scoring)).show
     rng = random.Random(f"{seed}-single-{r}")
     total = 0.0
     for _ in range(samples):
         mine = card(r, rng.randrange(4))
         rest = [c for c in range(52) if c != mine]
         picks = rng.sample(rest, 4)
-        total += show_points([mine] + picks[:3], picks[3], crib=True)
+        total += show([mine] + picks[:3], picks[3], crib=True)
     return total / samples
 
 
-def compute(samples: int = 2000, seed: int = 1, iterations: int = 2, processes: int = 2) -> dict[str, Any]:
+def compute(samples: int = 2000, seed: int = 1, iterations: int = 2, processes: int = 2,
+            scoring: Scoring | None = None) -> dict[str, Any]:
+    """The tables (see the module doc), with ``processes`` worker processes (1: in this one)."""
     table = {"method": __doc__.split("Method.")[1].split("The shipped")[0].strip(),
              "samples": samples, "seed": seed, "iterations": iterations}
+    if scoring is not None:
+        table["scoring"] = scoring.to_dict()
     prev: dict[str, Any] | None = None
-    with Pool(processes) as pool:
+    pool = Pool(processes) if processes > 1 else None
+    run: Any = pool.map if pool is not None else lambda f, jobs, chunksize=1: list(map(f, jobs))
+    try:
         for it in range(iterations):
-            jobs = [(c, role, samples, seed + it, prev and prev[role]) for role in ("own", "opp") for c in cells()]
-            vals = pool.map(_sample_cell, jobs, chunksize=4)
+            jobs: list[Job] = [(c, role, samples, seed + it, prev and prev[role], scoring)
+                               for role in ("own", "opp") for c in cells()]
+            vals = run(_sample_cell, jobs, chunksize=4)
             cur: dict[str, dict[str, float]] = {"own": {}, "opp": {}}
             for (c, role, *_), v in zip(jobs, vals):
                 cur[role][f"{c[0]},{c[1]},{int(c[2])}"] = round(v, 4)
             prev = cur
         table.update(cast("dict[str, Any]", prev))  # iterations >= 1
-        table["single"] = {str(r): round(v, 4) for r, v in
-                           enumerate(pool.map(_single, [(r, samples * 20, seed) for r in range(13)]))}
+        singles = run(_single, [(r, samples * 20, seed, scoring) for r in range(13)])
+        table["single"] = {str(r): round(v, 4) for r, v in enumerate(singles)}
+    finally:
+        if pool is not None:
+            pool.close()
     return table
+
+
+SCORING_SAMPLES = 200  # samples a cell and role for a scoring's own tables (built once, on one core)
+
+
+def cache_folder() -> Path:
+    """Where tables built for a scoring are kept: ``$XDG_CACHE_HOME/cribsim`` or ``~/.cache/cribsim``."""
+    root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(root) / "cribsim"
+
+
+def for_scoring(scoring: Scoring) -> dict[str, Any]:
+    """The crib tables under ``scoring``: the shipped ones for the standard game; otherwise built
+    the first time (a progress line on stderr) and read from the cache folder after that."""
+    if scoring.standard:
+        return load()
+    key = json.dumps(scoring.to_dict(), sort_keys=True)
+    name = f"crib_tables-{hashlib.sha256(key.encode()).hexdigest()[:16]}-{SCORING_SAMPLES}.json"
+    path = cache_folder() / name
+    try:
+        tables: dict[str, Any] = json.loads(path.read_text())
+        if tables.get("scoring") == scoring.to_dict():
+            return tables
+    except (OSError, ValueError):
+        pass
+    print(f"cribsim: building ev's crib tables for the scoring {key} (once, under a minute on one core; kept in "
+          f"{path})", file=sys.stderr, flush=True)
+    tables = compute(SCORING_SAMPLES, 1, 2, processes=1, scoring=scoring)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        scratch = path.with_name(f".{path.name}.{os.getpid()}")
+        scratch.write_text(json.dumps(tables, sort_keys=True) + "\n")
+        os.replace(scratch, path)
+    except OSError as e:  # a read-only home: the tables still serve this process
+        print(f"cribsim: could not keep the crib tables in {path.parent} ({e.strerror}); they will be built "
+              "again next time", file=sys.stderr)
+    return tables
 
 
 @lru_cache(maxsize=1)

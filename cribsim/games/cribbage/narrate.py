@@ -94,7 +94,7 @@ def _core_line(e: Any, names: list[str], sides: list[str], standing: Any, fiftee
     if src == "peg":
         return f"      {who} pegs {e.points} for {e.reason} -> {standing()}"
     if src == "heels":
-        return f"  {who} pegs 2 for his heels -> {standing()}"
+        return f"  {who} pegs {e.points} for his heels -> {standing()}"
     if src == "show":
         return f"    {who}'s {e.reason}: {cards_str(e.cards)}"
     if src == "place":  # R-MATCH-5 continued play
@@ -104,7 +104,8 @@ def _core_line(e: Any, names: list[str], sides: list[str], standing: Any, fiftee
     if src == "overlooked":
         return f"      {who} overlooks {e.reason} {cards_str(e.cards)}".rstrip()
     if src in ("hand", "crib"):
-        return f"      {item_words(e.reason, e.points, fifteens):<22} {cards_str(e.cards):<15} -> {standing()}"
+        words = item_words(e.reason, e.points, fifteens, len(e.cards))
+        return f"      {words:<22} {cards_str(e.cards):<15} -> {standing()}"
     if e.points:
         return f"  {who} scores {e.points} ({e.reason}) -> {standing()}"
     return None

@@ -34,6 +34,8 @@ from cribsim.ruleset import (
 from cribsim.suggest import did_you_mean
 
 from .engine.program import Program
+from .points import STANDARD, Scoring, parse_scoring
+from .scoring import Scorer, scorer_for
 from .variants import PARAMS, VARIANTS
 
 if TYPE_CHECKING:
@@ -69,6 +71,7 @@ class Rules(RulesBase):
     crib_flush_needs_starter: bool = True  # R-SHOW-6
     score_floor: int | None = None  # the lowest score a penalty or a price may leave (None: a variant's own)
     match: MatchFormat = field(default_factory=MatchFormat)
+    scoring: Scoring = STANDARD  # every point value and limit (S-DATA-1..7)
     variants: tuple[str, ...] = ()  # the variants named in the file (canonical order), besides those a knob enables
     params: tuple[tuple[str, Any], ...] = ()  # (name, value) of every variant knob, sorted
 
@@ -95,6 +98,11 @@ class Rules(RulesBase):
     @cached_property
     def crib_size(self) -> int:
         return (self.players - 1) * self.discard + self.dealer_discard + self.crib_from_deck
+
+    @property
+    def scorer(self) -> Scorer:
+        """The scoring functions of ``scoring`` (built once per process and scoring)."""
+        return scorer_for(self.scoring)
 
     @cached_property
     def modules(self) -> tuple[type[Variant], ...]:
@@ -134,6 +142,9 @@ class Rules(RulesBase):
             del d["match"]["scoring"]
         if self.score_floor is None:
             del d["score_floor"]
+        d["scoring"] = self.scoring.to_dict()
+        if not d["scoring"]:  # added later: the standard game's values are left out
+            del d["scoring"]
         values = dict(self.params)
         active = {v.name for v in self.modules}
         for v in VARIANTS.values():
@@ -176,7 +187,7 @@ def _param(name: str) -> Param:
 _TOP_KEYS = {
     "name", "game", "extends", "players", "deal", "discard", "dealer_deal", "dealer_discard",
     "crib_from_deck", "target", "skunk_lines", "sides", "crib_flush_needs_starter",
-    "match", "variants", "description", "score_floor",
+    "match", "variants", "description", "score_floor", "scoring",
 } | set(PARAMS)
 CORE_PARAMS = (
     Param("target", int, 121, "points to win (R-WIN-1, V-TARGET)", lo=1, hi=10_000),
@@ -209,11 +220,13 @@ def build_rules(data: dict[str, Any], source: str = "<inline>") -> Rules:
                                            "or four as two partnerships sitting opposite, [[0, 2], [1, 3]]")
     match = match_format(source, data.get("match"))
     check_match_sides(source, "match.scoring", match, len(sides))
+    hand_size = deal["deal"] - deal["discard"]
+    scoring = parse_scoring(source, data.get("scoring"), hand_size, 10 * players * hand_size)
     rules = Rules(name=name, players=players, deal=deal["deal"], discard=deal["discard"],
                   dealer_deal=deal["dealer_deal"], dealer_discard=deal["dealer_discard"],
                   crib_from_deck=deal["crib_from_deck"], target=target, skunk_lines=_skunk_lines(source, data, target),
                   sides=sides, crib_flush_needs_starter=core["crib_flush_needs_starter"],
-                  score_floor=core["score_floor"], match=match, variants=tuple(listed),
+                  score_floor=core["score_floor"], match=match, scoring=scoring, variants=tuple(listed),
                   params=tuple(sorted(values.items())))
     # assembled now, so that a combination the variants cannot play is an error naming the file
     rules.__dict__["program"] = Program(rules, source)

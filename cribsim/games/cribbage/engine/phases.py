@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from cribsim.errors import IllegalMove
 
 from ..cards import JACK, RANK, VALUE, card_str, cards_str
-from ..scoring import peg_breakdown, peg_points, show_breakdown, show_points
 from .events import CRIB, HAND, HEELS, PEG
 from .variant import Decision, Phase
 
@@ -121,12 +120,14 @@ def discard(g: GameState) -> Answers:
 
 
 def cut_starter(g: GameState) -> None:
-    """R-START-1/2: the starter; a jack (or a card a variant names) gives the dealer 2."""
+    """R-START-1/2: the starter; a jack (or a card a variant names) gives the dealer his heels
+    (2, S-DATA-5)."""
     s = g.starter = g.stock.pop()
     g.log(g.dealer, "starter", cards=(s,))
     heels = g.hooks.heels
-    if RANK[s] == JACK or (heels is not None and heels(s)):
-        g.award(g.dealer, 2, HEELS, "his heels", (s,))
+    points = g.rules.scoring.heels
+    if (RANK[s] == JACK or (heels is not None and heels(s))) and points:
+        g.award(g.dealer, points, HEELS, "his heels", (s,))
 
 
 class Resume:
@@ -143,10 +144,15 @@ class Resume:
 
 
 def play(g: GameState) -> Answers:
-    """R-PEG-1..5: the play, with go, 31 and last card. A variant may stop the play at its first
-    reset (``stops_at_reset``) or let a card be laid as another (``name_card``): it then counts
-    and pegs as the card named."""
+    """R-PEG-1..5: the play, with go, 31 and last card (the limit and the points are the
+    scoring's, S-DATA-6). A variant may stop the play at its first reset (``stops_at_reset``) or
+    let a card be laid as another (``name_card``): it then counts and pegs as the card named."""
     n = g.n
+    scorer = g.rules.scorer
+    peg_points, peg_breakdown = scorer.peg, scorer.peg_items
+    limit, go, last_card = scorer.limit, scorer.go, scorer.last_card
+    sure = limit - 10  # at this count or below any card fits
+    alone = 0 if limit <= 10 else 1
     hooks = g.hooks
     once, name_card = hooks.stops_at_reset, hooks.name_card
     start = g.resume
@@ -175,10 +181,10 @@ def play(g: GameState) -> Answers:
     while left:
         seat = turn
         hand = hands[seat]
-        if hand and count <= 21:  # the common case: the seat whose turn it is can play anything
+        if hand and count <= sure:  # the common case: the seat whose turn it is can play anything
             legal = hand
         else:
-            room = 31 - count
+            room = limit - count
             legal = None
             for _ in range(n):  # R-PEG-2: the next seat, clockwise, holding a card that fits
                 hand = hands[seat]
@@ -186,14 +192,15 @@ def play(g: GameState) -> Answers:
                     legal = [c for c in hand if VALUE[c] <= room]
                     if legal:
                         break
-                    if not said_go >> seat & 1:  # public: this seat holds nothing <= 31 - count
+                    if not said_go >> seat & 1:  # public: this seat holds nothing <= limit - count
                         said_go |= 1 << seat
                         gos += ((seat, count),)
                         if logging:
                             g.log(seat, "go", count=count)
                 seat = seat + 1 if seat + 1 < n else 0
             if not legal:  # R-PEG-3: nobody can play: one for the go, reset, left of last leads
-                award(last, 1, PEG, "go")
+                if go:
+                    award(last, go, PEG, "go")
                 scores = tuple(g.scores)
                 count, pile, ranks, said_go = 0, (), [], 0
                 if logging:
@@ -227,24 +234,24 @@ def play(g: GameState) -> Answers:
                 g.log(seat, "lay", cards=(c,), count=count)
             else:  # a card laid as another: the card and the card it is named
                 g.log(seat, "lay", f"named {card_str(shown)}", cards=(c, shown), count=count)
-            items = peg_breakdown(list(pile))
+            items = peg_breakdown(pile)
             if items:
                 g.award_items(seat, items, PEG)
                 scores = tuple(g.scores)
-        elif len(ranks) > 1:  # two cards or more: a score is possible
+        elif len(ranks) > alone:  # enough cards to score (a single card only hits a limit of 10)
             pts = peg_points(ranks, count)
             if pts:
                 award(seat, pts, PEG)
                 scores = tuple(g.scores)
-        if count == 31:  # 2 for the 31 already scored, never also the go (R-PEG-3)
+        if count == limit:  # the hit already scored, never also the go (R-PEG-3)
             count, pile, ranks, said_go = 0, (), [], 0
             if logging:
                 g.log(seat, "reset")
             if once:
                 return
         turn = seat + 1 if seat + 1 < n else 0
-    if count:  # R-PEG-4: last card (not after a 31)
-        award(last, 1, PEG, "last card")
+    if count and last_card:  # R-PEG-4: last card (not after a 31)
+        award(last, last_card, PEG, "last card")
 
 
 def play_error(obs: Observation, answer: Any) -> str | None:
@@ -271,13 +278,14 @@ def count_hand(g: GameState, seat: int, cards: Sequence[int], crib: bool, source
     """R-SHOW-3..7: count one hand (or the crib, ``crib`` being the crib flush rule) for
     ``seat`` and award it; returns its points."""
     starter = g.starter
+    scorer = g.rules.scorer
     if g.events is not None:
         g.log(seat, "show", "crib" if source == CRIB else "hand", cards=cards)
-        items = show_breakdown(cards, starter, crib)
+        items = scorer.show_items(cards, starter, crib)
         if items:
             g.award_items(seat, items, source)
         return sum(i.points for i in items)
-    pts = show_points(cards, starter, crib)
+    pts = scorer.show(cards, starter, crib)
     if pts:
         g.award(seat, pts, source)
     return pts
@@ -294,6 +302,7 @@ def show(g: GameState) -> None:
     crib_rule = g.rules.crib_flush_needs_starter
     if hooks.count_hand is None and g.events is None and not after:  # the bulk path, same rules
         award = g.award
+        show_points = g.rules.scorer.show
         for i in range(1, n + 1):
             seat = dealer + i if dealer + i < n else dealer + i - n
             pts = show_points(kept[seat], starter)

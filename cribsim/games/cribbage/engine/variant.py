@@ -125,7 +125,7 @@ class Hooks:
       IllegalMove for an illegal one);
     - ``play_answers(obs) -> [(answer, card it counts as)]``: every distinct legal play answer;
     - ``count_hand(g, seat, cards, crib, source) -> points``: count and award one hand or crib;
-    - ``show_items(cards, starter, crib, objective) -> (items, cards as counted, starter as
+    - ``show_items(cards, starter, crib, objective, scorer=) -> (items, cards as counted, starter as
       counted)``: the breakdown of a show (``cribsim score``);
     - ``after_count(g, seat, points, source)``: after each hand or crib is counted (a list);
     - ``discard_rule(rules, hand, k) -> (must, pool) | None``: constrains a discard;

@@ -19,7 +19,6 @@ from cribsim.errors import ConfigError, IllegalMove
 from ..cards import cards_str
 from ..engine.phases import obeys, without
 from ..engine.variant import Decision, Phase, Variant
-from ..scoring import show_points
 
 if TYPE_CHECKING:
     from ..engine.events import Event
@@ -73,7 +72,8 @@ def pass_worth_most(strategy: Any, obs: Observation) -> tuple[list[int], list[in
     """The default answer: the split whose two hands (both the side's) show most without the
     starter (least with a reversed objective)."""
     obj = obs.rules.objective
-    return best_split(obs, lambda keep, passed, thrown: obj * (show_points(keep, None) + show_points(passed, None)))
+    show = obs.rules.scorer.show
+    return best_split(obs, lambda keep, passed, thrown: obj * (show(keep, None) + show(passed, None)))
 
 
 def canadian_deal(g: GameState) -> None:

@@ -22,7 +22,7 @@ from cribsim.params import Param
 from ..cards import NUM_STANDARD, RANK, VALUE, WILD_BASE, card, card_str, cards_str
 from ..engine.events import CRIB
 from ..engine.variant import Variant
-from ..scoring import peg_points, show_breakdown, show_points
+from ..scoring import STANDARD_SCORER, Scorer
 
 if TYPE_CHECKING:
     from ..engine.events import Event
@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
 
 def best_show(hand: Sequence[int], starter: int | None, crib: bool = False, objective: int = 1,
-              starter_name: int | None = None) -> tuple[int, tuple[int, ...], int | None]:
+              starter_name: int | None = None,
+              scorer: Scorer = STANDARD_SCORER) -> tuple[int, tuple[int, ...], int | None]:
     """(points, named hand, named starter): the show of ``hand`` with every joker named to the
     player's best advantage (``objective`` -1: worst). ``starter_name`` fixes a joker starter's
     name (named by somebody else); otherwise a joker starter is named too."""
@@ -39,6 +40,7 @@ def best_show(hand: Sequence[int], starter: int | None, crib: bool = False, obje
     name_starter = starter is not None and starter >= WILD_BASE and starter_name is None
     if starter is not None and starter >= WILD_BASE and starter_name is not None:
         starter = starter_name
+    show_points = scorer.show
     if not jokers and not name_starter:
         return show_points(hand, starter, crib), tuple(hand), starter
     best: tuple[int, tuple[int, ...], int | None] | None = None
@@ -56,26 +58,32 @@ def best_show(hand: Sequence[int], starter: int | None, crib: bool = False, obje
 
 
 def best_show_items(hand: Sequence[int], starter: int | None, crib: bool = False, objective: int = 1,
-                    starter_name: int | None = None) -> tuple[list[Any], tuple[int, ...], int | None]:
+                    starter_name: int | None = None,
+                    scorer: Scorer = STANDARD_SCORER) -> tuple[list[Any], tuple[int, ...], int | None]:
     """The breakdown of ``best_show`` (for the log), with the names chosen."""
-    pts, named, st = best_show(hand, starter, crib, objective, starter_name)
-    return show_breakdown(list(named), st, crib), named, st
+    pts, named, st = best_show(hand, starter, crib, objective, starter_name, scorer)
+    return scorer.show_items(list(named), st, crib), named, st
 
 
-def show_value(cards: Sequence[int], starter: int | None = None, crib: bool = False, objective: int = 1) -> int:
-    """``show_points`` that names any joker to the holder's advantage."""
+def show_value(cards: Sequence[int], starter: int | None = None, crib: bool = False, objective: int = 1,
+               scorer: Scorer = STANDARD_SCORER) -> int:
+    """The show's points, naming any joker to the holder's advantage."""
     if any(c >= WILD_BASE for c in cards) or (starter is not None and starter >= WILD_BASE):
-        return best_show(cards, starter, crib, objective)[0]
-    return show_points(cards, starter, crib)
+        return best_show(cards, starter, crib, objective, None, scorer)[0]
+    points: int = scorer.show(cards, starter, crib)
+    return points
 
 
 def show_value_fn(rules: Any) -> Any:
-    """``show_points``, or ``show_value`` when the rules have jokers."""
-    return show_value if rules.jokers else show_points
+    """The rules' show (``rules.scorer.show``), naming jokers when the rules have them."""
+    scorer = rules.scorer
+    if not rules.jokers:
+        return scorer.show
+    return lambda cards, starter=None, crib=False, objective=1: show_value(cards, starter, crib, objective, scorer)
 
 
 def play_names(room: int) -> list[int]:
-    """The names a joker may take when laid with ``room`` left under 31: one card per rank that
+    """The names a joker may take when laid with ``room`` left under the limit: one card per rank that
     fits (the suit never matters in the play; spades are used)."""
     return [card(r, 3) for r in range(13) if VALUE[card(r, 3)] <= room]
 
@@ -90,7 +98,7 @@ def play_options(obs: Observation) -> list[tuple[Any, int]]:
             out.append((c, c))
         elif not joker_done:
             joker_done = True
-            out += [((c, name), name) for name in play_names(31 - obs.count)]
+            out += [((c, name), name) for name in play_names(obs.rules.scoring.count_limit - obs.count)]
     return out
 
 
@@ -99,43 +107,47 @@ def name_card(move: Any, obs: Observation) -> tuple[int, int]:
     the card its player names (a standard card that fits under 31), or, answered bare, the name
     that pegs most now (fewest in lowball)."""
     legal, count = obs.legal, obs.count
+    scorer = obs.rules.scorer
+    limit = scorer.limit
     if isinstance(move, tuple) and len(move) == 2 and move[0] in legal and move[0] >= WILD_BASE:
         c, name = move
         if isinstance(name, int) and not isinstance(name, bool) and 0 <= name < NUM_STANDARD \
-                and count + VALUE[name] <= 31:
+                and count + VALUE[name] <= limit:
             return c, name
     elif isinstance(move, int) and not isinstance(move, bool) and move in legal:
         if move < WILD_BASE:
             return move, move
         ranks = [RANK[c] for c in obs.pile]
         obj = obs.rules.objective
-        best = max(play_names(31 - count), key=lambda n: obj * peg_points(ranks + [RANK[n]], count + VALUE[n]))
+        peg = scorer.peg
+        best = max(play_names(limit - count), key=lambda n: obj * peg(ranks + [RANK[n]], count + VALUE[n]))
         return move, best
     raise IllegalMove(f"seat {obs.seat} played {move!r}: expected a legal card, or (joker, a card 0..51 it names "
-                      f"that fits under 31); legal were {cards_str(legal)} at count {count}", obs.seat)
+                      f"that fits under {limit}); legal were {cards_str(legal)} at count {count}", obs.seat)
 
 
 def count_hand(g: GameState, seat: int, cards: Sequence[int], crib: bool, source: int) -> int:
     """The show with jokers named (R-SHOW-3..7, V-JOKERS); returns the points."""
     starter = g.starter
     obj = g.rules.objective
+    scorer = g.rules.scorer
     fixed = g.notes.get("starter_name")
     if "starter_name" not in g.notes:
         fixed = None
         if starter is not None and starter >= WILD_BASE and g.rules.starter_joker_named_by == "non_dealer":
             pone = (g.dealer + 1) % g.n
-            fixed = best_show(g.kept[pone], starter, False, obj)[2]
+            fixed = best_show(g.kept[pone], starter, False, obj, None, scorer)[2]
             g.log(pone, "name", f"the starter joker is {fixed}", cards=(fixed,))  # type: ignore[arg-type]
         g.notes["starter_name"] = fixed
     if g.events is not None:
         g.log(seat, "show", "crib" if source == CRIB else "hand", cards=cards)
-        items, named, st = best_show_items(cards, starter, crib, obj, fixed)
+        items, named, st = best_show_items(cards, starter, crib, obj, fixed, scorer)
         if tuple(named) != tuple(cards) or st != starter:
             g.log(seat, "name", "jokers named", cards=tuple(named) + (st,))  # type: ignore[operator]
         if items:
             g.award_items(seat, items, source)
         return sum(i.points for i in items)
-    pts = best_show(cards, starter, crib, obj, fixed)[0]
+    pts = best_show(cards, starter, crib, obj, fixed, scorer)[0]
     if pts:
         g.award(seat, pts, source)
     return pts

@@ -1,0 +1,101 @@
+"""The point values and limits of a rule set (the rule book's Part 4, S-DATA-1..7): the
+``scoring:`` block of a rules file, typed and bounded, its defaults the standard game.
+
+Only the keys that differ from the standard game are recorded (``to_dict``), so a block that
+repeats the defaults, or none at all, gives the same rules, the same fingerprint and the same
+results. How the values are counted is :mod:`cribsim.games.cribbage.scoring`'s job."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from cribsim.errors import ConfigError
+from cribsim.params import Param
+from cribsim.suggest import did_you_mean
+
+MAX_POINTS = 100  # a generous bound: a single scoring item worth more would end any game at once
+
+# one declaration per key: its default (the standard game), its bounds and its rule
+PARAMS = (
+    Param("fifteen", int, 2, "points for each combination summing to fifteen_total (S-DATA-1, R-SHOW-3)",
+          lo=0, hi=MAX_POINTS),
+    Param("fifteen_total", int, 15, "the sum a fifteen needs (S-DATA-1; at least 11, so no card alone)",
+          lo=11, hi=100),
+    Param("pair", int, 2, "points for each pair of one rank; three of a kind is three pairs (S-DATA-2)",
+          lo=0, hi=MAX_POINTS),
+    Param("run_min", int, 3, "the fewest cards that make a run (S-DATA-3)", lo=2, hi=5),
+    Param("run_card", int, 1, "points for each card of a run (S-DATA-3)", lo=0, hi=MAX_POINTS),
+    Param("hand_flush", int, None, "points for a flush of a hand's cards (S-DATA-4; default: one a card, "
+                                   "4 for four)", lo=0, hi=MAX_POINTS, nullable=True),
+    Param("flush_starter", int, 1, "more for a flush when the starter matches too (S-DATA-4)", lo=0, hi=MAX_POINTS),
+    Param("nobs", int, 1, "points for a jack of the starter's suit (S-DATA-5, R-SHOW-7)", lo=0, hi=MAX_POINTS),
+    Param("heels", int, 2, "the dealer's points for a jack starter (S-DATA-5, R-START-2)", lo=0, hi=MAX_POINTS),
+    Param("go", int, 1, "points for the go (S-DATA-6, R-PEG-3)", lo=0, hi=MAX_POINTS),
+    Param("count_limit", int, 31, "the count the play may not pass (S-DATA-6, R-PEG-2; at least 10)",
+          lo=10, hi=400),
+    Param("hit_limit", int, 2, "points for reaching count_limit exactly (S-DATA-6)", lo=0, hi=MAX_POINTS),
+    Param("last_card", int, 1, "points for the last card, unless it reached the limit (S-DATA-6, R-PEG-4)",
+          lo=0, hi=MAX_POINTS),
+)
+DEFAULTS = {p.name: p.default for p in PARAMS}
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """Every point value and limit of the play and the show (S-DATA-1..7)."""
+
+    fifteen: int = 2
+    fifteen_total: int = 15
+    pair: int = 2
+    run_min: int = 3
+    run_card: int = 1
+    hand_flush: int | None = None  # None: one point a card of the hand (R-SHOW-6)
+    flush_starter: int = 1
+    nobs: int = 1
+    heels: int = 2
+    go: int = 1
+    count_limit: int = 31
+    hit_limit: int = 2
+    last_card: int = 1
+
+    @property
+    def standard(self) -> bool:
+        return self == STANDARD
+
+    def flush(self, cards: int) -> int:
+        """Points for a flush of ``cards`` cards without the starter (S-DATA-4)."""
+        return cards if self.hand_flush is None else self.hand_flush
+
+    def to_dict(self) -> dict[str, int]:
+        """The keys that differ from the standard game (empty for the standard game)."""
+        return {k: v for k, v in dataclasses.asdict(self).items() if v != DEFAULTS[k]}
+
+
+STANDARD = Scoring()
+
+
+def parse_scoring(source: str, data: Any, hand_size: int, most_count: int) -> Scoring:
+    """The ``scoring:`` block of a rules file, every key checked (a one-line ConfigError naming
+    ``scoring.KEY``). ``hand_size`` normalises ``hand_flush`` (a flush worth one a card is the
+    default, so ``hand_flush: 4`` with four cards is the standard game); ``most_count`` is the
+    highest count the hands of a deal can reach (S-DATA-7: ``count_limit`` at most that)."""
+    if data is None:
+        return STANDARD
+    if not isinstance(data, dict):
+        raise ConfigError(source, "scoring", f"expected a mapping of point values, got {data!r}")
+    known = {p.name: p for p in PARAMS}
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in known:
+            raise ConfigError(source, f"scoring.{key}", f"unknown scoring key{did_you_mean(str(key), known)} "
+                                                        f"(known: {', '.join(known)})")
+        values[key] = known[key].parse(source, value, f"scoring.{key}")
+    if values.get("hand_flush") == hand_size:
+        values["hand_flush"] = None
+    limit = values.get("count_limit", 31)
+    if limit > most_count:
+        raise ConfigError(source, "scoring.count_limit",
+                          f"expected at most {most_count}, the most the hands of a deal can count, got {limit}")
+    return Scoring(**values)
