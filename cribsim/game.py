@@ -176,6 +176,11 @@ class Game(ABC, Generic[R]):
         """What ``rules`` need that strategy class ``cls`` lacks (phrases for an error)."""
         return []
 
+    def plugin_dirs(self, rules: R) -> list[str]:
+        """Folders a worker process needs on its path to rebuild ``rules`` (code of one's own the
+        rules name, such as a designer's variant module), besides the experiment's folder."""
+        return []
+
     def observation(self, rules: R, seat: int, side: int, side_of: tuple[int, ...] | None) -> Any:
         """A fresh observation of ``seat`` (the plug-in host rebuilds the view it is sent)."""
         raise NotImplementedError(f"{self.name} cannot play isolated plug-ins")

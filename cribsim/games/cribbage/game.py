@@ -14,7 +14,7 @@ from cribsim.records import Column
 
 from . import book, engine, match, narrate, strategy
 from .rules import Rules, build_rules
-from .variants import VARIANTS
+from .variants import VARIANTS, outside_folders
 
 COLUMNS = (
     Column("games", "count"),
@@ -98,6 +98,9 @@ class Cribbage(Game[Rules]):
 
     def layouts(self, rules: Rules, games: int) -> list[tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]]:
         return [rules.program.layout(g) for g in range(games)]
+
+    def plugin_dirs(self, rules: Rules) -> list[str]:
+        return outside_folders(rules.modules)
 
     def catalogue(self) -> list[str]:
         lines = []

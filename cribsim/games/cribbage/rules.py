@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -31,12 +32,11 @@ from cribsim.ruleset import (
     sides_key,
     unknown_keys,
 )
-from cribsim.suggest import did_you_mean
 
 from .engine.program import Program
 from .points import STANDARD, Scoring, parse_scoring
 from .scoring import Scorer, scorer_for
-from .variants import PARAMS, VARIANTS
+from .variants import PARAMS, VARIANTS, variant_named
 
 if TYPE_CHECKING:
     from .engine.variant import Variant
@@ -172,6 +172,8 @@ class Rules(RulesBase):
 
 def active_variants(listed: Iterable[str], values: dict[str, Any]) -> tuple[type[Variant], ...]:
     """The variant classes active for a list of named variants and the knob values."""
+    for name in listed:  # a variant of one's own, in a process that has not loaded it yet (a worker)
+        variant_named(name)
     out = []
     for name, v in VARIANTS.items():
         on = any(values.get(k, _param(k).default) != _param(k).default for k in v.enabled_by)
@@ -184,11 +186,11 @@ def _param(name: str) -> Param:
     return PARAMS[name][1]
 
 
-_TOP_KEYS = {
+_CORE_KEYS = {
     "name", "game", "extends", "players", "deal", "discard", "dealer_deal", "dealer_discard",
     "crib_from_deck", "target", "skunk_lines", "sides", "crib_flush_needs_starter",
     "match", "variants", "description", "score_floor", "scoring",
-} | set(PARAMS)
+}
 CORE_PARAMS = (
     Param("target", int, 121, "points to win (R-WIN-1, V-TARGET)", lo=1, hi=10_000),
     Param("crib_flush_needs_starter", bool, True, "a crib flush needs the starter's suit too (R-SHOW-6)"),
@@ -200,14 +202,15 @@ CORE_PARAMS = (
 def build_rules(data: dict[str, Any], source: str = "<inline>") -> Rules:
     """Cribbage rules from a rules file's mapping (``extends:`` already followed, see
     :func:`cribsim.ruleset.rules_from_mapping`), every key validated."""
-    unknown_keys(source, "", data, _TOP_KEYS)
+    listed = _listed(source, data)  # variants of one's own join the registry (and their knobs the keys) first
+    unknown_keys(source, "", data, _CORE_KEYS | set(PARAMS))
     name = data.get("name", Path(source).stem if source != "<inline>" else "inline")
     if not isinstance(name, str):
         raise ConfigError(source, "name", f"expected a string, got {name!r}")
     players = int_key(source, "players", data.get("players", 2), 2, MAX_PLAYERS)
     deal = _deal_sizes(source, data, players)
     core = {p.name: p.parse(source, data[p.name]) if p.name in data else p.default for p in CORE_PARAMS}
-    listed, values = _variant_knobs(source, data)
+    listed, values = _variant_knobs(source, data, listed)
     deck = 52 + sum(fn(_Values(values)) for v in active_variants(listed, values) if (fn := v.extra_cards) is not None)
     needed = (players - 1) * deal["deal"] + deal["dealer_deal"] + deal["crib_from_deck"] + 1
     if needed > deck:
@@ -280,18 +283,25 @@ def _skunk_lines(source: str, data: dict[str, Any], target: int) -> tuple[int, .
     return tuple(sl)
 
 
-def _variant_knobs(source: str, data: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
-    """(variants named, every variant knob's value), validated: a named variant that a knob
-    enables sets that knob instead of staying in the list; a knob of a variant that is not
-    active is an error."""
+def _listed(source: str, data: dict[str, Any]) -> list[str]:
+    """The variants a rules file names, each a built-in or a ``module:Class`` of one's own
+    (imported and registered here: beside the rules file, the working directory, PYTHONPATH)."""
     listed = data.get("variants", [])
     if not isinstance(listed, list):
         raise ConfigError(source, "variants", "expected a list of variant names")
+    if any(isinstance(v, str) and ":" in v for v in listed) and source.endswith((".yaml", ".yml")):
+        folder = str(Path(source).resolve().parent)
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
     for i, v in enumerate(listed):
-        if v not in VARIANTS:
-            raise ConfigError(source, f"variants[{i}]",
-                              f"unknown variant {v!r}{did_you_mean(v, VARIANTS)} "
-                              f"(known: {', '.join(sorted(VARIANTS))})")
+        variant_named(v, source, f"variants[{i}]")
+    return listed
+
+
+def _variant_knobs(source: str, data: dict[str, Any], listed: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """(variants named, every variant knob's value), validated: a named variant that a knob
+    enables sets that knob instead of staying in the list; a knob of a variant that is not
+    active is an error."""
     values = {name: p.parse(source, data[name]) if name in data else p.default for name, (_, p) in PARAMS.items()}
     named = []
     for name in sorted(set(listed)):

@@ -63,6 +63,10 @@ class Program:
             check = getattr(v, "check", None)
             if check is not None:
                 check(rules, source)
+        for v in mods:  # after the variants' own checks, which say more (team3, canadian)
+            if v.players and rules.players not in v.players:
+                raise ConfigError(source, "players", f"{v.name} ({v.rule}) is for {_counts(v.players)} players, "
+                                                     f"not {rules.players}")
 
     def layout(self, game_no: int) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]:
         """(sides, targets) of game ``game_no`` of a match: the rules' own unless a variant

@@ -7,14 +7,22 @@ here, its YAML under ``configs/rules/`` and its tests: nothing else names it.
 
 ``VARIANTS`` maps each variant's name to its class, in the canonical order (by name) in which
 variants are assembled, so the order of a rules file's ``variants:`` list never matters.
-``PARAMS`` maps every variant knob to (its variant, its :class:`cribsim.params.Param`)."""
+``PARAMS`` maps every variant knob to (its variant, its :class:`cribsim.params.Param`).
+A rules file may also name a variant of one's own, ``module:Class`` (:func:`variant_named`): it
+joins both maps under that name when it is first named."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
 
+from cribsim.errors import ConfigError
 from cribsim.params import Param
+from cribsim.suggest import did_you_mean
 
 from ..engine.variant import Variant
 
@@ -42,3 +50,79 @@ for _v in VARIANTS.values():
         if _p.name in PARAMS:
             raise ImportError(f"variant knob {_p.name!r} is declared by {PARAMS[_p.name][0].name} and {_v.name}")
         PARAMS[_p.name] = (_v, _p)
+
+BUILT_IN = frozenset(VARIANTS)
+
+
+def variant_named(spec: str, source: str = "<inline>", key: str = "variants") -> type[Variant]:
+    """The variant a rules file names: a built-in (``auction``) or a module of one's own,
+    ``module:Class`` (beside the rules file, in the working directory or on ``PYTHONPATH``), which
+    is then registered like a built-in under that spec: its knobs, phases, hooks and decisions
+    declared, checked, combined, narrated, recorded and replayed the same way (docs: a
+    designer's variant). Every failure is one :class:`ConfigError` naming ``source`` and ``key``."""
+    if spec in VARIANTS:
+        return VARIANTS[spec]
+    if not isinstance(spec, str) or not _SPEC.fullmatch(spec):
+        raise ConfigError(source, key, f"unknown variant {spec!r}{did_you_mean(str(spec), VARIANTS)} (known: "
+                                       f"{', '.join(sorted(BUILT_IN))}; or module:Class for a variant of one's own)")
+    cls = _import(spec, source, key)
+    _register(spec, cls, source, key)
+    return cls
+
+
+_SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _import(spec: str, source: str, key: str) -> type[Variant]:
+    mod_name, _, cls_name = spec.partition(":")
+    try:
+        mod = importlib.import_module(mod_name)
+    except KeyboardInterrupt:
+        raise
+    except ModuleNotFoundError as e:
+        raise ConfigError(source, key, f"variant {spec}: no module named {e.name!r} (run from its folder, or put "
+                                       "it beside the rules file or on PYTHONPATH)") from None
+    except BaseException as e:  # a syntax error, or raised or exited while importing
+        raise ConfigError(source, key, f"variant {spec}: importing module {mod_name!r} failed "
+                                       f"({type(e).__name__}: {str(e)[:160]})") from None
+    cls = getattr(mod, cls_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Variant)) or cls is Variant:
+        raise ConfigError(source, key, f"variant {spec}: {cls_name!r} of module {mod_name!r} is not a Variant "
+                                       "subclass (cribsim.games.cribbage.engine.variant.Variant)")
+    return cls
+
+
+def _register(spec: str, cls: type[Variant], source: str, key: str) -> None:
+    names = {v.name: k for k, v in VARIANTS.items()}
+    if not cls.name or not isinstance(cls.name, str):
+        raise ConfigError(source, key, f"variant {spec}: the class declares no name")
+    if cls.name in names:
+        raise ConfigError(source, key, f"variant {spec}: its name {cls.name!r} is already {names[cls.name]}'s")
+    for p in cls.params:
+        if p.name in PARAMS:
+            raise ConfigError(source, key, f"variant {spec}: its knob {p.name!r} is already a knob of "
+                                           f"{PARAMS[p.name][0].name}")
+    for p in cls.params:
+        PARAMS[p.name] = (cls, p)
+    VARIANTS[spec] = cls
+    ordered = sorted(VARIANTS.items())  # the canonical order, whatever order variants were loaded in
+    VARIANTS.clear()
+    VARIANTS.update(ordered)
+
+
+def outside_folders(classes: Iterable[type[Variant]]) -> list[str]:
+    """The folders that hold the modules of variants of one's own among ``classes`` (what a
+    worker process needs on its path to import them)."""
+    out = []
+    for cls in classes:
+        if cls.__module__.startswith(__name__ + "."):
+            continue
+        module = sys.modules.get(cls.__module__)
+        file = getattr(module, "__file__", None)
+        if file:
+            root = Path(file).resolve().parent
+            for _ in range(cls.__module__.count(".")):  # a module inside a package: the package's parent
+                root = root.parent
+            if str(root) not in out:
+                out.append(str(root))
+    return out

@@ -1,0 +1,105 @@
+"""A designer's variant written outside the package (examples/variants/pone_crib.py): named as
+``module:Class`` in a rules file, it is declared, checked, combined, refused, narrated, recorded
+and replayed like a built-in."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cribsim.errors import ConfigError
+from cribsim.games.cribbage import variants as registry
+from cribsim.games.cribbage.match import play_match
+from cribsim.games.cribbage.narrate import narrate
+from cribsim.ruleset import load_rules, rules_from_mapping
+from cribsim.strategy import factory
+
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLE = ROOT / "examples" / "variants"
+
+
+@pytest.fixture(autouse=True)
+def restore_registry(monkeypatch):
+    """Variants of one's own join the process's registry: each test leaves it as it found it."""
+    variants, params = dict(registry.VARIANTS), dict(registry.PARAMS)
+    monkeypatch.syspath_prepend(str(EXAMPLE))
+    yield
+    registry.VARIANTS.clear()
+    registry.VARIANTS.update(variants)
+    registry.PARAMS.clear()
+    registry.PARAMS.update(params)
+
+
+def test_an_outside_variant_is_declared_played_and_narrated():
+    rules = load_rules(str(EXAMPLE / "pone_crib.yaml"))
+    assert rules.variants == ("pone_crib:PoneCrib",) and rules.pone_crib_every == 1
+    assert "take_crib" in rules.program.decisions
+    assert rules.to_dict()["variants"] == ["pone_crib:PoneCrib"]
+    m = play_match(rules, [factory("ev"), factory("greedy")], 7, 0, log=True)
+    lines = "\n".join(narrate(rules, m.games[0]))
+    assert "takes the crib" in lines  # every deal the pone (no take_crib method: the default) takes it
+    assert m.games[0].metrics["pone_crib"] == m.games[0].deals
+
+
+def test_its_knobs_are_typed_and_bounded_and_it_combines_or_is_refused():
+    with pytest.raises(ConfigError, match="pone_crib_every': expected a whole number 1..100, got 0"):
+        rules_from_mapping({"extends": str(EXAMPLE / "pone_crib.yaml"), "pone_crib_every": 0}, "mine.yaml")
+    with_nineteen = rules_from_mapping({"extends": str(EXAMPLE / "pone_crib.yaml"), "null_penalty": True})
+    assert [v.name for v in with_nineteen.modules] == ["nineteen", "pone_crib"]
+    m = play_match(with_nineteen, [factory("ev"), factory("random")], 7, 1)
+    assert m.winner in (0, 1)
+    with pytest.raises(ConfigError) as refused:
+        rules_from_mapping({"extends": "auction", "variants": ["auction", "pone_crib:PoneCrib"]}, "mine.yaml")
+    assert "auction and pone_crib both fill the after_deal slot" in str(refused.value)
+    with pytest.raises(ConfigError, match="pone_crib .PONE-CRIB-1. is for 2 players, not 3"):
+        rules_from_mapping({"extends": "three_player", "variants": ["pone_crib:PoneCrib"]}, "mine.yaml")
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("nosuch_module:X", "variant nosuch_module:X: no module named 'nosuch_module'"),
+    ("pone_crib:always_take", "'always_take' of module 'pone_crib' is not a Variant subclass"),
+    ("pone_crib", "unknown variant 'pone_crib'"),
+    ("auctoin", "unknown variant 'auctoin' (did you mean 'auction'?)"),
+])
+def test_a_bad_variant_name_is_one_line(spec, message):
+    with pytest.raises(ConfigError) as e:
+        rules_from_mapping({"extends": "standard", "variants": [spec]}, "mine.yaml")
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_an_outside_variant_may_not_take_a_built_in_name_or_knob(tmp_path, monkeypatch):
+    (tmp_path / "clash.py").write_text(
+        "from cribsim.games.cribbage.engine.variant import Variant\n"
+        "from cribsim.params import Param\n"
+        "class Named(Variant):\n    name = 'auction'\n"
+        "class Knob(Variant):\n    name = 'knobbly'\n    params = (Param('min_bid', int, 1, 'a bid'),)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ConfigError, match="its name 'auction' is already auction's"):
+        rules_from_mapping({"variants": ["clash:Named"]}, "mine.yaml")
+    with pytest.raises(ConfigError, match="its knob 'min_bid' is already a knob of auction"):
+        rules_from_mapping({"variants": ["clash:Knob"]}, "mine.yaml")
+
+
+def test_a_run_on_ray_records_it_and_the_record_replays(tmp_path):
+    """End to end, as a designer runs it: Ray workers import the module from beside the config,
+    the game records name it, and ``cribsim replay`` run from its folder plays a game again."""
+    config = tmp_path / "pone.yaml"
+    config.write_text((EXAMPLE / "pone_crib_experiment.yaml").read_text().replace("matches: 2000", "matches: 6")
+                      .replace("pone_crib.yaml", str(EXAMPLE / "pone_crib.yaml")))
+    out = tmp_path / "out"
+    cli = [sys.executable, "-m", "cribsim"]
+    run = subprocess.run(cli + ["run", str(config), "--out", str(out), "--workers", "2", "--quiet"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "pone_crib:PoneCrib" in (out / "manifest.json").read_text()
+    games = subprocess.run(cli + ["games", str(out)], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    line = next(x for x in games.stdout.splitlines() if " pone_crib " in f" {x} ")
+    replay = subprocess.run(cli + ["replay", str(out), "--match", line.split()[0]], capture_output=True, text=True,
+                            cwd=EXAMPLE, timeout=120)
+    assert replay.returncode == 0, replay.stderr
+    assert "takes the crib" in replay.stdout
+    elsewhere = subprocess.run(cli + ["replay", str(out), "--match", line.split()[0]], capture_output=True,
+                               text=True, cwd=tmp_path, timeout=120)
+    assert elsewhere.returncode != 0 and elsewhere.stderr.count("\n") == 1
+    assert "no module named 'pone_crib' (run from its folder" in elsewhere.stderr
