@@ -8,12 +8,14 @@ import re
 MAX_NAME = 64
 _NAME = re.compile(r"[A-Za-z0-9_.+-]+")
 _ENTRY = re.compile(r"[A-Za-z0-9_.+:-]+")  # entries may keep a module:Class spec as their name
+_VARIANT = re.compile(r"[A-Za-z0-9_.+=,\[\]-]+")  # a sweep's point: standard[pair=3,target=91]
 
 
-def check_name(name: object, entry: bool = False) -> str | None:
+def check_name(name: object, entry: bool = False, variant: bool = False) -> str | None:
     """None for a good name, else what is wrong with it (for an error message). A name is 1 to
-    64 characters, letters, digits and ``_-.+`` (and ``:`` for a lineup entry), not ``.`` or
-    ``..`` (so it is always a plain file name in the folder it is written to)."""
+    64 characters, letters, digits and ``_-.+`` (and ``:`` for a lineup entry, ``[]=,`` for a
+    variant: a sweep's points), not ``.`` or ``..`` (so it is always a plain file name in the
+    folder it is written to)."""
     if not isinstance(name, str):
         return f"expected a name, got {type(name).__name__}"
     if not name:
@@ -22,8 +24,9 @@ def check_name(name: object, entry: bool = False) -> str | None:
         return f"a name has at most {MAX_NAME} characters, got {len(name)}"
     if name in (".", ".."):
         return f"{name!r} is not a name"
-    allowed = "letters, digits and _-.+" + (":" if entry else "")
-    if not (_ENTRY if entry else _NAME).fullmatch(name):
-        bad = next(ch for ch in name if not (_ENTRY if entry else _NAME).fullmatch(ch))
+    allowed = "letters, digits and _-.+" + (":" if entry else "") + ("[]=," if variant else "")
+    pattern = _ENTRY if entry else _VARIANT if variant else _NAME
+    if not pattern.fullmatch(name):
+        bad = next(ch for ch in name if not pattern.fullmatch(ch))
         return f"a name has only {allowed}, got {name!r} (with {bad!r})"
     return None

@@ -144,6 +144,14 @@ class EVStrategy(Strategy):
     # minimises when rules.objective is -1; obeys obs.discard_rule
     understands = frozenset({"objective", "discard_rule"})
 
+    @classmethod
+    def prepare(cls, rules: Any) -> None:
+        """Before it plays a rule set (untimed): the crib tables of its scoring, built once and
+        kept on disk (``cribtables.for_scoring``), so that no decision waits for them."""
+        scoring = getattr(rules, "scoring", None)
+        if isinstance(scoring, Scoring):
+            for_scoring(scoring)
+
     def inspect(self, obs: Observation) -> tuple[int, ...]:
         """V-TEAM3-2: the keep of four from the eight with the best exact expected show, plus
         the exact expected crib of the four put back (ours if we own the crib, else against us),

@@ -1,5 +1,6 @@
-"""The commands that study a results folder (``cribsim compare``, ``cribsim positions``) and
-``cribsim tune``, which plays experiments to tune a strategy."""
+"""The commands that study a results folder (``cribsim compare``, ``cribsim positions``),
+``cribsim tune``, which plays experiments to tune a strategy, and ``cribsim balance``, which
+plays them to balance a rule."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CribsimError
+from ..tournament.balance import balance, load_balance
 from ..tournament.study import write_compare, write_positions
 from ..tournament.tune import Where, load_tune, tune
 
@@ -23,7 +25,8 @@ def add_commands(sub: Any) -> None:
                                    "its 95%% interval, and every variant's difference from a baseline on the same "
                                    "deals. Writes compare.md, compare.csv, compare_diff.csv and compare.png.")
     c.add_argument("dir", help="a results folder (with matches.jsonl)")
-    c.add_argument("--baseline", help="the variant differences are taken from (default: the first)")
+    c.add_argument("--baseline", help="the variant differences are taken from (default: the first; a sweep's: its "
+                                      "base's own rules)")
     c.add_argument("--close", type=float, default=10, help="a game won by fewer points is close (default 10)")
     c.add_argument("--quiet", action="store_true", help="write the files only")
     c.add_argument("--out", help=OUT_HELP.format(cmd="compare"))
@@ -42,6 +45,7 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--out", help=OUT_HELP.format(cmd="positions"))
     p.set_defaults(func=cmd_positions)
     add_tune(sub)
+    add_balance(sub)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -53,6 +57,31 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def cmd_positions(args: argparse.Namespace) -> int:
     write_positions(args.dir, args.variant, args.bin, args.min_n, args.quiet, args.out)
+    return 0
+
+
+def add_balance(sub: Any) -> None:
+    b = sub.add_parser("balance", help="search a rules knob for the value that brings a metric to a target",
+                       description="A bracketing search with a confidence rule along one rules knob (a whole "
+                                   "number or a real, within a range), for the value that brings the first "
+                                   "dealer's (or a side's) win rate to a target, spending games where the answer "
+                                   "is uncertain; then a confirmation on fresh games. Resumable (run it again to "
+                                   "continue); writes trajectory.jsonl, balance.md, balance.csv and every look's "
+                                   "results under steps/.")
+    b.add_argument("config", help="a balance YAML, e.g. configs/balance/pone_bonus.yaml")
+    b.add_argument("--out", help="the balance's folder (default results/<name>)")
+    b.add_argument("--workers", type=int, help="parallel workers (default: all cores, or the cluster's CPUs)")
+    b.add_argument("--address", help="join an existing Ray cluster (default: $RAY_ADDRESS, else start one)")
+    b.add_argument("--serial", action="store_true", help="no Ray: play in this process")
+    b.set_defaults(func=cmd_balance)
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    cfg = load_balance(args.config)
+    out = Path(args.out) if args.out else Path("results") / cfg.name
+    r = balance(cfg, out, Where(args.serial, args.workers, args.address))
+    print(f"{r['knob']} = {r['value']}: {r['metric']} {r['estimate']:.4f} [{r['lo']:.4f}, {r['hi']:.4f}] over "
+          f"{r['games']:,} confirming games ({r['search_games']:,} spent searching); report in {out / 'balance.md'}")
     return 0
 
 

@@ -52,7 +52,7 @@ def _factories(ctx: dict[str, Any]) -> list[Callable[[Any], Any]]:
                 caps = plugins[i] if i < len(plugins) else None
                 makers.append(Isolated(e.strategy, e.param_dict(), game, ctx["variants"], ctx["time_limit"], caps))
             else:
-                makers.append(factory(e.strategy, e.param_dict(), game=game))
+                makers.append(factory(e.strategy, e.param_dict(), rules=ctx["variants"], game=game))
         _FACTORIES[key] = makers
     return _FACTORIES[key]
 

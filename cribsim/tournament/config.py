@@ -51,12 +51,13 @@ from ..strategy import factory
 from ..suggest import did_you_mean
 from ..yamlio import key_line
 from .stats import elo_to_score
+from .sweep import Sweep, SweepPoint, parse_sweeps
 
 if TYPE_CHECKING:
     from cribsim.ruleset import MatchFormat
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
-            "matches", "paired", "seed", "time_limit", "stop", "record", "deals", "start"}
+            "matches", "paired", "seed", "time_limit", "stop", "record", "deals", "start", "sweep"}
 ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance", "trusted"}
 FORMATS = ("round_robin", "gauntlet", "pairings")
 
@@ -145,6 +146,8 @@ class Experiment:
     book: tuple[tuple[BookDeal, ...], ...] = ()  # per variant: the deal book's deals (none: random deals)
     starts: tuple[Start, ...] = ()  # start positions taken in turn (none: 0 each)
     deals_spec: str = ""  # the deal book, as the config names it
+    # the sweeps (``sweep:``), each with its points (the variants play them)
+    sweeps: tuple[tuple[Sweep, tuple[SweepPoint, ...]], ...] = ()
 
     def config_hash(self) -> str:
         return hashlib.sha256(self.raw.encode()).hexdigest()[:16]
@@ -221,7 +224,11 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
     match = None
     if "match" in data:
         match = match_format(source, data["match"])
-    variants = _variants(source, data.get("variants", [the_game.default_rules]), match, game)
+    bases = data.get("variants", [the_game.default_rules])
+    variants = _variants(source, bases, match, game)
+    sweeps: list[tuple[Sweep, tuple[SweepPoint, ...]]] = []
+    if "sweep" in data:
+        variants, sweeps = _sweep_points(source, bases, variants, parse_sweeps(source, data["sweep"]), match, game)
 
     entries = _lineup(source, data.get("lineup"), game, variants)
     lineup, plugins = [e for e, _ in entries], entries
@@ -275,10 +282,57 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
         resolved["deals"] = book_hash
     if starts:
         resolved["start"] = [[list(s.scores), s.dealer] for s in starts]
+    if sweeps:
+        resolved["sweep"] = [{"knobs": list(s.knobs), "values": [list(v) for v in s.values]} for s, _ in sweeps]
     raw = json.dumps(resolved, sort_keys=True, default=list)
     return Experiment(name, source, tuple(variants), tuple(lineup), tables, matches, paired, seed,
                       time_limit, sprt, raw, game, plugin_dir, tuple(caps for _, caps in plugins), record,
-                      tuple(tuple(b) for b in book), tuple(starts), book_path)
+                      tuple(tuple(b) for b in book), tuple(starts), book_path, tuple(sweeps))
+
+
+def _sweep_points(source: str, bases: list[Any], rules: list[Any], sweeps: list[Sweep], match: MatchFormat | None,
+                  game: str) -> tuple[list[Any], list[tuple[Sweep, tuple[SweepPoint, ...]]]]:
+    """Every base rule set at every point of each sweep's grid: the variants to play (each named
+    ``base[knob=value,...]`` and built as ``{extends: base, the knobs}``, checked like any rules;
+    a point that is the base's own rules is the base, played once) and each sweep's points."""
+    out: dict[str, Any] = {}
+    groups = []
+    for i, sweep in enumerate(sweeps):
+        where = "sweep" if len(sweeps) == 1 else f"sweep[{i}]"
+        points = []
+        for spec, base in zip(bases, rules):
+            for point in sweep.points():
+                r = _sweep_rules(source, where, spec, base, sweep, point, match, game)
+                same = {k: v for k, v in r.to_dict().items() if k != "name"} == \
+                    {k: v for k, v in base.to_dict().items() if k != "name"}
+                if same:
+                    r = base
+                out.setdefault(r.name, r)
+                points.append(SweepPoint(r.name, base.name, point, same))
+        groups.append((sweep, tuple(points)))
+    if len(out) > MAX_VARIANTS:
+        raise ConfigError(source, "sweep", f"the sweeps make {len(out)} rule sets; a run plays at most {MAX_VARIANTS}")
+    return list(out.values()), groups
+
+
+def _sweep_rules(source: str, where: str, spec: Any, base: Any, sweep: Sweep, point: tuple[Any, ...],
+                 match: MatchFormat | None, game: str) -> Any:
+    name = f"{base.name}[{sweep.label(point)}]"
+    over = {**sweep.overrides(point), "name": name}
+    mapping = _merge_rules(spec, over) if isinstance(spec, dict) else \
+        {"extends": str(find_rules_file(spec, relative_to=source)), **over}
+    try:
+        return _variants(source, [mapping], match, game)[0]
+    except ConfigError as e:
+        key = f"{where}.{e.key}" if e.key and not e.key.startswith("variants") else where
+        raise ConfigError(source, key, f"{e.expected} (at {name})") from None
+
+
+def _merge_rules(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge_rules(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
 
 
 def _record(source: str, spec: Any, lineup: Sequence[Entry]) -> Record:
@@ -348,7 +402,7 @@ def _variants(source: str, spec: Any, match: MatchFormat | None, game: str) -> l
         except (TypeError, ValueError, KeyError, AttributeError,
                 IndexError) as e:  # a rules check that did not expect this
             raise ConfigError(source, key, f"invalid rules ({describe(e, 200)})") from None
-        problem = check_name(r.name)
+        problem = check_name(r.name, variant=True)
         if problem:
             raise ConfigError(source, f"{key}.name" if isinstance(v, dict) else key,
                               f"the variant's name names its result files: {problem}")

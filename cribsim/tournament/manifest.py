@@ -116,6 +116,27 @@ class LineupEntry:
                    d.get("vigilance"))
 
 
+@dataclass(frozen=True)
+class SweepRecord:
+    """One sweep of ``sweep:``: the knobs moved, and each point's variant, base, values and
+    whether it is its base's own rules (the baseline of ``cribsim compare``)."""
+
+    knobs: list[str]
+    points: list[dict[str, JSON]]  # {"variant", "base", "values", "is_base"}, in the variants' order
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"knobs": self.knobs, "points": self.points}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, JSON]) -> SweepRecord:
+        knobs, points = d["knobs"], d["points"]
+        if not (isinstance(knobs, list) and all(isinstance(k, str) for k in knobs) and isinstance(points, list)
+                and all(isinstance(p, dict) and isinstance(p.get("values"), list) and len(p["values"]) == len(knobs)
+                        for p in points)):
+            raise ValueError("sweep is not a list of points with a value for each knob")
+        return cls(list(knobs), list(points))
+
+
 @dataclass
 class Manifest:
     """One run's manifest (see the module doc). ``variants`` are the rules as data (each with its
@@ -141,6 +162,7 @@ class Manifest:
     record: JSON = None  # record: as configured (None: no game records)
     deals: str | None = None  # the deal book, as the config names it
     start: list[dict[str, JSON]] | None = None  # start positions
+    sweeps: list[SweepRecord] = field(default_factory=list)  # the sweeps (``sweep:``) and their points
     cribsim_version: str = __version__
     record_schema: int = 2
     legacy: dict[str, JSON] = field(default_factory=dict, compare=False)  # an older manifest's machine fields
@@ -165,6 +187,8 @@ class Manifest:
         for key in ("error", "record", "deals", "start"):
             if getattr(self, key) is not None:
                 d[key] = getattr(self, key)
+        if self.sweeps:
+            d["sweep"] = [s.to_json() for s in self.sweeps]
         return d
 
     @classmethod
@@ -184,6 +208,7 @@ class Manifest:
                        files=list(m.get("files", [])), status=str(m.get("status", "running")),
                        played=int(m.get("played", 0)), error=m.get("error"), record=m.get("record"),
                        deals=m.get("deals"), start=m.get("start"),
+                       sweeps=[SweepRecord.from_json(s) for s in m.get("sweep") or []],
                        cribsim_version=str(m.get("cribsim_version", __version__)),
                        record_schema=int(m.get("record_schema", 2)),
                        legacy={k: m[k] for k in VOLATILE if k in m})
@@ -212,8 +237,8 @@ def _problem(m: Mapping[str, JSON]) -> str | None:
     if not isinstance(variants, list) or not variants or not all(isinstance(v, dict) for v in variants):
         return "variants is not a list of rules"
     for i, v in enumerate(variants):
-        if check_name(v.get("name")):
-            return f"variants[{i}].name: {check_name(v.get('name'))}"
+        if check_name(v.get("name"), variant=True):
+            return f"variants[{i}].name: {check_name(v.get('name'), variant=True)}"
         sides = v.get("sides")
         if not isinstance(sides, list) or len(sides) < 2 or not all(ints(s) and s for s in sides):
             return f"variants[{i}].sides is not a list of seat lists"

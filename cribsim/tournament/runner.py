@@ -32,6 +32,7 @@ from .manifest import (
     Manifest,
     Session,
     Stop,
+    SweepRecord,
     VariantInfo,
     end_running_session,
     legacy_session,
@@ -69,7 +70,8 @@ def manifest_for(exp: Experiment) -> Manifest:
         files=list(fld.BASE_FILES) + ([GAMES_FILE] if exp.record.mode != "none" else []),
         record=exp.record.to_json() if exp.record.mode != "none" else None,
         deals=exp.deals_spec or None,
-        start=[{"scores": list(s.scores), "dealer": s.dealer} for s in exp.starts] if exp.starts else None)
+        start=[{"scores": list(s.scores), "dealer": s.dealer} for s in exp.starts] if exp.starts else None,
+        sweeps=[SweepRecord(list(s.knobs), [p.to_json() for p in points]) for s, points in exp.sweeps])
 
 
 # ---- the folder ----------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from .compare import Comparison, compare, diff_rows, plot, rows
 from .positions import PositionTable, monotone_violations, position_table, write_csv
 from .positions import plot as plot_positions
 from .summary import used_records
+from .sweepreport import plot_sweep, sweep_cells, sweep_markdown, sweep_table
 
 COMPARE_FILES = ("compare.md", "compare.csv", "compare_diff.csv", "compare.png")
 
@@ -23,6 +24,9 @@ COMPARE_FILES = ("compare.md", "compare.csv", "compare_diff.csv", "compare.png")
 def write_compare(out_dir: str, baseline: str | None = None, close: float = 10, quiet: bool = False,
                   out: str | None = None) -> Comparison:
     with derived(out_dir, "compare", COMPARE_FILES, out) as d:
+        sweeps = d.manifest.sweeps
+        if baseline is None and sweeps:  # a sweep's baseline: the first base's own rules
+            baseline = next((str(p["variant"]) for p in sweeps[0].points if p.get("is_base")), None)
         c = compare(d.manifest, d.records.records, baseline, close)
         head, body = rows(c)
         dhead, dbody = diff_rows(c)
@@ -32,6 +36,12 @@ def write_compare(out_dir: str, baseline: str | None = None, close: float = 10, 
               + tabulate(body, headers=head, tablefmt="github", disable_numparse=True)
               + f"\n\n## Differences from {c.columns[c.baseline].name} (per match; paired on the same deals)\n\n"
               + tabulate(dbody, headers=dhead, tablefmt="github", disable_numparse=True) + "\n")
+        if sweeps:
+            groups = [(s.knobs, sweep_cells(c, s, d.manifest.tables)) for s in sweeps]
+            md += "".join("\n" + sweep_markdown(cells, knobs) for knobs, cells in groups)
+            shead, sbody = sweep_table(groups)
+            d.write_text("sweep.csv", csv_text(shead, sbody))
+            d.write_with("sweep.png", lambda path: plot_sweep(groups, path))
         d.write_text("compare.md", md)
         d.write_text("compare.csv", csv_text(head, body))
         d.write_text("compare_diff.csv", csv_text(dhead, dbody))

@@ -150,7 +150,9 @@ def cache_folder() -> Path:
 
 def for_scoring(scoring: Scoring) -> dict[str, Any]:
     """The crib tables under ``scoring``: the shipped ones for the standard game; otherwise built
-    the first time (a progress line on stderr) and read from the cache folder after that."""
+    the first time (a progress line on stderr) and read from the cache folder after that. The
+    tables depend on the show alone, so scorings that differ only in the play share them."""
+    scoring = scoring.show_only()
     if scoring.standard:
         return load()
     key = json.dumps(scoring.to_dict(), sort_keys=True)

@@ -64,6 +64,11 @@ class Scoring:
     def standard(self) -> bool:
         return self == STANDARD
 
+    def show_only(self) -> Scoring:
+        """This scoring's show (S-DATA-1..5), the play's values at the standard game's: what
+        depends on the show alone (the crib tables) is the same for every play's values."""
+        return dataclasses.replace(self, heels=2, go=1, count_limit=31, hit_limit=2, last_card=1)
+
     def flush(self, cards: int) -> int:
         """Points for a flush of ``cards`` cards without the starter (S-DATA-4)."""
         return cards if self.hand_flush is None else self.hand_flush

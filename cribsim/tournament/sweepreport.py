@@ -1,0 +1,211 @@
+"""``cribsim compare`` on a sweep: each designer metric along the knobs' values, with its 95%
+interval, and whether each value differs from its base's own rules (the point whose knobs are at
+the base's values: paired on the same deals where the tables are the same). Reads the
+comparison and the manifest's sweep record only."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..game import JSON
+from .compare import Comparison, differences
+from .manifest import SweepRecord
+from .metrics import Estimate
+from .stats import Z95
+
+# the designer's metrics drawn along a sweep: (title, the comparison's figure, or "skill" / "balance")
+METRICS = (
+    ("first dealer wins", "first dealer wins"),
+    ("length (deals/game)", "deals/game"),
+    ("lead changes/game", "lead changes/game"),
+    ("drama (comeback, points)", "drama (comeback, points)"),
+    ("decided at (share of game)", "decided at (share of game)"),
+    ("close games", "close games"),
+    ("skill (stronger entry's game win rate)", "skill"),
+    ("balance", "balance"),
+)
+
+
+@dataclass(frozen=True)
+class SweepCell:
+    """One metric at one point of the sweep, and its difference from the base's own rules."""
+
+    variant: str
+    base: str
+    values: tuple[JSON, ...]
+    metric: str
+    estimate: Estimate
+    difference: Estimate | None  # None: the baseline itself, or no baseline in the sweep
+    paired: bool
+
+    @property
+    def differs(self) -> bool | None:
+        d = self.difference
+        if d is None or d.n == 0 or math.isnan(d.lo) or math.isnan(d.hi):
+            return None
+        return d.lo > 0 or d.hi < 0
+
+
+def _estimate(col_figures: dict[str, Estimate], skill: Estimate | None, bal: Estimate | None, key: str) -> Estimate:
+    nan = Estimate(math.nan, math.nan, math.nan, 0)
+    if key == "skill":
+        return skill or nan
+    if key == "balance":
+        return bal or nan
+    return col_figures[key]
+
+
+def _unpaired(a: Estimate, b: Estimate) -> Estimate:
+    """b - a with the normal interval of two independent estimates."""
+    if a.n < 2 or b.n < 2 or any(math.isnan(x) for x in (a.lo, a.hi, b.lo, b.hi)):
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    se = math.hypot((a.hi - a.lo) / (2 * Z95), (b.hi - b.lo) / (2 * Z95))
+    d = b.value - a.value
+    return Estimate(d, d - Z95 * se, d + Z95 * se, b.n)
+
+
+def sweep_cells(c: Comparison, sweep: SweepRecord, tables: list[list[list[int]]]) -> list[SweepCell]:
+    """Every metric at every point, in the sweep's order."""
+    names = [col.name for col in c.columns]
+    index = {n: i for i, n in enumerate(names)}
+    baseline = {}
+    for p in sweep.points:
+        if p.get("is_base") and str(p["base"]) not in baseline:
+            baseline[str(p["base"])] = index[str(p["variant"])]
+    out = []
+    for p in sweep.points:
+        v = index[str(p["variant"])]
+        col = c.columns[v]
+        b = baseline.get(str(p["base"]))
+        paired = b is not None and tables[b] == tables[v]
+        diffs = {d.figure: d for d in differences(c.columns[b], col, paired)} if b is not None and b != v else {}
+        for title, key in METRICS:
+            est = _estimate(col.figures, col.skill, col.balance, key)
+            diff: Estimate | None = None
+            if b is not None and b != v:
+                if key in diffs:
+                    d = diffs[key]
+                    diff = d.paired if d.paired is not None else d.unpaired
+                else:
+                    base_col = c.columns[b]
+                    diff = _unpaired(_estimate(base_col.figures, base_col.skill, base_col.balance, key), est)
+            out.append(SweepCell(str(p["variant"]), str(p["base"]), tuple(p["values"]), title, est, diff,
+                                 paired and key in diffs))
+    return out
+
+
+def _cell(e: Estimate | None) -> str:
+    if e is None or e.n == 0 or math.isnan(e.value):
+        return "-"
+    return f"{e.value:.3f} [{e.lo:.3f}, {e.hi:.3f}]"
+
+
+Group = tuple[list[str], list[SweepCell]]  # a sweep's knobs and its cells
+
+
+def sweep_table(groups: list[Group]) -> tuple[list[str], list[list[str]]]:
+    """The CSV: one row per sweep, point and metric (a grid's knobs and values joined by commas)."""
+    head = ["sweep", "variant", "base", "knobs", "values", "metric", "estimate", "lo", "hi", "games",
+            "difference from base", "difference lo", "difference hi", "paired", "differs"]
+    body = []
+    for i, (knobs, cells) in enumerate(groups):
+        for s in cells:
+            d = s.difference
+            body.append([str(i), s.variant, s.base, ",".join(knobs), ",".join(map(_word, s.values)), s.metric,
+                         *_num(s.estimate), str(s.estimate.n), *(_num(d) if d is not None else ["", "", ""]),
+                         "yes" if s.paired else "no", {True: "yes", False: "no", None: "-"}[s.differs]])
+    return head, body
+
+
+def _word(v: JSON) -> str:
+    return json.dumps(v) if isinstance(v, bool) or v is None else str(v)
+
+
+def _num(e: Estimate) -> list[str]:
+    return [f"{x:.6g}" if not math.isnan(x) else "" for x in (e.value, e.lo, e.hi)]
+
+
+def sweep_markdown(cells: list[SweepCell], knobs: list[str]) -> str:
+    """A section for compare.md: the points as rows, the metrics as columns; * marks a value
+    whose interval of the difference from its base's own rules leaves out 0."""
+    titles = [t for t, _ in METRICS]
+    rows: dict[str, list[str]] = {}
+    order: list[tuple[str, tuple[JSON, ...], str]] = []
+    differ: dict[str, list[str]] = {t: [] for t in titles}
+    for s in cells:
+        if s.variant not in rows:
+            rows[s.variant] = []
+            order.append((s.variant, s.values, s.base))
+        mark = " *" if s.differs else ""
+        rows[s.variant].append(_cell(s.estimate) + mark)
+        if s.differs:
+            differ[s.metric].append(", ".join(f"{k.rsplit('.', 1)[-1]}={v}" for k, v in zip(knobs, s.values)))
+    head = ["base", *(k for k in knobs), *titles]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for variant, values, base in order:
+        lines.append("| " + " | ".join([base, *map(str, values), *rows[variant]]) + " |")
+    said = [f"- {t}: {'; '.join(v)}" for t, v in differ.items() if v]
+    return ("## Along the sweep (" + ", ".join(knobs) + ")\n\nEach cell: estimate [95% interval] over the "
+            "games; * where the difference from the base's own rules (paired on the same deals where the tables "
+            "are the same) has a 95% interval that leaves out 0.\n\n" + "\n".join(lines) + "\n\n"
+            + ("Values that differ from the base's own rules:\n\n" + "\n".join(said) if said
+               else "No value differs from the base's own rules at 95%.") + "\n")
+
+
+def plot_sweep(groups: list[Group], path: Path) -> None:
+    """A row of panels per sweep, one panel per metric, against the sweep's first knob (numbers on
+    a numeric axis), one line per base and value of the other knobs, each point with its 95%
+    interval; a circle marks a value that differs from its base's own rules."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    titles = [t for t, _ in METRICS]
+    fig, axes = plt.subplots(len(groups), len(titles), figsize=(3.1 * len(titles), 2.9 * len(groups) + 0.8),
+                             squeeze=False)
+    for row, (knobs, cells) in zip(axes, groups):
+        _plot_row(row, titles, knobs, cells)
+    fig.suptitle("Along each sweep (95% intervals; circled: differs from the base's own rules)", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def _plot_row(row: Any, titles: list[str], knobs: list[str], cells: list[SweepCell]) -> None:
+    xs = sorted({s.values[0] for s in cells}, key=lambda v: (not isinstance(v, (int, float)), str(v) if not
+                                                              isinstance(v, (int, float)) else v))
+    numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
+    pos = {x: (float(x) if numeric else float(i)) for i, x in enumerate(xs)}
+    for k, (ax, title) in enumerate(zip(row, titles)):
+        lines: dict[tuple[str, tuple[JSON, ...]], list[SweepCell]] = {}
+        for s in cells:
+            if s.metric == title:
+                lines.setdefault((s.base, s.values[1:]), []).append(s)
+        for (base, rest), pts in lines.items():
+            pts.sort(key=lambda s: pos[s.values[0]])
+            x = np.array([pos[s.values[0]] for s in pts])
+            v = np.array([s.estimate.value for s in pts])
+            err = np.vstack([np.nan_to_num(v - np.array([s.estimate.lo for s in pts])),
+                             np.nan_to_num(np.array([s.estimate.hi for s in pts]) - v)])
+            label = base + ("" if not rest else " " + ",".join(f"{n.rsplit('.', 1)[-1]}={r}"
+                                                               for n, r in zip(knobs[1:], rest)))
+            ax.errorbar(x, v, yerr=err, fmt="o-", ms=4, capsize=2, lw=1, label=label)
+            for s, xi, vi in zip(pts, x, v):
+                if s.differs:
+                    ax.plot([xi], [vi], "o", ms=9, mfc="none", color="#c0392b")
+        ax.set_title(title, fontsize=8)
+        ax.set_xlabel(knobs[0], fontsize=8)
+        if len(xs) <= 12:
+            ax.set_xticks([pos[x] for x in xs])
+            ax.set_xticklabels([_word(x) for x in xs], fontsize=7)
+        ax.tick_params(labelsize=7)
+        ax.grid(lw=0.3)
+        if k == 0 and len(lines) > 1:
+            ax.legend(fontsize=6)
