@@ -193,6 +193,17 @@ def factory(spec: Any, params: Mapping[str, Any] | None = None, rules: Iterable[
     return maker
 
 
+def notes(spec: str, params: Mapping[str, Any], rules: Any, game: str | None = None) -> list[str]:
+    """What a built-in strategy says of how it plays ``rules`` (its ``notes(rules, params)``: the
+    tables it built for them or left out), for the manifest; nothing for a plug-in (its code is
+    not run in the driver) or a strategy with nothing to say."""
+    target = builtins(game).get(spec)
+    if target is None:
+        return []
+    say = getattr(resolve(spec, game), "notes", None)
+    return list(say(rules, dict(params))) if callable(say) else []
+
+
 def _prepare(spec: Any, cls: type[Any], rules: Iterable[Any]) -> None:
     """A strategy class's ``prepare(rules)``, once per rule set it will play, before any game and
     outside the decisions' time limit: the work a rule set asks of it (ev's tables for a new

@@ -30,7 +30,7 @@ from math import comb
 from typing import Any, ClassVar, cast
 
 from cribsim.games.cribbage.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
-from cribsim.games.cribbage.cribtables import cell_key, for_scoring
+from cribsim.games.cribbage.cribtables import SCORING_SAMPLES, cell_key, for_scoring
 from cribsim.games.cribbage.expect import expected_show, rank_ev
 from cribsim.games.cribbage.points import STANDARD, Scoring
 from cribsim.games.cribbage.scoring import RBIT, STANDARD_SCORER, Scorer
@@ -151,6 +151,19 @@ class EVStrategy(Strategy):
         scoring = getattr(rules, "scoring", None)
         if isinstance(scoring, Scoring):
             for_scoring(scoring)
+
+    @classmethod
+    def notes(cls, rules: Any, params: dict[str, Any]) -> list[str]:
+        """For the manifest: where its values come from under ``rules``' scoring."""
+        scoring = getattr(rules, "scoring", None)
+        if not isinstance(scoring, Scoring) or scoring.standard:
+            return []
+        if params.get("tables", "rules") == "standard":
+            return ["values by the standard scoring (tables: standard), not these rules'"]
+        if scoring.show_only().standard:
+            return ["pegging by these rules' scoring; the shipped crib tables (the show is the standard one)"]
+        return ["expected show and pegging by these rules' scoring; crib tables built for its show "
+                f"({SCORING_SAMPLES} samples a cell and role)"]
 
     def inspect(self, obs: Observation) -> tuple[int, ...]:
         """V-TEAM3-2: the keep of four from the eight with the best exact expected show, plus

@@ -239,6 +239,14 @@ class ExpertStrategy(EVStrategy):
         self._board_ok = False
         self._win: list[list[float]] = []
 
+    @classmethod
+    def notes(cls, rules: Any, params: dict[str, Any]) -> list[str]:
+        """For the manifest: ev's, and the standard-built tables it leaves out."""
+        out = super().notes(rules, params)
+        if out:
+            out.append("without its pegging table and board table (both built for the standard scoring)")
+        return out
+
     # ---- the board ------------------------------------------------------------------------
     def on_board(self, obs: Observation) -> bool:
         """Whether to play this decision to the board: a rule set the board table describes

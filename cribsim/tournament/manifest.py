@@ -163,6 +163,9 @@ class Manifest:
     deals: str | None = None  # the deal book, as the config names it
     start: list[dict[str, JSON]] | None = None  # start positions
     sweeps: list[SweepRecord] = field(default_factory=list)  # the sweeps (``sweep:``) and their points
+    # what built-in strategies say of how they play a variant ({variant: {entry: [notes]}}): the
+    # tables they built for its scoring or left out
+    notes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     cribsim_version: str = __version__
     record_schema: int = 2
     legacy: dict[str, JSON] = field(default_factory=dict, compare=False)  # an older manifest's machine fields
@@ -189,6 +192,8 @@ class Manifest:
                 d[key] = getattr(self, key)
         if self.sweeps:
             d["sweep"] = [s.to_json() for s in self.sweeps]
+        if self.notes:
+            d["strategy_notes"] = self.notes
         return d
 
     @classmethod
@@ -209,6 +214,7 @@ class Manifest:
                        played=int(m.get("played", 0)), error=m.get("error"), record=m.get("record"),
                        deals=m.get("deals"), start=m.get("start"),
                        sweeps=[SweepRecord.from_json(s) for s in m.get("sweep") or []],
+                       notes=dict(m.get("strategy_notes") or {}),
                        cribsim_version=str(m.get("cribsim_version", __version__)),
                        record_schema=int(m.get("record_schema", 2)),
                        legacy={k: m[k] for k in VOLATILE if k in m})

@@ -22,6 +22,7 @@ from ..gamelog import GAMES_FILE
 from ..games import game_named
 from ..lock import FolderLock, describe_holder, holder
 from ..records import MatchRecord
+from ..strategy import notes as strategy_notes
 from . import folder as fld
 from .batch import make_context
 from .executors import StopFlag, run_ray, run_serial
@@ -71,7 +72,19 @@ def manifest_for(exp: Experiment) -> Manifest:
         record=exp.record.to_json() if exp.record.mode != "none" else None,
         deals=exp.deals_spec or None,
         start=[{"scores": list(s.scores), "dealer": s.dealer} for s in exp.starts] if exp.starts else None,
-        sweeps=[SweepRecord(list(s.knobs), [p.to_json() for p in points]) for s, points in exp.sweeps])
+        sweeps=[SweepRecord(list(s.knobs), [p.to_json() for p in points]) for s, points in exp.sweeps],
+        notes=_strategy_notes(exp))
+
+
+def _strategy_notes(exp: Experiment) -> dict[str, dict[str, list[str]]]:
+    """{variant: {entry: what the built-in says of how it plays that variant}}, the empty left out."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for r in exp.variants:
+        for e in exp.lineup:
+            said = strategy_notes(e.strategy, e.param_dict(), r, exp.game)
+            if said:
+                out.setdefault(r.name, {})[e.name] = said
+    return out
 
 
 # ---- the folder ----------------------------------------------------------------------------------

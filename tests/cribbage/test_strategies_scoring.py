@@ -84,3 +84,23 @@ def test_expert_leaves_out_the_standard_tables_under_another_scoring():
     obs = observe(load_rules("standard"), seat=1)
     obs.scores = (100, 100)
     assert expert.on_board(obs)
+
+
+def test_the_manifest_says_which_tables_a_strategy_built_or_left_out(tmp_path):
+    from cribsim.tournament.config import load_experiment
+    from cribsim.tournament.runner import manifest_for
+
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: notes\nvariants: [standard, {name: pairs6, extends: standard, scoring: {pair: 6}},\n"
+                   "  {name: late, extends: standard, scoring: {last_card: 0}}]\n"
+                   "lineup: [{name: expert, strategy: expert}, {name: ev, strategy: ev},\n"
+                   "  {name: unaware, strategy: ev, params: {tables: standard}}, {name: greedy, strategy: greedy}]\n"
+                   "matches: 2\n")
+    notes = manifest_for(load_experiment(cfg)).notes
+    assert set(notes) == {"pairs6", "late"}  # nothing to say of the standard game: the manifest as before
+    assert notes["pairs6"]["ev"] == ["expected show and pegging by these rules' scoring; crib tables built for "
+                                     "its show (30 samples a cell and role)"]
+    assert notes["pairs6"]["expert"][-1].startswith("without its pegging table and board table")
+    assert notes["pairs6"]["unaware"] == ["values by the standard scoring (tables: standard), not these rules'"]
+    assert notes["late"]["ev"][0].startswith("pegging by these rules' scoring; the shipped crib tables")
+    assert "greedy" not in notes["pairs6"]
