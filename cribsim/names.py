@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 MAX_NAME = 64
+MAX_VARIANT_NAME = 160  # a sweep's point names its base and every knob's value
 _NAME = re.compile(r"[A-Za-z0-9_.+-]+")
 _ENTRY = re.compile(r"[A-Za-z0-9_.+:-]+")  # entries may keep a module:Class spec as their name
 _VARIANT = re.compile(r"[A-Za-z0-9_.+=,\[\]-]+")  # a sweep's point: standard[pair=3,target=91]
@@ -20,8 +21,9 @@ def check_name(name: object, entry: bool = False, variant: bool = False) -> str 
         return f"expected a name, got {type(name).__name__}"
     if not name:
         return "expected a name, got an empty string"
-    if len(name) > MAX_NAME:
-        return f"a name has at most {MAX_NAME} characters, got {len(name)}"
+    most = MAX_VARIANT_NAME if variant else MAX_NAME
+    if len(name) > most:
+        return f"a name has at most {most} characters, got {len(name)}"
     if name in (".", ".."):
         return f"{name!r} is not a name"
     allowed = "letters, digits and _-.+" + (":" if entry else "") + ("[]=," if variant else "")

@@ -204,6 +204,8 @@ def _raw_with_extends(data: dict[str, Any], source: str, seen: tuple[str, ...]) 
     if key in seen:
         raise ConfigError(source, "extends", f"'{parent}' extends itself (a cycle)")
     pdata = _raw_with_extends(read_yaml(ppath), str(ppath), seen + (key,))
+    if any(isinstance(v, str) and ":" in v for v in pdata.get("variants") or [] if isinstance(v, str)):
+        _beside(str(ppath))  # a variant of one's own (module:Class) beside the parent rules file
     child = {k: v for k, v in data.items() if k != "extends"}
     base = {k: v for k, v in pdata.items() if k != "name"}
     cmatch, pmatch = child.get("match"), base.get("match")

@@ -37,9 +37,9 @@ class Strategy:
     ``params`` (each a :class:`~cribsim.params.Param`: typed and bounded, checked when a lineup
     loads; without ``params``, those of ``__init__`` with their defaults).
 
-    ``play(obs)`` returns one of ``obs.legal``. A class may define ``prepare(rules)`` (a class
-    method): called once per rule set before any game, outside the time limit, for work a rule
-    set asks of it (``ev`` builds its tables for a new scoring there)."""
+    ``play(obs)`` returns one of ``obs.legal``. A class may define ``prepare_rules(rules,
+    params)`` as a class method: called once per rule set before any game, outside the time
+    limit, for work a rule set asks of it (``ev`` builds its tables for a new scoring there)."""
 
     name: ClassVar[str] = "strategy"
     game: ClassVar[str] = ""  # the game it plays (cribsim.games); empty: the default game
@@ -164,7 +164,7 @@ def factory(spec: Any, params: Mapping[str, Any] | None = None, rules: Iterable[
             raise CribsimError(f"cribsim: strategy {_shown(spec)} cannot play {r.name}: it lacks {'; '.join(missing)}")
     params = check_params(cls, dict(params or {}))
     takes_rng = _check_params(spec, cls, params)
-    _prepare(spec, cls, rules)
+    _prepare(spec, cls, rules, params)
 
     def make(rng: Any) -> Any:
         if takes_rng:
@@ -204,16 +204,17 @@ def notes(spec: str, params: Mapping[str, Any], rules: Any, game: str | None = N
     return list(say(rules, dict(params))) if callable(say) else []
 
 
-def _prepare(spec: Any, cls: type[Any], rules: Iterable[Any]) -> None:
-    """A strategy class's ``prepare(rules)``, once per rule set it will play, before any game and
-    outside the decisions' time limit: the work a rule set asks of it (ev's tables for a new
-    scoring). A failure is one line."""
-    prepare = getattr(cls, "prepare", None)
-    if not callable(prepare):
+def _prepare(spec: Any, cls: type[Any], rules: Iterable[Any], params: dict[str, Any]) -> None:
+    """A strategy class's ``prepare_rules(rules, params)`` (a class method), once per rule set it
+    will play, before any game and outside the decisions' time limit: the work a rule set asks of
+    it (ev's tables for a new scoring). A failure is one line."""
+    found = inspect.getattr_static(cls, "prepare_rules", None)
+    if not isinstance(found, (classmethod, staticmethod)):
         return
+    prepare = cls.prepare_rules
     for r in rules:
         try:
-            prepare(r)
+            prepare(r, params)
         except KeyboardInterrupt:
             raise
         except BaseException as e:

@@ -65,7 +65,7 @@ def lay_points(pile: tuple[int, ...], scorer: Scorer = STANDARD_SCORER) -> tuple
         scoring = []
         for r in range(13):
             if RANK_VALUE[r] <= room:
-                p = peg_points(lst + [r], count + RANK_VALUE[r]) if pile else 0
+                p = peg_points(lst + [r], count + RANK_VALUE[r]) if pile or room <= 10 else 0  # a lead hits 10
                 if p:
                     scoring.append((r, p))
         v = (tuple(scoring), count, dict(scoring), {})  # the last: replies by rank laid, lazily
@@ -145,11 +145,11 @@ class EVStrategy(Strategy):
     understands = frozenset({"objective", "discard_rule"})
 
     @classmethod
-    def prepare(cls, rules: Any) -> None:
+    def prepare_rules(cls, rules: Any, params: dict[str, Any]) -> None:
         """Before it plays a rule set (untimed): the crib tables of its scoring, built once and
         kept on disk (``cribtables.for_scoring``), so that no decision waits for them."""
         scoring = getattr(rules, "scoring", None)
-        if isinstance(scoring, Scoring):
+        if isinstance(scoring, Scoring) and params.get("tables", "rules") == "rules":
             for_scoring(scoring)
 
     @classmethod
@@ -432,6 +432,7 @@ class EVStrategy(Strategy):
         last_card = nxt_size <= 0 and (len(hand) == 1 or len(played) + len(hand) == self._all_cards)
         hold = HOLD_COL[unseen][nxt_size] if nxt_size > 0 else None
         count, limit = obs.count, self._limit
+        inviting, near_limit = self._inviting, self._near_limit
         minimise = self._objective < 0
         best: float | None = None
         choice: int | tuple[int, int] = legal[0]
@@ -459,7 +460,7 @@ class EVStrategy(Strategy):
                     v += self._last_card
             if minimise:  # lowball: shed points, hand them to the next player
                 v = -v
-            v += 0.001 * val - (0.01 if cnt == 5 or cnt == 21 else 0.0)  # tie-breaks
+            v += 0.001 * val - (0.01 if cnt == inviting or cnt == near_limit else 0.0)  # tie-breaks: 5 and 21
             if best is None or v > best:
                 best, choice = v, answer
         return choice
@@ -478,6 +479,8 @@ class EVStrategy(Strategy):
         self._pair_ev = _PAIR_EV if sc is STANDARD_SCORER else sc.memo.setdefault("pair_ev", {})
         self._lay = _LAY if sc is STANDARD_SCORER else sc.memo.setdefault("lay", {})
         self._limit, self._last_card = r.scorer.limit, sc.last_card
+        # counts that invite a ten-card reply to score: 5 (to 15) and 21 (to 31) in the standard game
+        self._inviting, self._near_limit = r.scoring.fifteen_total - 10, r.scorer.limit - 10
         self.pair_own, self.pair_opp, self.single = _crib_arrays(self.crib_weight, sc.values)
         self._wild = r.deck_size > 52
         self._players = r.players

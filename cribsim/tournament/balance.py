@@ -116,6 +116,11 @@ def load_balance(path: str | Path) -> Balance:
         rules = str(found)
     elif not isinstance(rules, dict):
         raise ConfigError(source, "rules", "expected a rules name, file or mapping")
+    elif isinstance(rules.get("extends"), str):  # the steps' configs live elsewhere: a path beside this file
+        found = find_rules_file(rules["extends"], relative_to=source)
+        if found is None:
+            raise ConfigError(source, "rules.extends", f"no rules file or preset named {rules['extends']!r}")
+        rules = {**rules, "extends": str(found)}
     knob = data.get("knob")
     if not isinstance(knob, str):
         raise ConfigError(source, "knob", f"expected a rules knob's name or dotted path (first_pone_points, "
@@ -233,8 +238,8 @@ class Search:
         looks = self.looks.get(json.dumps(v), [])
         return sum(w for w, _ in looks), sum(g for _, g in looks)
 
-    def place(self, v: float | int) -> int:
-        """-1 below the target, +1 above, 0 at it (or undecided when the budget ends)."""
+    def place(self, v: float | int) -> int | None:
+        """-1 below the target, +1 above, 0 at it; None when the budget ends first."""
         b = self.b
         while True:
             wins, games = self.tally(v)
@@ -247,7 +252,7 @@ class Search:
                 if hi - b.target < b.precision and b.target - lo < b.precision:
                     return 0
             if len(self.looks.get(json.dumps(v), [])) >= b.max_looks or self.spent + b.look > b.max_matches:
-                return 0
+                return None
             self._look(v)
 
     def _look(self, v: float | int) -> None:
@@ -286,6 +291,10 @@ def _search(s: Search) -> tuple[float | int, str]:
     b = s.b
     lo, hi = b.played(b.lo), b.played(b.hi)
     at_lo, at_hi = s.place(lo), s.place(hi)
+    if at_lo is None or at_hi is None:
+        raise CribsimError(f"cribsim: {b.name}: the budget (max_looks {b.max_looks}, max_matches {b.max_matches:,}) "
+                           f"ended before both ends of the range were placed: raise it or widen precision; the looks "
+                           f"are kept in trajectory.jsonl")
     if at_lo == 0:
         return lo, "the low end is at the target"
     if at_hi == 0:
@@ -304,6 +313,9 @@ def _search(s: Search) -> tuple[float | int, str]:
         if m in (a, z):
             break
         side = s.place(m)
+        if side is None:
+            return _nearest(s, [a, z] + ([m] if s.tally(m)[1] else [])), \
+                f"undecided: the budget ended in the bracket [{a}, {z}]; the nearest estimate"
         if side == 0:
             return m, "a value at the target (its interval within the precision)"
         if side == at_lo:
@@ -312,9 +324,16 @@ def _search(s: Search) -> tuple[float | int, str]:
             z = m
     if not b.whole:
         return b.played((a + z) / 2), f"the bracket [{a}, {z}] closed to within the tolerance"
-    (wa, ga), (wz, gz) = s.tally(a), s.tally(z)
-    near = a if abs(wa / ga - b.target) <= abs(wz / gz - b.target) else z
+    near = _nearest(s, [a, z])
     return near, f"the neighbours {a} and {z} straddle the target; {near} is nearer"
+
+
+def _nearest(s: Search, values: list[float | int]) -> float | int:
+    """Of values with games, the one whose estimate is nearest the target (the first on a tie)."""
+    def gap(v: float | int) -> float:
+        wins, games = s.tally(v)
+        return abs(wins / games - s.b.target)
+    return min((v for v in values if s.tally(v)[1]), key=gap)
 
 
 def balance(b: Balance, out: Path, where: Where | None = None) -> dict[str, Any]:

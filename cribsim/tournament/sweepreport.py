@@ -151,11 +151,14 @@ def sweep_markdown(cells: list[SweepCell], knobs: list[str]) -> str:
     for variant, values, base in order:
         lines.append("| " + " | ".join([base, *map(str, values), *rows[variant]]) + " |")
     said = [f"- {t}: {'; '.join(v)}" for t, v in differ.items() if v]
+    compared = any(s.difference is not None for s in cells)
     return ("## Along the sweep (" + ", ".join(knobs) + ")\n\nEach cell: estimate [95% interval] over the "
             "games; * where the difference from the base's own rules (paired on the same deals where the tables "
             "are the same) has a 95% interval that leaves out 0.\n\n" + "\n".join(lines) + "\n\n"
             + ("Values that differ from the base's own rules:\n\n" + "\n".join(said) if said
-               else "No value differs from the base's own rules at 95%.") + "\n")
+               else "No value differs from the base's own rules at 95%." if compared
+               else "This sweep does not pass through the base's own values, so nothing is compared with them: "
+                    "add the base's value to the sweep to have a baseline.") + "\n")
 
 
 def plot_sweep(groups: list[Group], path: Path) -> None:

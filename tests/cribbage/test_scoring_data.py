@@ -154,8 +154,12 @@ def test_a_default_block_keeps_the_fingerprint_and_a_changed_one_is_recorded():
         "fifteen": 2, "fifteen_total": 15, "pair": 2, "run_min": 3, "run_card": 1, "hand_flush": 4,
         "flush_starter": 1, "nobs": 1, "heels": 2, "go": 1, "count_limit": 31, "hit_limit": 2, "last_card": 1}})
     assert same.fingerprint() == standard.fingerprint() and "scoring" not in same.to_dict()
-    five = rules_from_mapping({"extends": "five_card", "scoring": {"hand_flush": 3}})
-    assert five.fingerprint() == load_rules("five_card").fingerprint()  # 3 cards: one a card is 3
+    four = rules_from_mapping({"extends": "four_player", "scoring": {"hand_flush": 4}})
+    assert four.fingerprint() == load_rules("four_player").fingerprint()  # hands and crib of 4: one a card
+    five = rules_from_mapping({"extends": "five_card", "scoring": {"hand_flush": 3}})  # hands of 3, a crib of 4:
+    assert five.to_dict()["scoring"] == {"hand_flush": 3}  # a number, so the crib's flush is 3 + 1, not 4 + 1
+    assert five.scorer.show(C("2H 6H TH KH"), c1("4H"), True) == 3 + 1  # the crib's flush, nothing else
+    assert load_rules("five_card").scorer.show(C("2H 6H TH KH"), c1("4H"), True) == 4 + 1
     pairs = rules_from_mapping({"extends": "standard", "scoring": {"pair": 3}})
     assert pairs.to_dict()["scoring"] == {"pair": 3} and pairs.fingerprint() != standard.fingerprint()
     again = rules_from_dict(json.loads(json.dumps(pairs.to_dict())))

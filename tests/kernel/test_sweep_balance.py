@@ -198,3 +198,26 @@ def test_a_bad_balance_config_is_one_line_and_writes_nothing(coin, capsys, chang
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
     assert not (coin / "out").exists()
+
+
+def test_balance_on_a_budget_too_small_says_so(coin, capsys):
+    cfg = coin / "balance.yaml"
+    cfg.write_text(BALANCE.replace("precision: 0.03", "precision: 0.03\nmax_matches: 400"))
+    assert main(["balance", str(cfg), "--serial", "--out", str(coin / "out")]) != 0
+    err = capsys.readouterr().err
+    assert "ended before both ends of the range were placed" in err and err.count("\n") == 1
+
+
+def test_a_bot_helper_named_prepare_is_not_mistaken_for_prepare_rules(tmp_path, monkeypatch):
+    from cribsim.strategy import factory
+
+    (tmp_path / "mybot.py").write_text(
+        "from cribsim.strategy import Strategy\n"
+        "class Bot(Strategy):\n"
+        "    def prepare(self, obs):\n        return None\n"
+        "    def discard(self, obs):\n        return list(obs.hand[:obs.discards])\n"
+        "    def play(self, obs):\n        return obs.legal[0]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from cribsim.ruleset import load_rules
+
+    assert factory("mybot:Bot", rules=[load_rules("standard")]) is not None

@@ -155,12 +155,29 @@ def for_scoring(scoring: Scoring) -> dict[str, Any]:
     scoring = scoring.show_only()
     if scoring.standard:
         return load()
+    kept = _BUILT.get(scoring)
+    if kept is None:
+        kept = _BUILT[scoring] = _from_disk_or_built(scoring)
+    return kept
+
+
+_BUILT: dict[Scoring, dict[str, Any]] = {}  # this process's tables by scoring (read or built once)
+
+
+def _valid(tables: Any, scoring: Scoring) -> bool:
+    """Whether a cache file holds the tables of ``scoring`` (anything else is built again)."""
+    return (isinstance(tables, dict) and tables.get("scoring") == scoring.to_dict()
+            and all(isinstance(tables.get(k), dict) for k in ("own", "opp", "single"))
+            and len(tables["own"]) == len(tables["opp"]) == len(cells()) and len(tables["single"]) == 13)
+
+
+def _from_disk_or_built(scoring: Scoring) -> dict[str, Any]:
     key = json.dumps(scoring.to_dict(), sort_keys=True)
     name = f"crib_tables-{hashlib.sha256(key.encode()).hexdigest()[:16]}-{SCORING_SAMPLES}.json"
     path = cache_folder() / name
     try:
         tables: dict[str, Any] = json.loads(path.read_text())
-        if tables.get("scoring") == scoring.to_dict():
+        if _valid(tables, scoring):
             return tables
     except (OSError, ValueError):
         pass

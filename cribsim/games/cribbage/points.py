@@ -81,11 +81,13 @@ class Scoring:
 STANDARD = Scoring()
 
 
-def parse_scoring(source: str, data: Any, hand_size: int, most_count: int) -> Scoring:
+def parse_scoring(source: str, data: Any, hand_size: int, most_count: int, crib_size: int | None = None) -> Scoring:
     """The ``scoring:`` block of a rules file, every key checked (a one-line ConfigError naming
-    ``scoring.KEY``). ``hand_size`` normalises ``hand_flush`` (a flush worth one a card is the
-    default, so ``hand_flush: 4`` with four cards is the standard game); ``most_count`` is the
-    highest count the hands of a deal can reach (S-DATA-7: ``count_limit`` at most that)."""
+    ``scoring.KEY``). ``hand_size`` and ``crib_size`` normalise ``hand_flush``: a flush worth one
+    a card is the default, so ``hand_flush: 4`` where hands and crib hold four cards is the
+    standard game (where the crib holds more, a number is a number: the crib's flush is that
+    number too); ``most_count`` is the highest count the hands of a deal can reach (S-DATA-7:
+    ``count_limit`` at most that)."""
     if data is None:
         return STANDARD
     if not isinstance(data, dict):
@@ -97,7 +99,7 @@ def parse_scoring(source: str, data: Any, hand_size: int, most_count: int) -> Sc
             raise ConfigError(source, f"scoring.{key}", f"unknown scoring key{did_you_mean(str(key), known)} "
                                                         f"(known: {', '.join(known)})")
         values[key] = known[key].parse(source, value, f"scoring.{key}")
-    if values.get("hand_flush") == hand_size:
+    if values.get("hand_flush") == hand_size and crib_size in (None, hand_size):
         values["hand_flush"] = None
     limit = values.get("count_limit", 31)
     if limit > most_count:

@@ -36,7 +36,7 @@ from cribsim.ruleset import (
 from .engine.program import Program
 from .points import STANDARD, Scoring, parse_scoring
 from .scoring import Scorer, scorer_for
-from .variants import PARAMS, VARIANTS, variant_named
+from .variants import PARAMS, RESERVED, VARIANTS, variant_named
 
 if TYPE_CHECKING:
     from .engine.variant import Variant
@@ -191,6 +191,7 @@ _CORE_KEYS = {
     "crib_from_deck", "target", "skunk_lines", "sides", "crib_flush_needs_starter",
     "match", "variants", "description", "score_floor", "scoring",
 }
+RESERVED.update(_CORE_KEYS)
 CORE_PARAMS = (
     Param("target", int, 121, "points to win (R-WIN-1, V-TARGET)", lo=1, hi=10_000),
     Param("crib_flush_needs_starter", bool, True, "a crib flush needs the starter's suit too (R-SHOW-6)"),
@@ -224,7 +225,8 @@ def build_rules(data: dict[str, Any], source: str = "<inline>") -> Rules:
     match = match_format(source, data.get("match"))
     check_match_sides(source, "match.scoring", match, len(sides))
     hand_size = deal["deal"] - deal["discard"]
-    scoring = parse_scoring(source, data.get("scoring"), hand_size, 10 * players * hand_size)
+    crib_size = (players - 1) * deal["discard"] + deal["dealer_discard"] + deal["crib_from_deck"]
+    scoring = parse_scoring(source, data.get("scoring"), hand_size, 10 * players * hand_size, crib_size)
     rules = Rules(name=name, players=players, deal=deal["deal"], discard=deal["discard"],
                   dealer_deal=deal["dealer_deal"], dealer_discard=deal["dealer_discard"],
                   crib_from_deck=deal["crib_from_deck"], target=target, skunk_lines=_skunk_lines(source, data, target),
@@ -290,12 +292,27 @@ def _listed(source: str, data: dict[str, Any]) -> list[str]:
     if not isinstance(listed, list):
         raise ConfigError(source, "variants", "expected a list of variant names")
     if any(isinstance(v, str) and ":" in v for v in listed) and source.endswith((".yaml", ".yml")):
-        folder = str(Path(source).resolve().parent)
-        if folder not in sys.path:
-            sys.path.insert(0, folder)
+        folder = Path(source).resolve().parent
+        if str(folder) not in sys.path:
+            sys.path.insert(0, str(folder))
+        for i, v in enumerate(listed):
+            if isinstance(v, str) and ":" in v:
+                _same_module(source, f"variants[{i}]", v.partition(":")[0], folder)
     for i, v in enumerate(listed):
         variant_named(v, source, f"variants[{i}]")
     return listed
+
+
+def _same_module(source: str, key: str, module: str, folder: Path) -> None:
+    """Refuse a variant module beside this rules file when a module of that name was already
+    loaded from elsewhere (two designers' ``myrules.py`` in one run would play one of them twice)."""
+    loaded = getattr(sys.modules.get(module), "__file__", None)
+    top = module.split(".")[0]
+    mine = next((p for p in (folder / f"{top}.py", folder / top / "__init__.py") if p.is_file()), None)
+    if loaded and mine is not None and Path(loaded).resolve() != (folder / Path(*module.split("."))).with_suffix(
+            ".py").resolve() and not Path(loaded).resolve().is_relative_to(folder / top):
+        raise ConfigError(source, key, f"a module named {module!r} is already loaded from {loaded}; the one beside "
+                                       "this rules file cannot join it in one run: give one of them another name")
 
 
 def _variant_knobs(source: str, data: dict[str, Any], listed: list[str]) -> tuple[list[str], dict[str, Any]]:

@@ -103,3 +103,37 @@ def test_a_run_on_ray_records_it_and_the_record_replays(tmp_path):
                                text=True, cwd=tmp_path, timeout=120)
     assert elsewhere.returncode != 0 and elsewhere.stderr.count("\n") == 1
     assert "no module named 'pone_crib' (run from its folder" in elsewhere.stderr
+
+
+def test_two_variant_modules_of_one_name_are_refused_not_mixed(tmp_path):
+    for d in ("d1", "d2"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "myrules.py").write_text(
+            "from cribsim.games.cribbage.engine.variant import Variant\n"
+            f"class V(Variant):\n    name = 'mine'\n    summary = 'from {d}'\n")
+        (tmp_path / d / "r.yaml").write_text("extends: standard\nvariants: ['myrules:V']\n")
+    assert load_rules(str(tmp_path / "d1" / "r.yaml")).modules[0].summary == "from d1"
+    with pytest.raises(ConfigError, match="a module named 'myrules' is already loaded from .*d1.*give one of them"):
+        load_rules(str(tmp_path / "d2" / "r.yaml"))
+    sys.modules.pop("myrules", None)
+
+
+def test_an_outside_variant_knob_may_not_be_a_rules_key_or_recorded(tmp_path, monkeypatch):
+    (tmp_path / "bad.py").write_text(
+        "from cribsim.games.cribbage.engine.variant import Variant\n"
+        "from cribsim.params import Param\n"
+        "class Core(Variant):\n    name = 'core'\n    params = (Param('target', int, 1, 'a target'),)\n"
+        "class Rec(Variant):\n    name = 'rec'\n    params = (Param('rec_knob', int, 1, 'x', recorded=True),)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ConfigError, match="its knob 'target' is a key of the rules themselves"):
+        rules_from_mapping({"variants": ["bad:Core"]}, "mine.yaml")
+    with pytest.raises(ConfigError, match="declared recorded=True, which only built-in variants may be"):
+        rules_from_mapping({"variants": ["bad:Rec"]}, "mine.yaml")
+
+
+def test_a_rules_file_elsewhere_extends_one_beside_its_variant(tmp_path):
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    (other / "child.yaml").write_text(f"extends: {EXAMPLE / 'pone_crib.yaml'}\nname: child\npone_crib_every: 3\n")
+    rules = load_rules(str(other / "child.yaml"))
+    assert rules.pone_crib_every == 3 and [v.name for v in rules.modules] == ["pone_crib"]

@@ -54,6 +54,9 @@ for _v in VARIANTS.values():
 BUILT_IN = frozenset(VARIANTS)
 
 
+RESERVED: set[str] = set()  # the rules' core keys (filled by the rules module): no variant knob may take one
+
+
 def variant_named(spec: str, source: str = "<inline>", key: str = "variants") -> type[Variant]:
     """The variant a rules file names: a built-in (``auction``) or a module of one's own,
     ``module:Class`` (beside the rules file, in the working directory or on ``PYTHONPATH``), which
@@ -102,6 +105,12 @@ def _register(spec: str, cls: type[Variant], source: str, key: str) -> None:
         if p.name in PARAMS:
             raise ConfigError(source, key, f"variant {spec}: its knob {p.name!r} is already a knob of "
                                            f"{PARAMS[p.name][0].name}")
+        if p.name in RESERVED:
+            raise ConfigError(source, key, f"variant {spec}: its knob {p.name!r} is a key of the rules themselves")
+        if p.recorded:  # recorded knobs appear in every rule set's JSON: only the built-ins' may
+            raise ConfigError(source, key, f"variant {spec}: its knob {p.name!r} is declared recorded=True, which "
+                                           "only built-in variants may be (it would change every rule set's "
+                                           "fingerprint)")
     for p in cls.params:
         PARAMS[p.name] = (cls, p)
     VARIANTS[spec] = cls
