@@ -40,7 +40,7 @@ from ..lock import FolderLock
 from ..names import check_name
 from ..records import GameRecord
 from ..rng import derive
-from ..ruleset import find_rules_file, read_yaml
+from ..ruleset import find_rules_file, is_rules_path, read_yaml
 from . import folder as fld
 from .config import MAX_SEED, load_experiment, plugin_path
 from .raycluster import init_ray, shutdown
@@ -59,7 +59,8 @@ FORMAT = "cribsim-balance"
 class Balance:
     name: str
     source: str
-    rules: Any  # the base rules as a config names them (a name, a file, or a mapping)
+    rules: Any  # the base rules (a file's absolute path, or a mapping whose extends is one)
+    shown: str  # the rules as the config names them, for the report (no machine's paths)
     knob: str
     lo: float
     hi: float
@@ -113,14 +114,15 @@ def load_balance(path: str | Path) -> Balance:
         found = find_rules_file(rules, relative_to=source)
         if found is None:
             raise ConfigError(source, "rules", f"no rules file or preset named {rules!r}")
-        rules = str(found)
+        rules = str(found) if is_rules_path(rules) else rules  # a preset's name is found from anywhere
     elif not isinstance(rules, dict):
         raise ConfigError(source, "rules", "expected a rules name, file or mapping")
     elif isinstance(rules.get("extends"), str):  # the steps' configs live elsewhere: a path beside this file
         found = find_rules_file(rules["extends"], relative_to=source)
         if found is None:
             raise ConfigError(source, "rules.extends", f"no rules file or preset named {rules['extends']!r}")
-        rules = {**rules, "extends": str(found)}
+        if is_rules_path(rules["extends"]):
+            rules = {**rules, "extends": str(found)}
     knob = data.get("knob")
     if not isinstance(knob, str):
         raise ConfigError(source, "knob", f"expected a rules knob's name or dotted path (first_pone_points, "
@@ -154,16 +156,21 @@ def load_balance(path: str | Path) -> Balance:
     tl = data.get("time_limit")
     time_limit = None if tl is None else _number(source, "time_limit", tl, 0.01, 3600)
     raw = json.dumps({k: data[k] for k in sorted(data) if k != "description"}, sort_keys=True, default=str)
-    b = Balance(name, source, rules, knob, lo, hi, whole, tol, metric, side, target, tuple(lineup), look, max_looks,
-                max_matches, precision, z, confirm, seed, time_limit, raw)
+    shown = json.dumps(data.get("rules", "standard"), sort_keys=True)
+    b = Balance(name, source, rules, shown, knob, lo, hi, whole, tol, metric, side, target, tuple(lineup), look,
+                max_looks, max_matches, precision, z, confirm, seed, time_limit, raw)
     for v in (lo, hi):
         _check(b, b.played(v))
     return b
 
 
-def _experiment_yaml(b: Balance, value: float | int, matches: int, seed: int, sides: int) -> str:
+def _experiment_yaml(b: Balance, value: float | int, matches: int, seed: int, sides: int, folder: Path) -> str:
+    """A look's experiment, written in ``folder``: the base rules are extended by a path relative
+    to it, so that the file reads the same on every machine that has the project."""
     over = Sweep((b.knob,), ((value,),)).overrides((value,))
     base: dict[str, Any] = {"extends": b.rules} if isinstance(b.rules, str) else dict(b.rules)
+    if isinstance(base.get("extends"), str) and os.path.isabs(base["extends"]):
+        base["extends"] = os.path.relpath(base["extends"], folder)
     rules = {**base, **over, "name": f"{b.name}-{b.knob.rsplit('.', 1)[-1]}"}
     if isinstance(b.rules, dict):  # nested knobs (scoring.pair) merge into the mapping's own block
         for k, v in over.items():
@@ -185,7 +192,7 @@ def _experiment_yaml(b: Balance, value: float | int, matches: int, seed: int, si
 def _sides(b: Balance, value: float | int) -> int:
     with tempfile.TemporaryDirectory() as d:
         cfg = Path(d) / "probe.yaml"
-        cfg.write_text(_experiment_yaml(b, value, 2, 1, len(b.lineup) if len(b.lineup) > 1 else 2))
+        cfg.write_text(_experiment_yaml(b, value, 2, 1, len(b.lineup) if len(b.lineup) > 1 else 2, Path(d)))
         exp = load_experiment(cfg, need_matches=True)
         return len(exp.variants[0].sides)
 
@@ -196,7 +203,7 @@ def _check(b: Balance, value: float | int) -> None:
         sides = _sides(b, value)
         with tempfile.TemporaryDirectory() as d:
             cfg = Path(d) / "step.yaml"
-            cfg.write_text(_experiment_yaml(b, value, b.look, 1, sides))
+            cfg.write_text(_experiment_yaml(b, value, b.look, 1, sides, Path(d)))
             load_experiment(cfg, need_matches=True)
     except CribsimError as e:
         why = str(e).removeprefix("cribsim: ")
@@ -275,7 +282,7 @@ def play(b: Balance, out: Path, label: str, value: float | int, matches: int, se
     steps = out / "steps"
     steps.mkdir(exist_ok=True)
     cfg = steps / f"{label}.yaml"
-    text = _experiment_yaml(b, value, matches, seed, sides)
+    text = _experiment_yaml(b, value, matches, seed, sides, steps.resolve())
     if not cfg.exists() or cfg.read_text() != text:
         _write(cfg, text)
     exp = load_experiment(cfg, need_matches=True)
@@ -421,7 +428,7 @@ def write_report(b: Balance, out: Path, s: Search, result: dict[str, Any]) -> No
     os.replace(out / "balance.csv.tmp", out / "balance.csv")
     what = "the first dealer's win rate" if b.metric == "first_dealer_wins" else f"side {b.side}'s win rate"
     lines = [f"# balance: {b.name}", "",
-             f"{what} brought to {b.target} by `{b.knob}` in [{b.lo:g}, {b.hi:g}]; rules {b.rules!r}; lineup "
+             f"{what} brought to {b.target} by `{b.knob}` in [{b.lo:g}, {b.hi:g}]; rules {b.shown}; lineup "
              f"{', '.join(str(e.get('strategy')) for e in b.lineup)}; looks of {b.look} matches on the same deals "
              f"for every value, precision {b.precision:g}; seed {b.seed}; config {b.config_hash()}.", "",
              "## Values looked at (95% Wilson intervals over games)", "",
