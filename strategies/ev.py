@@ -29,8 +29,9 @@ from itertools import combinations
 from math import comb
 from typing import Any, ClassVar, cast
 
+from cribsim.games.cribbage import cribtables
 from cribsim.games.cribbage.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
-from cribsim.games.cribbage.cribtables import SCORING_SAMPLES, cell_key, for_scoring
+from cribsim.games.cribbage.cribtables import cell_key, for_scoring
 from cribsim.games.cribbage.expect import expected_show, rank_ev
 from cribsim.games.cribbage.points import STANDARD, Scoring
 from cribsim.games.cribbage.scoring import RBIT, STANDARD_SCORER, Scorer
@@ -163,7 +164,7 @@ class EVStrategy(Strategy):
         if scoring.show_only().standard:
             return ["pegging by these rules' scoring; the shipped crib tables (the show is the standard one)"]
         return ["expected show and pegging by these rules' scoring; crib tables built for its show "
-                f"({SCORING_SAMPLES} samples a cell and role)"]
+                f"({cribtables.SCORING_SAMPLES} samples a cell and role)"]
 
     def inspect(self, obs: Observation) -> tuple[int, ...]:
         """V-TEAM3-2: the keep of four from the eight with the best exact expected show, plus
