@@ -85,6 +85,11 @@ class Rules(RulesBase):
         def __getattr__(self, name: str) -> Any:
             """Every variant knob is an attribute (``rules.min_bid``), set when the rules are made."""
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling (to a Ray worker): everything but the scorer, which holds functions and
+        tables that the worker makes again for itself."""
+        return {k: v for k, v in self.__dict__.items() if k != "scorer"}
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Unpickling (a Ray worker): the fields, then the knobs as attributes again."""
         self.__dict__.update(state)
@@ -99,9 +104,10 @@ class Rules(RulesBase):
     def crib_size(self) -> int:
         return (self.players - 1) * self.discard + self.dealer_discard + self.crib_from_deck
 
-    @property
+    @cached_property
     def scorer(self) -> Scorer:
-        """The scoring functions of ``scoring`` (built once per process and scoring)."""
+        """The scoring functions of ``scoring`` (built once per process and scoring; kept on the
+        rules, since the engine asks for them every deal, and never pickled: see __getstate__)."""
         return scorer_for(self.scoring)
 
     @cached_property
