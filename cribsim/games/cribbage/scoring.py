@@ -203,14 +203,36 @@ def _scoring_functions(s: Scoring, table: LazyTable) -> tuple[ShowFunction, PegF
     total, limit, fifteen, hit, pair, run_min, run_card = (s.fifteen_total, s.count_limit, s.fifteen, s.hit_limit,
                                                            s.pair, s.run_min, s.run_card)
 
-    def peg(ranks: Sequence[int], count: int) -> int:
+    def peg(ranks: Sequence[int], count: int) -> int:  # peg_points' loop, with this scoring's values
         pts = (fifteen if count == total else 0) + (hit if count == limit else 0)
-        if len(ranks) < 2:
+        n = len(ranks)
+        if n < 2:
             return pts
-        k = _trailing_kind(ranks)
+        last = ranks[-1]
+        i = n - 2
+        while i >= 0 and ranks[i] == last:
+            i -= 1
+        k = n - 1 - i
         if k > 1:
             return pts + pair * (k * (k - 1) // 2)  # a pair inside the window breaks any run
-        return pts + run_card * _trailing_run(ranks, run_min)
+        if n >= run_min:
+            lo = hi = last
+            seen = 1 << last
+            best = 0
+            for j in range(n - 2, -1, -1):
+                r = ranks[j]
+                bit = 1 << r
+                if seen & bit:
+                    break
+                seen |= bit
+                if r < lo:
+                    lo = r
+                elif r > hi:
+                    hi = r
+                if hi - lo == n - 1 - j and n - j >= run_min:
+                    best = n - j
+            pts += run_card * best
+        return pts
 
     return show, peg
 
