@@ -24,6 +24,7 @@ from ..tournament.pgn import write_pgn
 from ..tournament.raycluster import RAY_LOG
 from ..tournament.report import write_report
 from ..tournament.runner import check_out, record_abrupt_end, run_experiment
+from ..tournament.secret import SECRET_FILE, read_secret
 from .args import seed_arg
 
 if TYPE_CHECKING:
@@ -63,6 +64,9 @@ def add_commands(sub: Any) -> None:
     r.add_argument("--fresh", action="store_true",
                    help="discard an earlier run in the folder (only the files its manifest lists)")
     r.add_argument("--quiet", action="store_true", help="no progress bar, no tables on the terminal")
+    r.add_argument("--deal-secret", metavar="FOLDER",
+                   help="deal with the secret kept in FOLDER (a results folder, or a folder holding a copy of "
+                        "its deal-secret file), to play the same decks as that run")
     r.set_defaults(func=cmd_run)
 
     rp = sub.add_parser("report", help="rebuild every summary table and plot from a results folder")
@@ -84,11 +88,21 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise CribsimError("cribsim run: --out needs a folder name")
     args.config = experiment_path(args.config)
     exp = load_experiment(args.config, seed=args.seed, need_matches=True)  # validates everything before writing
+    if args.deal_secret is not None:
+        read_secret_arg(args.deal_secret)
     if not args.serial and SUPERVISED not in os.environ:
         return _supervise(args, exp)
     run_experiment(exp, out_dir=args.out, workers=args.workers, address=args.address, serial=args.serial,
-                   resume=args.resume, fresh=args.fresh, quiet=args.quiet)
+                   resume=args.resume, fresh=args.fresh, quiet=args.quiet, deal_secret=args.deal_secret)
     return 0
+
+
+def read_secret_arg(folder: str) -> None:
+    """``--deal-secret FOLDER`` checked before anything is written."""
+    if not Path(folder).is_dir():
+        raise CribsimError(f"cribsim run: --deal-secret: {folder} is not a folder")
+    if read_secret(Path(folder)) is None:
+        raise CribsimError(f"cribsim run: --deal-secret: {folder} holds no {SECRET_FILE} file")
 
 
 
@@ -101,7 +115,7 @@ def _supervise(args: argparse.Namespace, exp: Experiment) -> int:
     check_out(exp, out, args.resume, args.fresh)  # refuse a folder here, before a child starts
     cmd = [sys.executable, "-m", "cribsim", "run", str(args.config)]
     for flag, value in (("--workers", args.workers), ("--address", args.address), ("--seed", args.seed),
-                        ("--out", args.out)):
+                        ("--out", args.out), ("--deal-secret", args.deal_secret)):
         if value is not None:
             cmd += [flag, str(value)]
     cmd += [flag for flag, on in (("--resume", args.resume), ("--fresh", args.fresh), ("--quiet", args.quiet)) if on]

@@ -34,9 +34,10 @@ class Garbled(Exception):
     """A line that is not a reply of the protocol (the process has been killed)."""
 
 
-def host_argv() -> list[str]:
+def host_argv(tied: bool = True) -> list[str]:
     """The command that starts the Python host: this interpreter, with this process's module path
-    (cribsim's own folder first, so the host imports this very cribsim)."""
+    (cribsim's own folder first, so the host imports this very cribsim). ``tied``: the host
+    exits if this process is not its parent (false in a sandbox, whose end ends the host)."""
 
     root = str(Path(__file__).resolve().parents[2])
     paths: list[str] = []
@@ -46,7 +47,7 @@ def host_argv() -> list[str]:
             paths.append(p)
     if not any(_same(root, p) for p in paths):  # cribsim came through an import hook (an editable install)
         paths.insert(0, root)
-    return [sys.executable, "-c", BOOT, json.dumps(paths), str(os.getpid())]
+    return [sys.executable, "-c", BOOT, json.dumps(paths), str(os.getpid() if tied else 0)]
 
 
 def _same(a: str, b: str) -> bool:
@@ -64,8 +65,9 @@ class Link:
     it raises :class:`Late`, :class:`Died` or :class:`Garbled`, after which the process is gone
     and the next request starts a new one (the caller says hello again: see ``alive``)."""
 
-    def __init__(self, argv: Sequence[str] | None = None) -> None:
+    def __init__(self, argv: Sequence[str] | None = None, cwd: str | None = None) -> None:
         self.argv = list(argv) if argv is not None else None
+        self.cwd = cwd
         self.proc: subprocess.Popen[bytes] | None = None
         self.buf = b""
 
@@ -78,7 +80,7 @@ class Link:
         # a session of its own: Ctrl-C at the terminal is the run's, and killing the group takes
         # whatever the player started
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True,
-                                     start_new_session=True, bufsize=0)
+                                     start_new_session=True, bufsize=0, cwd=self.cwd)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.wfd, self.rfd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
         os.set_blocking(self.wfd, False)

@@ -19,6 +19,7 @@ from typing import Any
 from ..errors import CribsimError, IllegalMove
 from ..game import Observation, Rules
 from ..strategy import builtins, missing_for, resolve
+from .bots import Bot, sandbox_on
 from .link import Died, Garbled, Late, Link
 from .protocol import PROTOCOL, tuples, well_formed
 
@@ -50,29 +51,47 @@ def is_plugin(spec: Any, game: str | None = None) -> bool:
     return isinstance(spec, str) and spec not in table and spec not in table.values()
 
 
+def who(spec: str) -> str:
+    """How messages name a bot: a plug-in's spec, or a program's lineup name."""
+    return f"bot {spec.removeprefix('program:')!r}" if spec.startswith("program:") else f"strategy {spec!r}"
+
+
+def new_link(bot: Bot) -> Link:
+    return Link(bot.argv(), bot.popen_cwd())
+
+
+def python_bot(spec: str, trusted: bool = False) -> Bot:
+    """A Python plug-in's host, sandboxed unless trusted (or where the platform has none)."""
+    return Bot(spec=spec, sandboxed=sandbox_on(trusted))
+
+
 def hello(link: Link, spec: str, params: dict[str, Any], rules: Sequence[Rules], game: str) -> dict[str, Any]:
     """Start the player (if it is not running) and load the plug-in: its capabilities, or a
-    CribsimError with the loader's one-line message."""
-    msg = {"kind": "hello", "protocol": PROTOCOL, "game": game, "strategy": spec, "params": params,
-           "rules": [r.to_dict() for r in rules]}
-    who = f"strategy {spec!r}"
+    CribsimError with the loader's one-line message. ``spec`` is a plug-in's ``module:Class``,
+    or ``program:NAME`` for a program (sent as its lineup name)."""
+    msg = {"kind": "hello", "protocol": PROTOCOL, "game": game, "strategy": spec.removeprefix("program:"),
+           "params": params, "rules": [r.to_dict() for r in rules]}
+    who_ = who(spec)
     try:
         reply = link.request(msg, STARTUP_LIMIT)
     except Late:
-        raise CribsimError(f"cribsim: {who}: loading it took over {STARTUP_LIMIT:g} s") from None
+        raise CribsimError(f"cribsim: {who_}: loading it took over {STARTUP_LIMIT:g} s") from None
     except Died as e:
-        raise CribsimError(f"cribsim: {who}: {e} while loading it") from None
+        raise CribsimError(f"cribsim: {who_}: {e} while loading it") from None
     except Garbled as e:
-        raise CribsimError(f"cribsim: {who}: {e} (the player protocol, see docs/protocol.md)") from None
-    except OSError as e:  # the interpreter could not be started
-        raise CribsimError(f"cribsim: {who}: cannot start its process ({e.strerror or e})") from None
+        raise CribsimError(f"cribsim: {who_}: {e} (the player protocol, see docs/protocol.md)") from None
+    except OSError as e:  # the program or the interpreter could not be started
+        raise CribsimError(f"cribsim: {who_}: cannot start its process ({e.strerror or e})") from None
     if reply.get("kind") == "error":
         link.close()
-        raise CribsimError(f"cribsim: {str(reply.get('message'))[:1000]}")
+        message = str(reply.get("message"))[:1000]
+        if spec.startswith("program:"):
+            message = f"{who_}: {message}"
+        raise CribsimError(f"cribsim: {message}")
     caps = _capabilities(reply)
     if caps is None:
         link.kill()
-        raise CribsimError(f"cribsim: {who}: its hello reply is not capabilities of protocol {PROTOCOL}")
+        raise CribsimError(f"cribsim: {who_}: its hello reply is not capabilities of protocol {PROTOCOL}")
     return caps
 
 
@@ -86,24 +105,53 @@ def _capabilities(reply: dict[str, Any]) -> dict[str, Any] | None:
         return None
     if not all(isinstance(u, str) for u in understands):
         return None
-    return {"name": name, "decisions": sorted(set(decisions)), "understands": sorted(set(understands))}
+    caps: dict[str, Any] = {"name": name, "decisions": sorted(set(decisions)), "understands": sorted(set(understands))}
+    for key in ("games", "variants"):  # what it plays, if it says (absent: anything its decisions allow)
+        listed = reply.get(key)
+        if listed is None:
+            continue
+        if not isinstance(listed, list) or not all(isinstance(x, str) for x in listed):
+            return None
+        caps[key] = sorted(set(listed))
+    return caps
 
 
-def check(spec: str, params: dict[str, Any], rules: Sequence[Rules], game: str) -> dict[str, Any]:
-    """Load a plug-in in a host of its own, check it against every rule set, and end the host;
-    returns its capabilities. Every failure is one CribsimError (the loader's messages)."""
-    if not isinstance(spec, str) or not _SPEC.fullmatch(spec):
-        resolve(spec, game)  # the loader's message for a malformed spec (it imports nothing)
-    link = Link()
+def refusal(spec: str, caps: dict[str, Any], rules: Sequence[Rules], game: str) -> str | None:
+    """Why a bot cannot play these rules by what its hello says it plays (None: it can)."""
+    games = caps.get("games")
+    if games is not None and game not in games:
+        return f"{who(spec)} plays {', '.join(games) or 'no game'}, not {game}"
+    known = caps.get("variants")
+    if known is None:
+        return None
+    for r in rules:
+        extra = [v for v in getattr(r, "variants", ()) if v not in known]
+        if extra:
+            return f"{who(spec)} cannot play {r.name}: it does not know the variant {', '.join(extra)} " \
+                   f"(it knows {', '.join(known) or 'none'})"
+    return None
+
+
+def check(spec: str, params: dict[str, Any], rules: Sequence[Rules], game: str,
+          bot: Bot | None = None) -> dict[str, Any]:
+    """Start a bot (a plug-in's host, or a program: ``bot``), check it against every rule set,
+    and end it; returns its capabilities. Every failure is one CribsimError."""
+    if bot is None or not bot.is_program:
+        if not isinstance(spec, str) or not _SPEC.fullmatch(spec):
+            resolve(spec, game)  # the loader's message for a malformed spec (it imports nothing)
+    link = new_link(bot if bot is not None else python_bot(spec))
     try:
         caps = hello(link, spec, dict(params or {}), rules, game)
     finally:
         link.close()
+    why = refusal(spec, caps, rules, game)
+    if why is not None:
+        raise CribsimError(f"cribsim: {why}")
     cls = proxy_class(spec, game, caps)
     for r in rules:  # the engine's own check of what the player says it can do
         missing = missing_for(cls, r)
         if missing:
-            raise CribsimError(f"cribsim: strategy {spec!r} cannot play {r.name}: it lacks {'; '.join(missing)}")
+            raise CribsimError(f"cribsim: {who(spec)} cannot play {r.name}: it lacks {'; '.join(missing)}")
     return caps
 
 
@@ -148,6 +196,18 @@ class Proxy:
                 raise IllegalMove(f"seat {seat} {message}", seat)
             raise PluginFault(seat, "error", message)
         return reply
+
+    def tell_result(self, msg: dict[str, Any]) -> None:
+        """The match is over: the player hears how it ended. Its faults here cost nothing (the
+        match is decided); a player that fails is restarted for the next match."""
+        if not self._link.alive:
+            return
+        try:
+            reply = self._link.request(msg, self._limit)
+        except (Late, Died, Garbled):
+            return
+        if reply.get("kind") != "ok":
+            self._link.kill()
 
     def _decide(self, decision: str, obs: Observation) -> Any:
         to_dict = getattr(obs, "to_dict", None)
@@ -203,9 +263,10 @@ class Isolated:
     seat (a fresh proxy per match, on the seat's own player process)."""
 
     def __init__(self, spec: str, params: dict[str, Any], game: str, rules: Sequence[Rules], limit: float,
-                 caps: dict[str, Any] | None = None) -> None:
+                 caps: dict[str, Any] | None = None, bot: Bot | None = None) -> None:
         self.spec, self.params, self.game, self.rules, self.limit = spec, dict(params), game, tuple(rules), limit
-        self.caps = caps if caps is not None else check(spec, self.params, self.rules, game)
+        self.bot = bot if bot is not None else python_bot(spec)
+        self.caps = caps if caps is not None else check(spec, self.params, self.rules, game, self.bot)
         self.cls = proxy_class(spec, game, self.caps)
         self.links: dict[int, Link] = {}
         self.started = False  # whether a player of this entry has started in this process
@@ -220,7 +281,7 @@ class Isolated:
     def make(self, seat: int, rules: Rules, rng: Any = None) -> Proxy:
         link = self.links.get(seat)
         if link is None:
-            link = self.links[seat] = Link()
+            link = self.links[seat] = new_link(self.bot)
         if not link.alive:  # first use, or after a fault: a fresh player
             try:
                 caps = hello(link, self.spec, self.params, self.rules, self.game)
@@ -233,7 +294,7 @@ class Isolated:
             self.started = True
             if caps != self.caps:
                 link.close()
-                raise CribsimError(f"cribsim: strategy {self.spec!r} says it can do {caps} here, but {self.caps} "
+                raise CribsimError(f"cribsim: {who(self.spec)} says it can do {caps} here, but {self.caps} "
                                    "when the lineup was checked")
         proxy = self.cls(link, seat, self.limit)
         wired = self.wire.get(id(rules))

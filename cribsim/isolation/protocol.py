@@ -1,4 +1,5 @@
-"""The player protocol, version 1: JSON lines between the engine and a player process.
+"""The player protocol, version 2: JSON lines between the engine and a player process (version 1
+had no ``result`` request and no ``games`` or ``variants`` in the capabilities).
 
 The engine starts the player process and writes one request per line to its standard input;
 the player writes exactly one reply per request, one line, to its standard output. Every line
@@ -23,6 +24,14 @@ Requests (``kind``) and their replies:
 ``decide``     ``{"kind": "decide", "decision": "play", "obs": {...}}``: one decision; ``obs`` is the
                seat's observation (``Observation.to_dict()``: every field but the rules, tuples
                as arrays). Reply ``{"kind": "reply", "answer": ...}``.
+``result``     ``{"kind": "result", "winner": 0, "game_points": [2, 0], "forfeit": null}``: the match
+               is over (``winner`` a side, -1 for none; ``forfeit`` ``{"side": 1, "kind":
+               "timeout"}`` or null). Reply ``{"kind": "ok"}``; a fault here costs nothing.
+
+The capabilities may also say what the player plays: ``"games": ["cribbage"]`` and
+``"variants": ["muggins", ...]`` (the variant modules it knows; a rule set naming another is
+refused, naming the player and the variant). Without them it is offered every rule set its
+decisions can play.
 
 Any request may instead be answered ``{"kind": "error", "message": "RuntimeError: boom"}`` (the
 player's own failure: the match is forfeited, an ``error``), with ``"illegal": true`` when the
@@ -47,7 +56,7 @@ import json
 import math
 from typing import Any
 
-PROTOCOL = 1
+PROTOCOL = 2
 MAX_LINE = 1 << 20  # a reply longer than this (1 MB) is not a reply of this protocol
 
 # one compact encoder for every line; NaN and Infinity are not JSON

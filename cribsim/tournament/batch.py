@@ -15,7 +15,7 @@ from ..errors import IllegalMove
 from ..game import Rules
 from ..gamelog import MatchLog, MatchTape
 from ..games import game_named
-from ..isolation import Isolated, PluginFault, is_plugin, timeout_message
+from ..isolation import Isolated, PluginFault, timeout_message
 from ..records import Forfeit, MatchRecord
 from ..strategy import factory
 from .guard import DecisionTimeout, Watchdog
@@ -31,6 +31,8 @@ def make_context(exp: Experiment) -> dict[str, Any]:
     return {"seed": exp.seed, "game": exp.game, "variants": exp.variants, "lineup": exp.lineup,
             "time_limit": exp.time_limit, "hash": exp.config_hash(), "plugins": exp.plugins,
             "name": exp.name, "record": exp.record, "book": exp.book, "starts": exp.starts,
+            "base": exp.plugin_dir, "limits": exp.limits,
+            "extra": tuple(d for r in exp.variants for d in game_named(exp.game).plugin_dirs(r)),
             "per_group": [groups_for(exp, v)[1] if exp.paired else 1 for v in range(len(exp.variants))],
             "rules_json": [(r.to_dict(), r.fingerprint()) for r in exp.variants] if exp.record.mode != "none" else []}
 
@@ -48,9 +50,10 @@ def _factories(ctx: dict[str, Any]) -> list[Callable[[Any], Any]]:
         game, plugins = ctx["game"], ctx.get("plugins") or ()
         makers: list[Callable[[Any], Any]] = []
         for i, e in enumerate(ctx["lineup"]):
-            if is_plugin(e.strategy, game) and not getattr(e, "trusted", False):
+            if e.isolated(game):
                 caps = plugins[i] if i < len(plugins) else None
-                makers.append(Isolated(e.strategy, e.param_dict(), game, ctx["variants"], ctx["time_limit"], caps))
+                bot = e.bot(ctx["base"], ctx["limits"], ctx["extra"])
+                makers.append(Isolated(e.strategy, e.param_dict(), game, ctx["variants"], ctx["time_limit"], caps, bot))
             else:
                 makers.append(factory(e.strategy, e.param_dict(), rules=ctx["variants"], game=game))
         _FACTORIES[key] = makers
@@ -67,14 +70,25 @@ def release() -> None:
     _FACTORIES.clear()
 
 
-def _tracked(make: Callable[[Any], Any], seat: int, rules: Rules, dog: Watchdog) -> Callable[[Any], Any]:
+def _tracked(make: Callable[[Any], Any], seat: int, rules: Rules, dog: Watchdog,
+             bots: list[Any]) -> Callable[[Any], Any]:
     bind = getattr(make, "bind", None)
     if bind is not None:  # an isolated plug-in: the seat's own player process
         make = bind(seat, rules)
 
     def make_tracked(rng: Any) -> Any:
-        return dog.track(make(rng), seat)
+        made = make(rng)
+        if bind is not None:
+            bots.append(made)
+        return dog.track(made, seat)
     return make_tracked
+
+
+def _tell_result(bots: list[Any], rec: MatchRecord) -> None:
+    """Each bot of the match hears how it ended (the protocol's ``result``)."""
+    forfeit = None if rec.forfeit is None else {"side": rec.forfeit.side, "kind": rec.forfeit.kind}
+    for bot in bots:
+        bot.tell_result({"kind": "result", "winner": rec.winner, "game_points": rec.game_points, "forfeit": forfeit})
 
 
 def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord:
@@ -82,7 +96,9 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
     rules = ctx["variants"][spec.variant]
     makers = _factories(ctx)
     side_of = rules.side_of
-    seat_makers = [_tracked(makers[spec.sides[side_of[seat]]], seat, rules, dog) for seat in range(rules.players)]
+    bots: list[Any] = []
+    seat_makers = [_tracked(makers[spec.sides[side_of[seat]]], seat, rules, dog, bots)
+                   for seat in range(rules.players)]
     rec = MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides), -1, None, None)
     seat: int | None  # the seat at fault (blame: None if no strategy's)
     kwargs, counters, tape = _match_options(ctx, spec, rules)
@@ -104,6 +120,7 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
         rec.games = [g.record(lvl, rules) for g, lvl in zip(m.games, m.skunks)]
         if tape is not None and kept(ctx, rec):
             rec.log = match_log(ctx, spec, rec, tape, counters)
+        _tell_result(bots, rec)
         return rec
     finally:
         dog.reset()
@@ -112,6 +129,7 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
     rec.forfeit = Forfeit(side, spec.sides[side], kind, msg[:300])
     if tape is not None and kept(ctx, rec):
         rec.log = match_log(ctx, spec, rec, tape, counters)
+    _tell_result(bots, rec)
     return rec
 
 

@@ -35,6 +35,8 @@ from ..game import Rules
 from ..games import builtin_names, default_name, game_named
 from ..isolation import check as check_plugin
 from ..isolation import is_plugin
+from ..isolation.bots import Bot, sandbox_on
+from ..isolation.sandbox import DEFAULT_LIMITS, Limits, require
 from ..names import check_name
 from ..ruleset import (
     check_match_sides,
@@ -57,8 +59,9 @@ if TYPE_CHECKING:
     from cribsim.ruleset import MatchFormat
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
-            "matches", "paired", "seed", "time_limit", "stop", "record", "deals", "start", "sweep"}
-ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance", "trusted"}
+            "matches", "paired", "seed", "time_limit", "stop", "record", "deals", "start", "sweep", "sandbox"}
+ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance", "trusted", "command", "cwd"}
+MAX_COMMAND = 100  # arguments of a program's command
 FORMATS = ("round_robin", "gauntlet", "pairings")
 
 # bounds (docs/errors.md)
@@ -81,9 +84,26 @@ class Entry:
     miss_rate: float = 0.0  # V-MUGGINS counting model: chance of overlooking each scoring item
     vigilance: float = 1.0  # chance of spotting an opponent's miss (with muggins)
     trusted: bool = False  # a plug-in played in the engine's process (unsafe), not isolated
+    command: tuple[str, ...] = ()  # a program's command line (strategy is then "program:NAME")
+    cwd: str = ""  # the program's folder, as the config gives it (relative to the config's folder)
 
     def param_dict(self) -> dict[str, Any]:
         return dict(self.params)
+
+    def isolated(self, game: str) -> bool:
+        """Whether it plays in a process of its own: a program, or an untrusted plug-in."""
+        return bool(self.command) or (is_plugin(self.strategy, game) and not self.trusted)
+
+    def untrusted(self, game: str) -> bool:
+        """Whether it is a bot the run must not trust: not a built-in, not marked trusted."""
+        return is_plugin(self.strategy, game) and not self.trusted
+
+    def bot(self, base: str, limits: Limits = DEFAULT_LIMITS, extra: tuple[str, ...] = ()) -> Bot:
+        """How to start its process (``base``: the config's folder, for a relative ``cwd``)."""
+        if self.command:
+            cwd = os.path.abspath(os.path.join(base or ".", self.cwd or "."))
+            return Bot(command=self.command, cwd=cwd, sandboxed=sandbox_on(self.trusted), limits=limits)
+        return Bot(spec=self.strategy, sandboxed=sandbox_on(self.trusted), limits=limits, extra=extra)
 
     def to_dict(self) -> dict[str, Any]:
         """As JSON; a perfect counter's model and an untrusted entry's flag are left out, so older
@@ -93,6 +113,8 @@ class Entry:
             del d["miss_rate"], d["vigilance"]
         if not self.trusted:
             del d["trusted"]
+        if not self.command:
+            del d["command"], d["cwd"]
         return d
 
 
@@ -148,9 +170,14 @@ class Experiment:
     deals_spec: str = ""  # the deal book, as the config names it
     # the sweeps (``sweep:``), each with its points (the variants play them)
     sweeps: tuple[tuple[Sweep, tuple[SweepPoint, ...]], ...] = ()
+    limits: Limits = DEFAULT_LIMITS  # the sandbox's limits for untrusted bots (``sandbox:``)
 
     def config_hash(self) -> str:
         return hashlib.sha256(self.raw.encode()).hexdigest()[:16]
+
+    def untrusted(self) -> bool:
+        """Whether any lineup entry is an untrusted bot (the run's decks then take a secret)."""
+        return any(e.untrusted(self.game) for e in self.lineup)
 
 
 @overload
@@ -230,7 +257,8 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
     if "sweep" in data:
         variants, sweeps = _sweep_points(source, bases, variants, parse_sweeps(source, data["sweep"]), match, game)
 
-    entries = _lineup(source, data.get("lineup"), game, variants)
+    limits = _limits(source, data.get("sandbox"))
+    entries = _lineup(source, data.get("lineup"), game, variants, plugin_dir, limits)
     lineup, plugins = [e for e, _ in entries], entries
     fmt = data.get("format", "round_robin")
     if not isinstance(fmt, str) or fmt not in FORMATS:
@@ -284,10 +312,12 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
         resolved["start"] = [[list(s.scores), s.dealer] for s in starts]
     if sweeps:
         resolved["sweep"] = [{"knobs": list(s.knobs), "values": [list(v) for v in s.values]} for s, _ in sweeps]
+    if "sandbox" in data:
+        resolved["sandbox"] = limits.to_dict()
     raw = json.dumps(resolved, sort_keys=True, default=list)
     return Experiment(name, source, tuple(variants), tuple(lineup), tables, matches, paired, seed,
                       time_limit, sprt, raw, game, plugin_dir, tuple(caps for _, caps in plugins), record,
-                      tuple(tuple(b) for b in book), tuple(starts), book_path, tuple(sweeps))
+                      tuple(tuple(b) for b in book), tuple(starts), book_path, tuple(sweeps), limits)
 
 
 def _sweep_points(source: str, bases: list[Any], rules: list[Any], sweeps: list[Sweep], match: MatchFormat | None,
@@ -416,8 +446,40 @@ def _variants(source: str, spec: Any, match: MatchFormat | None, game: str) -> l
     return out
 
 
-def _lineup(source: str, spec: Any, game: str,
-            variants: Sequence[Rules] = ()) -> list[tuple[Entry, dict[str, Any] | None]]:
+def _limits(source: str, spec: Any) -> Limits:
+    """``sandbox: {memory_mb, processes, file_mb}``: the sandbox's limits for untrusted bots."""
+    if spec is None:
+        return DEFAULT_LIMITS
+    if not isinstance(spec, dict):
+        raise ConfigError(source, "sandbox", "expected a mapping such as {memory_mb: 1024, processes: 64, file_mb: 64}")
+    unknown_keys(source, "sandbox.", spec, {"memory_mb", "processes", "file_mb"})
+    d = DEFAULT_LIMITS.to_dict()
+    bounds = {"memory_mb": (64, 1 << 20), "processes": (1, 10_000), "file_mb": (1, 1 << 20)}
+    for k, (lo, hi) in bounds.items():
+        if k in spec:
+            d[k] = _num(source, f"sandbox.{k}", spec[k], lo, int, hi)
+    return Limits(**d)
+
+
+def _command(source: str, key: str, e: dict[str, Any]) -> tuple[tuple[str, ...], str]:
+    """A program entry's ``command`` (a list of strings) and ``cwd`` (a folder)."""
+    cmd = e["command"]
+    if isinstance(cmd, str):
+        cmd = [cmd]
+    if not isinstance(cmd, list) or not cmd or len(cmd) > MAX_COMMAND or \
+            not all(isinstance(a, str) and a and len(a) <= 1000 and "\0" not in a for a in cmd):
+        raise ConfigError(source, f"{key}.command", "expected a program and its arguments, a list of strings "
+                                                   "such as [./mybot, --fast]")
+    if "strategy" in e:
+        raise ConfigError(source, f"{key}.command", "a program entry has no strategy: give command or strategy")
+    cwd = e.get("cwd", "")
+    if not isinstance(cwd, str) or len(cwd) > 1000 or "\0" in cwd:
+        raise ConfigError(source, f"{key}.cwd", "expected a folder, relative to the config's folder")
+    return tuple(cmd), cwd
+
+
+def _lineup(source: str, spec: Any, game: str, variants: Sequence[Rules] = (), base: str = "",
+            limits: Limits = DEFAULT_LIMITS) -> list[tuple[Entry, dict[str, Any] | None]]:
     if not isinstance(spec, list) or not spec:
         raise ConfigError(source, "lineup", "expected a list of entries such as {name: ev, strategy: ev}")
     if len(spec) > MAX_ENTRIES:
@@ -430,7 +492,12 @@ def _lineup(source: str, spec: Any, game: str,
         if not isinstance(e, dict):
             raise ConfigError(source, key, "expected a mapping with a strategy")
         unknown_keys(source, f"{key}.", e, ENTRY_KEYS)
-        strat = e.get("strategy")
+        command, cwd = _command(source, key, e) if "command" in e else ((), "")
+        if "cwd" in e and not command:
+            raise ConfigError(source, f"{key}.cwd", "is for program entries (with command)")
+        if command and "name" not in e:
+            raise ConfigError(source, f"{key}.name", "a program entry needs a name")
+        strat = f"program:{e.get('name')}" if command else e.get("strategy")
         if not isinstance(strat, str) or not strat or len(strat) > 200:
             raise ConfigError(source, f"{key}.strategy", "expected a built-in name or module:Class")
         params = e.get("params", {}) or {}
@@ -442,16 +509,10 @@ def _lineup(source: str, spec: Any, game: str,
         if not isinstance(trusted, bool):
             raise ConfigError(source, f"{key}.trusted", f"expected true or false, got {_shown(trusted)}")
         if trusted and not is_plugin(strat, game):
-            raise ConfigError(source, f"{key}.trusted", "is for module:Class plug-ins; built-in strategies always "
-                                                        "play in-process")
-        caps = None
-        try:
-            if is_plugin(strat, game) and not trusted:  # loaded and checked in a process of its own
-                caps = check_plugin(strat, params, variants, game)
-            else:
-                factory(strat, params, rules=variants, game=game)
-        except CribsimError as err:
-            raise ConfigError(source, f"{key}.strategy", str(err).removeprefix("cribsim: ")) from None
+            raise ConfigError(source, f"{key}.trusted", "is for module:Class plug-ins and programs; built-in "
+                                                        "strategies always play in-process")
+        entry = Entry(name, strat, tuple(sorted(params.items())), trusted=trusted, command=command, cwd=cwd)
+        caps = _check_entry(source, key, entry, params, variants, game, base, limits)
         rates = []
         for k, default in (("miss_rate", 0.0), ("vigilance", 1.0)):
             v = e.get(k, default)
@@ -460,11 +521,27 @@ def _lineup(source: str, spec: Any, game: str,
             if k in e and not game_named(game).counting_model:
                 raise ConfigError(source, f"{key}.{k}", f"{game_named(game).title} has no counting model")
             rates.append(float(v))
-        # rates holds exactly miss_rate and vigilance (mypy cannot see the list's length)
-        out.append((Entry(name, strat, tuple(sorted(params.items())), *rates,  # type: ignore[misc, arg-type]
-                          trusted=trusted), caps))
+        out.append((dataclasses.replace(entry, miss_rate=rates[0], vigilance=rates[1]), caps))
     _unique(source, "lineup[{}].name", [e.name for e, _ in out], "entry")
     return out
+
+
+def _check_entry(source: str, key: str, entry: Entry, params: dict[str, Any], variants: Sequence[Rules], game: str,
+                 base: str, limits: Limits) -> dict[str, Any] | None:
+    """Load and check an entry: a bot in a process of its own (sandboxed unless trusted) says
+    what it can do; a built-in or a trusted plug-in is made in-process. Returns a bot's
+    capabilities (None in-process)."""
+    where = f"{key}.command" if entry.command else f"{key}.strategy"
+    try:
+        if not entry.isolated(game):
+            factory(entry.strategy, params, rules=variants, game=game)
+            return None
+        if entry.untrusted(game):
+            require()  # refused where there is no sandbox
+        bot = entry.bot(base, limits, tuple(d for r in variants for d in game_named(game).plugin_dirs(r)))
+        return check_plugin(entry.strategy, params, variants, game, bot)
+    except CribsimError as err:
+        raise ConfigError(source, where, str(err).removeprefix("cribsim: ")) from None
 
 
 def _plain(source: str, key: str, value: Any) -> None:

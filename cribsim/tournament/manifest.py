@@ -166,6 +166,7 @@ class Manifest:
     # what built-in strategies say of how they play a variant ({variant: {entry: [notes]}}): the
     # tables they built for its scoring or left out
     notes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    deal_secret: str | None = None  # a run with untrusted bots: the commitment of its deal secret
     cribsim_version: str = __version__
     record_schema: int = 2
     legacy: dict[str, JSON] = field(default_factory=dict, compare=False)  # an older manifest's machine fields
@@ -187,7 +188,7 @@ class Manifest:
             "variant_info": [i.to_json() for i in self.variant_info],
             "stop": None if self.stop is None else self.stop.to_json(),
             "status": self.status, "played": self.played, "files": sorted(self.files)}
-        for key in ("error", "record", "deals", "start"):
+        for key in ("error", "record", "deals", "start", "deal_secret"):
             if getattr(self, key) is not None:
                 d[key] = getattr(self, key)
         if self.sweeps:
@@ -215,6 +216,7 @@ class Manifest:
                        deals=m.get("deals"), start=m.get("start"),
                        sweeps=[SweepRecord.from_json(s) for s in m.get("sweep") or []],
                        notes=dict(m.get("strategy_notes") or {}),
+                       deal_secret=_text_or_none(m.get("deal_secret")),
                        cribsim_version=str(m.get("cribsim_version", __version__)),
                        record_schema=int(m.get("record_schema", 2)),
                        legacy={k: m[k] for k in VOLATILE if k in m})
@@ -223,6 +225,12 @@ class Manifest:
 
     def write(self, folder: Path) -> None:
         write_json(folder / MANIFEST, self.to_json())
+
+
+def _text_or_none(v: JSON) -> str | None:
+    if v is not None and not isinstance(v, str):
+        raise ValueError("deal_secret is not text")
+    return v
 
 
 def _problem(m: Mapping[str, JSON]) -> str | None:

@@ -44,6 +44,7 @@ from .manifest import (
 from .raycluster import RAY_LOG, init_ray, ray_messages_to_log, ray_or_bug, shutdown
 from .report import write_report
 from .schedule import MatchSpec, build_schedule, groups_for
+from .secret import SECRET_FILE, commitment, run_secret, secret_seed
 from .sink import Sink, closed_streams, wanted, warn
 from .summary import used_records
 
@@ -192,13 +193,17 @@ class Run:
     session: Session
     log: str | None = None  # Ray's own messages
     nodes: set[str] = field(default_factory=set)
+    secret_from: Path | None = None  # --deal-secret FOLDER
+    committed: str | None = None  # the earlier run's deal secret commitment
 
 
 def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = None, workers: int | None = None,
                    address: str | None = None, serial: bool = False, resume: bool = False, fresh: bool = False,
                    progress: bool = True, batch_seconds: float = 1.5, report: bool = True,
-                   quiet: bool = False) -> Manifest:
-    """Play every missing match of ``exp`` into ``out_dir`` and write the report.
+                   quiet: bool = False, deal_secret: str | os.PathLike[str] | None = None) -> Manifest:
+    """Play every missing match of ``exp`` into ``out_dir`` and write the report. A run with
+    untrusted bots deals with a secret (:mod:`.secret`): the folder's, else ``deal_secret``'s
+    (a folder), else a new one.
 
     Nothing is written until the folder checks pass and Ray (if used) is up; then the folder is
     locked for the run. Raises CribsimError (2: bad input, refused folder, Ray not available),
@@ -213,7 +218,8 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = Non
         finished = bool(peek.by_id) and not pending_specs(manifest, specs, peek.records)
     with StopFlag() as stop:
         session = Session(config=exp.source, mode="serial" if serial or finished else "ray")
-        run = Run(exp, out, specs, manifest, resume, fresh, report, quiet, progress, stop, session)
+        run = Run(exp, out, specs, manifest, resume, fresh, report, quiet, progress, stop, session,
+                  secret_from=Path(deal_secret) if deal_secret is not None else None)
         if serial or finished:
             session.workers = 1
             return _run_locked(run, lambda ctx, pending, sink: run_serial(ctx, pending, sink, batch_seconds, stop))
@@ -297,6 +303,7 @@ def _settle_earlier(run: Run) -> list[MatchRecord]:
         raise RunFailed(f"cribsim: run failed: cannot prepare {run.out} ({e.strerror or e}); nothing was removed "
                         "but what --fresh names") from None
     if old is not None:
+        run.committed = old.deal_secret
         run.manifest.files = sorted(set(run.manifest.files) | fld.owned_files(old) - set(fld.SCRATCH))
         legacy = legacy_session(old)
         if legacy is not None and read_sessions(run.out) == []:  # an older folder: its own record first
@@ -306,8 +313,21 @@ def _settle_earlier(run: Run) -> list[MatchRecord]:
     return done
 
 
+def _context(run: Run) -> dict[str, Any]:
+    """What the workers play by: with untrusted bots (or a secret given), the run's seed takes
+    the deal secret."""
+    ctx = make_context(run.exp)
+    if run.exp.untrusted() or run.secret_from is not None or run.committed is not None:
+        secret = run_secret(run.out, run.secret_from, run.committed)
+        ctx["seed"] = secret_seed(run.exp.seed, secret)
+        run.manifest.deal_secret = commitment(secret)
+        run.manifest.files = sorted(set(run.manifest.files) | {SECRET_FILE})
+    return ctx
+
+
 def _play(run: Run, play: Play, done: list[MatchRecord], pending: deque[MatchSpec]) -> Manifest:
     jsonl = run.out / fld.RECORDS
+    ctx = _context(run)
     try:
         run.manifest.write(run.out)
         log_session(run.out, run.session)
@@ -318,7 +338,7 @@ def _play(run: Run, play: Play, done: list[MatchRecord], pending: deque[MatchSpe
     sink = None
     try:
         sink = Sink(jsonl, run.manifest, done, len(run.specs), run.progress and not run.quiet)
-        run.nodes = play(make_context(run.exp), pending, sink)
+        run.nodes = play(ctx, pending, sink)
         if run.stop.requested:
             status = "interrupted"
         elif sink.closed:

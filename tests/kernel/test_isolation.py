@@ -128,7 +128,8 @@ def test_every_fault_is_a_forfeit_on_ray_with_the_same_tables(tmp_path, ray_clus
     exp = load_experiment(cfg)
     run_experiment(exp, tmp_path / "ray", workers=2, quiet=True, batch_seconds=0.05)
     _check_faults(exp, tmp_path / "ray")
-    run_experiment(exp, tmp_path / "serial", serial=True, quiet=True)
+    # untrusted bots: the decks take the run's secret; the same secret plays the same decks
+    run_experiment(exp, tmp_path / "serial", serial=True, quiet=True, deal_secret=tmp_path / "ray")
     assert tables(tmp_path / "ray") == tables(tmp_path / "serial")  # forfeits.csv included, byte for byte
 
 
@@ -194,8 +195,11 @@ def test_a_duck_typed_plugin_without_its_generator_plays(tmp_path):
         assert all(r["forfeit"] is None for r in records(tmp_path / trusted))
 
 
-def test_a_plugin_that_will_not_start_again_forfeits_and_the_run_goes_on(tmp_path):
-    # it played here, then died; loading it again fails: its fault, not the worker's
+def test_a_plugin_that_will_not_start_again_forfeits_and_the_run_goes_on(tmp_path, monkeypatch):
+    # it played here, then died; loading it again fails: its fault, not the worker's. (It leaves
+    # a file behind to know it ran, which a sandbox forbids: this test runs it unsandboxed.)
+    monkeypatch.setattr("cribsim.tournament.config.sandbox_on", lambda trusted: False)
+    monkeypatch.setattr("cribsim.isolation.plugin.sandbox_on", lambda trusted: False)
     marker = tmp_path / "ran"
     (tmp_path / "phoenix_zz.py").write_text(textwrap.dedent(f"""\
         import os
@@ -228,10 +232,13 @@ def test_a_copy_of_random_plays_exactly_as_the_builtin(tmp_path):
     builtin = write(tmp_path, f"name: b\nlineup: [greedy, random, hoyle]\n{common}", "builtin.yaml")
     copy = write(tmp_path, f"name: c\nlineup: [greedy, {{name: random, strategy: '{PLUGINS}:RandomCopy'}}, hoyle]\n"
                            f"{common}", "copy.yaml")
-    run_experiment(load_experiment(builtin), tmp_path / "builtin", serial=True, quiet=True)
     exp = load_experiment(copy)
     assert exp.plugins[1]["decisions"] == ["bid", "discard", "inspect", "pass_cards", "play"]
     run_experiment(exp, tmp_path / "copy", serial=True, quiet=True)
+    # the copy is untrusted, so its run dealt with a secret: the built-ins play the same decks
+    # with the same secret
+    run_experiment(load_experiment(builtin), tmp_path / "builtin", serial=True, quiet=True,
+                   deal_secret=tmp_path / "copy")
     assert csvs(tmp_path / "builtin") == csvs(tmp_path / "copy")
     assert records(tmp_path / "builtin") == records(tmp_path / "copy")  # every game's every figure
 
@@ -241,8 +248,9 @@ def test_a_copy_of_random_tiles_plays_exactly_as_the_builtin(tmp_path):
     builtin = write(tmp_path, f"name: b\nlineup: [greedy, random]\n{common}", "builtin.yaml")
     copy = write(tmp_path, f"name: c\nlineup: [greedy, {{name: random, strategy: '{PLUGINS}:RandomTilesCopy'}}]\n"
                            f"{common}", "copy.yaml")
-    run_experiment(load_experiment(builtin), tmp_path / "builtin", serial=True, quiet=True)
     run_experiment(load_experiment(copy), tmp_path / "copy", serial=True, quiet=True)
+    run_experiment(load_experiment(builtin), tmp_path / "builtin", serial=True, quiet=True,
+                   deal_secret=tmp_path / "copy")
     assert csvs(tmp_path / "builtin") == csvs(tmp_path / "copy")
     assert records(tmp_path / "builtin") == records(tmp_path / "copy")
 
@@ -304,7 +312,7 @@ RAW_PLAYER = textwrap.dedent("""\
         msg = json.loads(line)
         kind = msg["kind"]
         if kind == "hello":
-            reply = {"kind": "capabilities", "protocol": 1, "name": "first", "decisions": ["discard", "play"],
+            reply = {"kind": "capabilities", "protocol": 2, "name": "first", "decisions": ["discard", "play"],
                      "understands": []}
         elif kind == "decide":
             obs = msg["obs"]
@@ -329,7 +337,7 @@ def test_the_protocol_with_a_player_of_another_kind(tmp_path):
     finally:
         iso.close()
     assert m.winner in (0, 1) and max(m.games[0].scores) >= 121
-    assert PROTOCOL == 1
+    assert PROTOCOL == 2
 
 
 def test_a_garbled_reply_is_an_error_forfeit(tmp_path):

@@ -1,0 +1,168 @@
+"""The sandbox of an untrusted bot's process (Linux, bubblewrap).
+
+Every bot that is not a built-in and not marked ``trusted: true`` runs in a sandbox made of what
+the kernel gives, through bubblewrap (``bwrap``, the Debian package ``bubblewrap``):
+
+- namespaces of its own (``--unshare-all``): a PID namespace (it sees, signals and reads no other
+  process, the engine's /proc included), no network (loopback only), its own IPC, UTS and user;
+- a file system that holds the system's programs and libraries (``/usr``, read-only), the folders
+  it is given read-only (its program's folder, or a Python plug-in's module and the interpreter
+  with cribsim's package), a private scratch folder (``/tmp``, a tmpfs of bounded size, also its
+  ``HOME``) and nothing else: no config, no results folder, no other bot;
+- resource limits set inside (``prlimit``): address space, processes and file size;
+- an end: bubblewrap's PID 1 dies with the engine's end of the link (``--die-with-parent``), and
+  when it dies the kernel kills every process of the namespace, those started with ``setsid()``
+  too, so nothing a bot starts outlives its link.
+
+When the engine runs as root, the sandbox has no user namespace (root's own would exempt the
+bot from the process limit) and the bot runs under a user id of its own instead. Where
+bubblewrap is missing or cannot make namespaces, an untrusted bot is refused with
+one line saying how to enable the sandbox or to mark the entry ``trusted: true``; on a system
+that is not Linux, bots run unsandboxed and the run says so in one line."""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..errors import CribsimError
+
+SCRATCH = "/tmp"  # the bot's private, writable folder (and HOME) inside the sandbox
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one sandboxed bot (the config's ``sandbox:`` block)."""
+
+    memory_mb: int = 1024  # address space of each process
+    processes: int = 64  # processes and threads of the bot, all told
+    file_mb: int = 64  # the largest file it may write, and its scratch folder's size
+
+    def to_dict(self) -> dict[str, int]:
+        return {"memory_mb": self.memory_mb, "processes": self.processes, "file_mb": self.file_mb}
+
+
+DEFAULT_LIMITS = Limits()
+
+HOW_TO_ENABLE = ("install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap) and allow unprivileged user "
+                 "namespaces, or mark the entry trusted: true to run it unsandboxed")
+
+
+def platform_note() -> str | None:
+    """One line for a run with untrusted bots where no sandbox exists at all (not Linux)."""
+    if sys.platform.startswith("linux"):
+        return None
+    return f"cribsim: bots run unsandboxed on {sys.platform} (the sandbox needs Linux namespaces)"
+
+
+@functools.lru_cache(maxsize=1)
+def unavailable() -> str | None:
+    """Why untrusted bots cannot be sandboxed here (None: they can, or the platform has no
+    sandbox at all and bots run unsandboxed with a note). Tried once per process: bubblewrap
+    must start a command in fresh namespaces."""
+    if not sys.platform.startswith("linux"):
+        return None
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return f"bubblewrap (bwrap) is not installed: {HOW_TO_ENABLE}"
+    argv = wrap([sys.executable, "-c", "pass"], read_only=[sys.base_prefix, sys.prefix], limits=DEFAULT_LIMITS)
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"bubblewrap cannot start a sandbox ({e}): {HOW_TO_ENABLE}"
+    if done.returncode != 0:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"bubblewrap cannot start a sandbox ({why[-1][:200] if why else f'exit {done.returncode}'}): " \
+               f"{HOW_TO_ENABLE}"
+    return None
+
+
+def require() -> None:
+    """Raise the one-line refusal where untrusted bots cannot be sandboxed."""
+    why = unavailable()
+    if why is not None:
+        raise CribsimError(f"cribsim: cannot sandbox untrusted bots: {why}")
+
+
+def active() -> bool:
+    """Whether bots are sandboxed here (Linux with a working bubblewrap)."""
+    return sys.platform.startswith("linux") and unavailable() is None
+
+
+def _system() -> list[str]:
+    """The system's programs and libraries, read-only: /usr, and /bin, /lib, ... as the links or
+    folders they are here."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    args += ["--perms", "0755", "--dir", "/etc"]
+    for f in ("/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime", "/etc/ssl"):
+        if os.path.exists(f):
+            args += ["--ro-bind", f, f]
+    return args
+
+
+def _read_only(paths: Iterable[str]) -> list[str]:
+    """Bind ``paths`` read-only at their own places: the outermost of nested ones, each parent
+    folder made traversable (bubblewrap would copy a parent's mode, and /root is 0700)."""
+    real = sorted({os.path.realpath(p) for p in paths if p and os.path.exists(p)})
+    kept: list[str] = []
+    for p in real:
+        if p == "/" or p == "/usr" or p.startswith("/usr/") or any(p.startswith(k + "/") for k in kept):
+            continue
+        kept.append(p)
+    args: list[str] = []
+    made: set[str] = set()
+    for p in kept:
+        parts = p.split("/")[1:-1]
+        for i in range(len(parts)):
+            parent = "/" + "/".join(parts[:i + 1])
+            if parent not in made:
+                made.add(parent)
+                args += ["--perms", "0755", "--dir", parent]
+        args += ["--ro-bind", p, p]
+    return args
+
+
+_UIDS = iter(range(1 << 30))
+
+
+def _sandbox_uid() -> int:
+    """A user id of its own for each bot a root engine starts (its process limit is its own)."""
+    return 100_000 + (os.getpid() % 50_000) * 16 + next(_UIDS) % 16
+
+
+def wrap(argv: Sequence[str], read_only: Iterable[str], limits: Limits, cwd: str | None = None,
+         env: dict[str, str] | None = None) -> list[str]:
+    """The command that runs ``argv`` in a sandbox showing ``read_only`` (files or folders, at
+    their own paths) and a scratch folder, starting in ``cwd`` (default the scratch folder)."""
+    mb = 1 << 20
+    root = os.geteuid() == 0
+    # as root: no user namespace (root's own would keep root's exemption from the process limit);
+    # the bot drops to a user id of its own inside instead
+    spaces = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"] \
+        if root else ["--unshare-all"]
+    # the scratch folder first: folders to show under /tmp are bound on top of it
+    box = ["bwrap", *spaces, "--die-with-parent", "--new-session", *([] if root else ["--cap-drop", "ALL"]),
+           "--perms", "1777", "--size", str(limits.file_mb * mb), "--tmpfs", SCRATCH,
+           *_system(), *_read_only(read_only),
+           "--proc", "/proc", "--dev", "/dev",
+           "--clearenv", "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin",
+           "--setenv", "HOME", SCRATCH, "--setenv", "TMPDIR", SCRATCH, "--setenv", "LANG", "C.UTF-8"]
+    for k, v in sorted((env or {}).items()):
+        box += ["--setenv", k, v]
+    box += ["--chdir", os.path.realpath(cwd) if cwd else SCRATCH]
+    uid = _sandbox_uid()
+    drop = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
+            "--bounding-set=-all"] if root else []
+    limit = ["prlimit", f"--as={limits.memory_mb * mb}", f"--nproc={limits.processes}",
+             f"--fsize={limits.file_mb * mb}", "--core=0", "--"]
+    return [*box, *limit, *drop, *argv]
