@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 from typing import Any
 
-from ..errors import CribsimError
+from ..errors import CribsimError, IllegalMove
 from ..games import default_game, game_named
+from ..isolation import Isolated, PluginFault, check
+from ..isolation.bots import Bot, sandbox_on
+from ..isolation.sandbox import require
 from ..matchplay import make_strategies
 from ..ruleset import load_rules
 from ..strategy import factory
@@ -23,6 +28,9 @@ def add_commands(sub: Any) -> None:
                                     "cribsim list shows them)")
     pl.add_argument("--seed", type=seed_arg, default=1, help="the seed, 0..2**63-1 (default 1)")
     pl.add_argument("--strategy", default="random", help="strategy for every seat (default random)")
+    pl.add_argument("--bot", action="append", default=[], metavar="COMMAND",
+                    help="a program that speaks the player protocol takes the next seat (repeat for more seats); "
+                         "it runs sandboxed in the folder of its first file argument")
     pl.add_argument("--miss-rate", type=probability_arg, default=0.0,
                     help="every player overlooks each scoring item with this chance (the counting model)")
     pl.add_argument("--vigilance", type=probability_arg, default=1.0,
@@ -35,12 +43,43 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = game_named(rules.game)
     if args.miss_rate and not game.counting_model:
         raise CribsimError(f"cribsim play: --miss-rate: {game.title} has no counting model")
-    makers = [factory(args.strategy, rules=(rules,), game=rules.game) for _ in range(rules.players)]
+    if len(args.bot) > rules.players:
+        raise CribsimError(f"cribsim play: {len(args.bot)} bots for {rules.players} seats")
+    bots = [program(cmd, i, rules) for i, cmd in enumerate(args.bot)]
+    makers: list[Any] = [b.bind(seat, rules) for seat, b in enumerate(bots)]
+    makers += [factory(args.strategy, rules=(rules,), game=rules.game) for _ in range(rules.players - len(bots))]
     counters = [(args.miss_rate, args.vigilance)] * rules.players if args.miss_rate else None
-    result = game.play_game(rules, make_strategies(makers), args.seed, (0, 0), log=True, counters=counters)
+    try:
+        result = game.play_game(rules, make_strategies(makers), args.seed, (0, 0), log=True, counters=counters)
+    except PluginFault as e:
+        raise CribsimError(f"cribsim play: the bot in seat {e.seat} forfeits: {e.kind}: {e.message}") from None
+    except IllegalMove as e:
+        raise CribsimError(f"cribsim play: {e}") from None
+    finally:
+        for b in bots:
+            b.close()
     print(f"Rules: {rules.name} {rules.describe()}  seed {args.seed}")
     print("\n".join(game.narrate(rules, result)))
     return 0
+
+
+def program(command: str, seat: int, rules: Any) -> Isolated:
+    """``--bot COMMAND``: a program in the folder of its first argument that is a file (else the
+    working folder), sandboxed, checked against the rules."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        raise CribsimError(f"cribsim play: --bot {command!r}: {e}") from None
+    if not argv:
+        raise CribsimError("cribsim play: --bot needs a command")
+    files = [a for a in argv if os.path.isfile(a)]
+    cwd = os.path.dirname(os.path.abspath(files[0])) if files else os.getcwd()
+    argv = [os.path.abspath(a) if os.path.isfile(a) else a for a in argv]
+    if not sandbox_on(False):
+        require()
+    bot = Bot(command=tuple(argv), cwd=cwd, sandboxed=sandbox_on(False))
+    spec = f"program:seat{seat}"
+    return Isolated(spec, {}, rules.game, (rules,), 10.0, check(spec, {}, (rules,), rules.game, bot), bot)
 
 
 def _rules_for_players(players: int, teams: bool) -> Any:
