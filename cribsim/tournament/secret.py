@@ -12,6 +12,7 @@ checked against the results it claims to have made."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 from pathlib import Path
@@ -93,8 +94,6 @@ def run_secret(folder: Path, source: Path | None, committed: str | None) -> byte
 
 
 def _why(e: OSError) -> str:
-    import errno
-
     if e.errno == errno.ELOOP:
         return "it is a symbolic link; cribsim does not follow links in a results folder"
     return e.strerror or str(e)
