@@ -150,7 +150,7 @@ FAULTY = """\
       - {name: rnd, strategy: random}
       - {name: raiser, strategy: "tests.kernel.bad_strategies:Raiser", params: {p: 0.02}}
       - {name: cheat, strategy: "tests.kernel.bad_strategies:Illegal", params: {p: 0.02}}
-      - {name: spinner, strategy: "tests.kernel.bad_strategies:Spinner", params: {p: 0.002}}
+      - {name: spinner, strategy: "tests.kernel.bad_strategies:Spinner", params: {p: 0.01}}
       - {name: sleeper, strategy: "tests.kernel.bad_strategies:Spinner", params: {p: 0.002, sleep: true}}
     format: gauntlet
     matches: 20
@@ -162,7 +162,11 @@ FAULTY = """\
 def test_faulty_strategies_forfeit_and_the_run_goes_on(tmp_path, ray_cluster):
     cfg = write(tmp_path, FAULTY)
     exp = load_experiment(cfg)
-    run_experiment(exp, tmp_path / "ray", workers=2, quiet=True, batch_seconds=0.3)
+    # the plug-ins are untrusted, so the run deals with a secret: a fixed one keeps the faults'
+    # chance draws the same in every run of this test
+    (tmp_path / "secret").mkdir()
+    (tmp_path / "secret" / "deal-secret").write_text("5a" * 32 + "\n")
+    run_experiment(exp, tmp_path / "ray", workers=2, quiet=True, batch_seconds=0.3, deal_secret=tmp_path / "secret")
     recs = [json.loads(x) for x in (tmp_path / "ray" / "matches.jsonl").read_text().splitlines()]
     assert len(recs) == 4 * 20
     kinds = {}
@@ -180,7 +184,7 @@ def test_faulty_strategies_forfeit_and_the_run_goes_on(tmp_path, ray_cluster):
     summary = (tmp_path / "ray" / "summary.md").read_text()
     assert "RuntimeError: boom" in summary and "a decision took over 0.2 s" in summary
     # the same forfeits, byte for byte, without Ray
-    run_experiment(exp, tmp_path / "serial", serial=True, quiet=True)
+    run_experiment(exp, tmp_path / "serial", serial=True, quiet=True, deal_secret=tmp_path / "secret")
     assert tables(tmp_path / "ray") == tables(tmp_path / "serial")
 
 
