@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .link import host_argv
-from .sandbox import DEFAULT_LIMITS, Limits, active, wrap
+from .sandbox import DEFAULT_LIMITS, Limits, wrap
 
 # cribsim's own top-level packages: a Python host imports them (the built-in strategies too)
 _OWN = ("cribsim", "strategies")
@@ -52,8 +52,10 @@ class Bot:
 
 
 def sandbox_on(trusted: bool) -> bool:
-    """Whether an entry's bot runs sandboxed: untrusted, on a platform with a sandbox."""
-    return not trusted and sys.platform.startswith("linux") and active()
+    """Whether an entry's bot runs sandboxed: untrusted, on Linux. A machine there that cannot
+    make the sandbox (a cluster node without bubblewrap) fails to start the bot, never runs it
+    unsandboxed; the lineup's check refuses it at load (:func:`.sandbox.require`)."""
+    return not trusted and sys.platform.startswith("linux")
 
 
 def host_folders(spec: str, extra: tuple[str, ...] = ()) -> list[str]:

@@ -83,15 +83,18 @@ def unavailable() -> str | None:
 
 
 def require() -> None:
-    """Raise the one-line refusal where untrusted bots cannot be sandboxed."""
+    """Raise the one-line refusal where untrusted bots cannot be sandboxed; where no system has a
+    sandbox (not Linux), say once on standard error that bots run unsandboxed."""
     why = unavailable()
     if why is not None:
         raise CribsimError(f"cribsim: cannot sandbox untrusted bots: {why}")
+    note = platform_note()
+    if note is not None and not _NOTED:
+        _NOTED.append(note)
+        print(note, file=sys.stderr)
 
 
-def active() -> bool:
-    """Whether bots are sandboxed here (Linux with a working bubblewrap)."""
-    return sys.platform.startswith("linux") and unavailable() is None
+_NOTED: list[str] = []
 
 
 def _system() -> list[str]:

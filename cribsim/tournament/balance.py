@@ -36,18 +36,16 @@ from typing import Any, cast
 import yaml
 
 from ..errors import ConfigError, CribsimError
-from ..lock import FolderLock
 from ..names import check_name
 from ..records import GameRecord
 from ..rng import derive
 from ..ruleset import find_rules_file, is_rules_path, read_yaml
 from . import folder as fld
 from .config import MAX_SEED, load_experiment, plugin_path
-from .raycluster import init_ray, shutdown
 from .runner import run_experiment
 from .stats import wilson
 from .sweep import Sweep, parse_sweep
-from .tune import Where, _append, _write
+from .tune import Where, _append, _write, study_folder
 
 TOP_KEYS = {"name", "description", "rules", "knob", "range", "tolerance", "metric", "side", "target", "lineup",
             "look", "max_looks", "max_matches", "precision", "confidence", "confirm", "seed", "time_limit"}
@@ -345,22 +343,8 @@ def _nearest(s: Search, values: list[float | int]) -> float | int:
 
 def balance(b: Balance, out: Path, where: Where | None = None) -> dict[str, Any]:
     """Run (or continue) the search and the confirmation; returns the result."""
-    where = where or Where()
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise CribsimError(f"cribsim: cannot create {out} ({e.strerror or e})") from None
-    lock = FolderLock(out, "balance").acquire()
-    embedded = False
-    try:
-        if not where.serial:
-            workers, embedded = init_ray(where.workers, where.address)
-            where = Where(False, workers, where.address)
-        return _balance(b, out, where)
-    finally:
-        if embedded:
-            shutdown()
-        lock.release()
+    with study_folder(out, "balance", where or Where()) as here:
+        return _balance(b, out, here)
 
 
 def _read(b: Balance, path: Path) -> list[dict[str, Any]]:

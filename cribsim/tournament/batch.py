@@ -32,7 +32,7 @@ def make_context(exp: Experiment) -> dict[str, Any]:
             "time_limit": exp.time_limit, "hash": exp.config_hash(), "plugins": exp.plugins,
             "name": exp.name, "record": exp.record, "book": exp.book, "starts": exp.starts,
             "base": exp.plugin_dir, "limits": exp.limits,
-            "extra": tuple(d for r in exp.variants for d in game_named(exp.game).plugin_dirs(r)),
+            "extra": exp.code_dirs(),
             "per_group": [groups_for(exp, v)[1] if exp.paired else 1 for v in range(len(exp.variants))],
             "rules_json": [(r.to_dict(), r.fingerprint()) for r in exp.variants] if exp.record.mode != "none" else []}
 

@@ -175,6 +175,10 @@ class Experiment:
     def config_hash(self) -> str:
         return hashlib.sha256(self.raw.encode()).hexdigest()[:16]
 
+    def code_dirs(self) -> tuple[str, ...]:
+        """Folders of code of one's own that the rules name (a designer's variant modules)."""
+        return code_dirs(self.game, self.variants)
+
     def untrusted(self) -> bool:
         """Whether any lineup entry is an untrusted bot (the run's decks then take a secret)."""
         return any(e.untrusted(self.game) for e in self.lineup)
@@ -212,6 +216,15 @@ def _name(source: str, key: str, v: Any, entry: bool = False) -> str:
     if problem:
         raise ConfigError(source, key, problem)
     return cast("str", v)
+
+
+def code_dirs(game: str, variants: Sequence[Rules]) -> tuple[str, ...]:
+    """Folders of code of one's own that ``variants`` name, each once, in order: a worker or a
+    sandboxed bot must be able to import them."""
+    out: list[str] = []
+    for r in variants:
+        out += [d for d in game_named(game).plugin_dirs(r) if d not in out]
+    return tuple(out)
 
 
 def plugin_path(folder: str | os.PathLike[str]) -> str:
@@ -538,7 +551,7 @@ def _check_entry(source: str, key: str, entry: Entry, params: dict[str, Any], va
             return None
         if entry.untrusted(game):
             require()  # refused where there is no sandbox
-        bot = entry.bot(base, limits, tuple(d for r in variants for d in game_named(game).plugin_dirs(r)))
+        bot = entry.bot(base, limits, code_dirs(game, variants))
         return check_plugin(entry.strategy, params, variants, game, bot)
     except CribsimError as err:
         raise ConfigError(source, where, str(err).removeprefix("cribsim: ")) from None

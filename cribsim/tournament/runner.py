@@ -232,8 +232,7 @@ def _run_on_ray(run: Run, workers: int | None, address: str | None, batch_second
         embedded = False
         try:
             plugin_dirs = [run.exp.plugin_dir] if run.exp.plugin_dir else []
-            for rules in run.exp.variants:  # code of one's own that the rules name (a designer's variants)
-                plugin_dirs += [d for d in game_named(rules.game).plugin_dirs(rules) if d not in plugin_dirs]
+            plugin_dirs += [d for d in run.exp.code_dirs() if d not in plugin_dirs]
             got, embedded = init_ray(workers, address, plugin_dirs)
             run.stop.rearm()
             if run.stop.requested:

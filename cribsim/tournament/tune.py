@@ -21,6 +21,7 @@ read back, an unfinished experiment resumes. ``tune.md`` and ``tune.csv`` report
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import inspect
@@ -30,7 +31,7 @@ import os
 import random
 import tempfile
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -260,6 +261,27 @@ class Where:
     address: str | None = None
 
 
+@contextlib.contextmanager
+def study_folder(out: Path, kind: str, where: Where) -> Iterator[Where]:
+    """A study's folder, created and locked (``kind``: tune, balance), with Ray started once for
+    all its steps unless ``where`` is serial; yields where the steps run."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CribsimError(f"cribsim: cannot create {out} ({e.strerror or e})") from None
+    lock = FolderLock(out, kind).acquire()
+    embedded = False
+    try:
+        if not where.serial:
+            workers, embedded = init_ray(where.workers, where.address)
+            where = Where(False, workers, where.address)
+        yield where
+    finally:
+        if embedded:
+            shutdown()
+        lock.release()
+
+
 def play(t: Tune, out: Path, label: str, values: dict[str, Any], matches: int, seed: int, where: Where,
          report: bool = False) -> list[Any]:
     """Run one experiment of the tuned strategy (``values``) against the opponent into
@@ -343,21 +365,8 @@ def read_trajectory(t: Tune, path: Path) -> list[dict[str, Any]]:
 def tune(t: Tune, out: Path, where: Where = Where()) -> dict[str, Any]:
     """Run (or continue) the tune; returns the final figures. Ray, when used, is started once
     for every step."""
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise CribsimError(f"cribsim: cannot create {out} ({e.strerror or e})") from None
-    lock = FolderLock(out, "tune").acquire()
-    embedded = False
-    try:
-        if not where.serial:
-            workers, embedded = init_ray(where.workers, where.address)
-            where = Where(False, workers, where.address)
-        return _tune(t, out, where)
-    finally:
-        if embedded:
-            shutdown()
-        lock.release()
+    with study_folder(out, "tune", where) as here:
+        return _tune(t, out, here)
 
 
 def _tune(t: Tune, out: Path, where: Where) -> dict[str, Any]:
