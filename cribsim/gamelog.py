@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CribsimError
+from .nofollow import open_append, open_read, open_update, refuse_links
 from .records import get_field, int_field, list_field
 
 FORMAT = "cribsim-game-record"
@@ -265,7 +266,7 @@ def append_logs(path: Path, logs: Sequence[MatchLog]) -> None:
     # accepted is written as its repr, which a replay then refuses with the answer named
     text = "".join(json.dumps(m.to_json(), separators=(",", ":"), default=repr) + "\n" for m in logs)
     data = gzip.compress(text.encode(), compresslevel=COMPRESSION, mtime=0)
-    with open(path, "ab") as f:
+    with open_append(path) as f:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
@@ -289,7 +290,7 @@ def _lines(path: Path, scan: Scan) -> Iterator[tuple[int, bytes]]:
     """(line number, line) for every line that is not blank in the decompressed members of
     ``path``, read in chunks (memory stays bounded whatever the file holds); ``scan`` is filled
     in as the file is read."""
-    with open(path, "rb") as f:
+    with open_read(path) as f:
         d = zlib.decompressobj(wbits=31)
         member_start = pos = 0
         buf = b""
@@ -347,7 +348,7 @@ def cut_torn_member(path: Path) -> bool:
         raise RecordFileError(f"cribsim: {path}: damaged at byte {scan.damaged_at:,} (a batch of records that "
                               "does not decompress)")
     if scan.torn:
-        with open(path, "r+b") as f:
+        with open_update(path) as f:
             f.truncate(scan.end)
             f.flush()
             os.fsync(f.fileno())
@@ -374,7 +375,7 @@ def _text_lines(p: Path, scan: Scan) -> Iterator[tuple[int, bytes]]:
     if p.suffix == ".gz":
         yield from _lines(p, scan)
         return
-    with open(p, "rb") as f:
+    with open_read(p) as f:
         for n, line in enumerate(f, 1):
             if line.strip():
                 yield n, line.rstrip(b"\n")
@@ -425,6 +426,7 @@ def records_in(target: str | os.PathLike[str]) -> Path:
         if e.errno not in (errno.ENOENT, errno.ENOTDIR):
             raise RecordFileError(f"cribsim: {str(p)[:200]}: {e.strerror or e}") from None
     if p.is_dir():
+        refuse_links(p)
         f = p / GAMES_FILE
         if not f.exists():
             raise RecordFileError(f"cribsim: {p}: no game records (run with 'record: all' in the config, or "

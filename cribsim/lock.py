@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .errors import CribsimError
+from .nofollow import open_fd, open_read
 
 LOCK_NAME = ".cribsim.lock"
 
@@ -32,7 +33,7 @@ class FolderLock:
     def acquire(self) -> FolderLock:
         for _ in range(10):
             try:
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+                fd = open_fd(self.path, os.O_RDWR | os.O_CREAT)  # a link there is refused, never truncated
             except OSError as e:
                 raise CribsimError(f"cribsim: cannot lock {self.folder} ({e.strerror or e})") from None
             try:
@@ -84,7 +85,7 @@ def holder(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
     """Who holds the folder's lock (a dict, possibly empty), or None if nobody does."""
     path = Path(folder) / LOCK_NAME
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        fd = open_fd(path, os.O_RDONLY)
     except OSError:
         return None
     try:
@@ -107,8 +108,8 @@ def describe_holder(path: str | os.PathLike[str]) -> str:
 
 def _info(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
-        with open(path, "rb") as f:
+        with open_read(path) as f:
             data = json.loads(f.read(4096) or b"{}")
         return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
+    except (OSError, ValueError, CribsimError):
         return {}

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..errors import CribsimError
 from ..lock import LOCK_NAME, FolderLock
+from ..nofollow import refuse_links
 from ..records import MatchRecord
 from . import folder as fld
 from .atomic import atomic_write, write_json
@@ -39,13 +40,14 @@ def read_folder(out: Path) -> tuple[Manifest, fld.Records]:
         raise CribsimError(f"cribsim: {out}: no such folder")
     if not out.is_dir():
         raise CribsimError(f"cribsim: {out}: not a folder")
+    refuse_links(out)
     manifest = fld.read_manifest(out)
     if manifest is None:
         raise CribsimError(f"cribsim: {out}: no manifest.json (not a results folder)")
     if not (out / fld.RECORDS).exists():
         raise CribsimError(f"cribsim: {out}: no matches.jsonl, so nothing to rebuild the summary from (its "
                            "summary files are left as they are; run the experiment again to rebuild them)")
-    return manifest, fld.scan_records(out / fld.RECORDS)
+    return manifest, fld.scan_records(out / fld.RECORDS, fld.schedule_of(manifest))
 
 
 def read_results(out_dir: str | os.PathLike[str]) -> tuple[Manifest, list[MatchRecord]]:
@@ -158,6 +160,7 @@ def _own_folder(dest: Path, run: Path, command: str) -> FolderLock:
         dest.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise CribsimError(f"cribsim: cannot create {dest} ({e.strerror or e})") from None
+    refuse_links(dest)
     ours = set(_marked(dest)) | {MARK, LOCK_NAME}
     ours |= {f"{name}.tmp" for name in ours} | {Path(MARK).with_suffix(".tmp").name}  # interrupted writes' scratch
     foreign = sorted(f.name for f in dest.iterdir() if f.name not in ours)

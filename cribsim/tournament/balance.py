@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import os
 import tempfile
@@ -41,6 +42,7 @@ from ..records import GameRecord
 from ..rng import derive
 from ..ruleset import find_rules_file, is_rules_path, read_yaml
 from . import folder as fld
+from .atomic import atomic_write
 from .config import MAX_SEED, load_experiment, plugin_path
 from .runner import run_experiment
 from .stats import wilson
@@ -284,9 +286,9 @@ def play(b: Balance, out: Path, label: str, value: float | int, matches: int, se
     if not cfg.exists() or cfg.read_text() != text:
         _write(cfg, text)
     exp = load_experiment(cfg, need_matches=True)
-    run_experiment(exp, steps / label, workers=where.workers, address=where.address, serial=where.serial,
-                   progress=False, report=report, quiet=True)
-    records = fld.scan_records(steps / label / fld.RECORDS).by_id.values()
+    manifest = run_experiment(exp, steps / label, workers=where.workers, address=where.address,
+                              serial=where.serial, progress=False, report=report, quiet=True)
+    records = fld.scan_records(steps / label / fld.RECORDS, fld.schedule_of(manifest)).records
     games = [g for r in records if r.forfeit is None for g in r.games]
     return sum(1 for g in games if _won(b, g)), len(games)
 
@@ -405,11 +407,11 @@ def write_report(b: Balance, out: Path, s: Search, result: dict[str, Any]) -> No
         est, lo, hi = wilson(wins, games)
         rows.append([json.loads(key), len(s.looks[key]), games, f"{est:.4f}", f"{lo:.4f}", f"{hi:.4f}"])
     head = [b.knob, "looks", "games", "estimate", "lo", "hi"]
-    with open(out / "balance.csv.tmp", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(head)
-        w.writerows(rows)
-    os.replace(out / "balance.csv.tmp", out / "balance.csv")
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(head)
+    w.writerows(rows)
+    atomic_write(out / "balance.csv", buf.getvalue())
     what = "the first dealer's win rate" if b.metric == "first_dealer_wins" else f"side {b.side}'s win rate"
     lines = [f"# balance: {b.name}", "",
              f"{what} brought to {b.target} by `{b.knob}` in [{b.lo:g}, {b.hi:g}]; rules {b.shown}; lineup "

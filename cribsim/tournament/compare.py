@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import CribsimError
 from ..records import GameRecord, MatchRecord
+from .atomic import save_figure
 from .manifest import Manifest
 from .metrics import (
     CLOSE,
@@ -284,5 +285,5 @@ def plot(c: Comparison, path: Path) -> None:
         ax.axis("off")
     fig.suptitle(f"Variants compared (95% intervals; dashed: {c.columns[c.baseline].name})", fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / fig.get_figheight()))
-    fig.savefig(path, dpi=100)
+    save_figure(fig, path, 100)
     plt.close(fig)

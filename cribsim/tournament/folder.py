@@ -16,8 +16,10 @@ from pathlib import Path
 from ..errors import CribsimError
 from ..gamelog import GAMES_DIR, GAMES_FILE
 from ..lock import LOCK_NAME
+from ..nofollow import open_append, open_read, open_update
 from ..records import MatchRecord, RecordError, match_from_json
 from .manifest import MANIFEST, RUN_LOG, Manifest, ManifestError
+from .schedule import Schedule
 
 RECORDS = "matches.jsonl"
 SUMMARY = "summary.md"
@@ -41,7 +43,7 @@ def read_manifest(out: str | os.PathLike[str]) -> Manifest | None:
     try:
         if not path.is_file():
             raise Damaged(f"cribsim: {path}: not a file")
-        with open(path, "rb") as f:
+        with open_read(path) as f:
             data = f.read(MAX_MANIFEST + 1)
     except OSError as e:
         raise Damaged(f"cribsim: {path}: cannot read ({e.strerror or e})") from None
@@ -114,14 +116,27 @@ def remove_owned(out: str | os.PathLike[str], manifest: Manifest) -> None:
 
 class Records:
     """The records of matches.jsonl (:class:`cribsim.records.MatchRecord` objects), by id, with
-    the lines that could not be read counted (torn writes, damaged bytes, JSON that is not a
-    record of the right shape). ``torn_tail`` is a last line with
-    no newline that does not parse: an interrupted write, which a resumed run cuts off."""
+    every line that is not used counted, never silently dropped:
+
+    - ``unreadable``: lines that could not be read (torn writes, damaged bytes, JSON that is not
+      a record);
+    - ``foreign``: records of no match of the run's schedule (an id it does not have, or sides
+      other than its id stands for);
+    - ``disputed``: ids recorded twice with different results: every record of such an id is
+      left out (which one is right cannot be told from the file);
+    - ``repeats``: a record written again, the same: used once.
+
+    ``torn_tail`` is a last line with no newline that does not parse: an interrupted write,
+    which a resumed run cuts off."""
 
     def __init__(self) -> None:
         self.by_id: dict[str, MatchRecord] = {}
         self.unreadable = 0
         self.unreadable_lines: list[int] = []
+        self.foreign = 0
+        self.foreign_lines: list[int] = []
+        self.disputed: set[str] = set()
+        self.repeats = 0
         self.torn_tail = False
         self.good_end = 0  # byte offset just after the last line that is whole
 
@@ -129,8 +144,35 @@ class Records:
     def records(self) -> list[MatchRecord]:
         return list(self.by_id.values())
 
+    @property
+    def accounted(self) -> set[str]:
+        """The ids a resumed run does not play again: those recorded, and the disputed ones (whose
+        lines stay in the file, so another record would not settle them)."""
+        return set(self.by_id) | self.disputed
 
-def scan_records(path: str | os.PathLike[str]) -> Records:
+    def add(self, match: MatchRecord, line: int, schedule: Schedule | None) -> None:
+        if schedule is not None and not schedule.holds(match):
+            self.foreign += 1
+            if len(self.foreign_lines) < 5:
+                self.foreign_lines.append(line)
+        elif match.id in self.disputed:
+            pass
+        elif match.id not in self.by_id:
+            self.by_id[match.id] = match
+        elif self.by_id[match.id] == match:
+            self.repeats += 1
+        else:
+            del self.by_id[match.id]
+            self.disputed.add(match.id)
+
+
+def schedule_of(manifest: Manifest) -> Schedule | None:
+    """The schedule a run's records are checked against (None: a manifest too old to say)."""
+    return Schedule(manifest.tables, manifest.matches, manifest.paired) if manifest.matches >= 1 else None
+
+
+def scan_records(path: str | os.PathLike[str], schedule: Schedule | None) -> Records:
+    """The records of ``path`` checked against ``schedule`` (see :class:`Records`)."""
     r = Records()
     path = Path(path)
     if not path.exists():
@@ -139,7 +181,7 @@ def scan_records(path: str | os.PathLike[str]) -> Records:
         raise Damaged(f"cribsim: {path}: not a file")
     offset = 0
     try:
-        with open(path, "rb") as f:
+        with open_read(path) as f:
             for no, line in enumerate(f, 1):
                 end = offset + len(line)
                 whole = line.endswith(b"\n")
@@ -162,7 +204,7 @@ def scan_records(path: str | os.PathLike[str]) -> Records:
                             raise Damaged(f"cribsim: {path}: line {no}: a record of the wrong shape ({e}); "
                                           "nothing was changed") from None
                     if match is not None:
-                        r.by_id[match.id] = match
+                        r.add(match, no, schedule)
                     elif not whole and not isinstance(rec, dict):
                         r.torn_tail = True  # not counted: the interrupted last write
                         break
@@ -180,12 +222,26 @@ def scan_records(path: str | os.PathLike[str]) -> Records:
     return r
 
 
+def _lines(count: int, first: list[int]) -> str:
+    shown = ", ".join(str(n) for n in first) + (", ..." if count > len(first) else "")
+    return f"line{'s' if count != 1 else ''} {shown}"
+
+
 def unreadable_note(path: str | os.PathLike[str], recs: Records) -> str:
-    if not recs.unreadable:
-        return ""
-    lines = ", ".join(str(n) for n in recs.unreadable_lines) + (", ..." if recs.unreadable > 5 else "")
-    return (f"{path}: {recs.unreadable:,} unreadable line{'s' if recs.unreadable != 1 else ''} skipped "
-            f"(line{'s' if recs.unreadable != 1 else ''} {lines}: torn or damaged)")
+    """What was not used of matches.jsonl, and why (empty if everything was): one line."""
+    parts = []
+    if recs.unreadable:
+        parts.append(f"{recs.unreadable:,} unreadable line{'s' if recs.unreadable != 1 else ''} skipped "
+                     f"({_lines(recs.unreadable, recs.unreadable_lines)}: torn or damaged)")
+    if recs.foreign:
+        parts.append(f"{recs.foreign:,} record{'s' if recs.foreign != 1 else ''} of no match of this run's schedule "
+                     f"left out ({_lines(recs.foreign, recs.foreign_lines)}: an unknown id, or sides other than "
+                     "its id stands for)")
+    if recs.disputed:
+        shown = ", ".join(sorted(recs.disputed)[:3]) + (", ..." if len(recs.disputed) > 3 else "")
+        parts.append(f"{len(recs.disputed):,} match{'es' if len(recs.disputed) != 1 else ''} recorded twice with "
+                     f"different results left out ({shown}; cribsim run --fresh plays them again)")
+    return f"{path}: " + "; ".join(parts) if parts else ""
 
 
 def cut_torn_tail(path: str | os.PathLike[str], recs: Records) -> None:
@@ -193,16 +249,16 @@ def cut_torn_tail(path: str | os.PathLike[str], recs: Records) -> None:
     path = Path(path)
     size = path.stat().st_size
     if recs.good_end < size:
-        with open(path, "r+b") as f:
+        with open_update(path) as f:
             f.truncate(recs.good_end)
             f.flush()
             os.fsync(f.fileno())
     if recs.good_end:
-        with open(path, "rb") as f:
+        with open_read(path) as f:
             f.seek(recs.good_end - 1)
             last = f.read(1)
         if last != b"\n":
-            with open(path, "ab") as f:
+            with open_append(path) as f:
                 f.write(b"\n")
                 f.flush()
                 os.fsync(f.fileno())

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..errors import CribsimError
 from ..records import MatchRecord
+from .atomic import atomic_write, save_figure
 from .manifest import Manifest
 from .stats import wilson
 
@@ -146,9 +147,7 @@ def write_csv(t: PositionTable, path: Path) -> None:
              "" if math.isnan(c.hi) else f"{c.hi:.4f}")
         wr.writerow([c.dealer, min(c.dealer + t.bin, t.target) - 1, c.pone, min(c.pone + t.bin, t.target) - 1,
                      c.states, c.wins, *f, c.estimate, c.pooled_states, c.pooled_wins])
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(buf.getvalue())
-    tmp.replace(path)
+    atomic_write(path, buf.getvalue())
 
 
 def plot(t: PositionTable, path: Path) -> None:
@@ -168,5 +167,5 @@ def plot(t: PositionTable, path: Path) -> None:
     ax.set_title(f"{t.variant}: {t.role}'s side wins the game ({t.states:,} {what}s; grey: too thin)", fontsize=10)
     fig.colorbar(im, ax=ax, label="win chance")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    save_figure(fig, path, 100)
     plt.close(fig)

@@ -16,7 +16,7 @@ from tabulate import tabulate
 from ..errors import CribsimError, RunFailed, describe
 from . import folder as fld
 from .analysis import list_files, lock_folder, read_folder
-from .atomic import atomic_write
+from .atomic import atomic_write, save_figure
 from .summary import Table, csv_cells, csv_widths, fmt_cell, summarize, used_records
 
 
@@ -51,7 +51,6 @@ def write_report(out_dir: str | os.PathLike[str], quiet: bool = False, plots: bo
 def _write_report(out: Path, quiet: bool, plots: bool) -> list[Table]:
     manifest, recs = read_folder(out)
     records = recs.records
-    unreadable = recs.unreadable + (1 if recs.torn_tail else 0)
     try:
         tables = summarize(manifest, records)
         used = used_records(manifest, records)  # a run stopped by the SPRT: up to each decision
@@ -59,14 +58,7 @@ def _write_report(out: Path, quiet: bool, plots: bool) -> list[Table]:
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, ZeroDivisionError) as e:
         raise CribsimError(f"cribsim: {out}: cannot summarise its records ({describe(e, 200)}: damaged records or "
                            "manifest); nothing was written") from None
-    note = ""
-    if unreadable:
-        parts = [fld.unreadable_note(out / fld.RECORDS, recs)] if recs.unreadable else []
-        if recs.torn_tail:
-            parts.append(f"{out / fld.RECORDS}: 1 unfinished last line skipped (an interrupted write, or a run "
-                         "still writing)")
-        print("cribsim: warning: " + "; ".join(parts), file=sys.stderr)
-        note = f" {unreadable:,} unreadable line{'s' if unreadable != 1 else ''} of matches.jsonl skipped."
+    note = _left_out(out, recs)
     head = (f"# {manifest.name}\n\n"
             f"{len(used) - failed} matches{f' ({failed} failed)' if failed else ''}; seed {manifest.seed}; "
             f"config {manifest.config_hash}; "
@@ -84,6 +76,27 @@ def _write_report(out: Path, quiet: bool, plots: bool) -> list[Table]:
         print(head.replace("# ", "", 1).rstrip() + "\n")
         print(render(tables, "simple").rstrip())
     return tables
+
+
+def _left_out(out: Path, recs: fld.Records) -> str:
+    """Warn of every line of matches.jsonl the tables do not use; the summary's note on them."""
+    note = fld.unreadable_note(out / fld.RECORDS, recs)
+    parts = [note] if note else []
+    if recs.torn_tail:
+        parts.append(f"{out / fld.RECORDS}: 1 unfinished last line skipped (an interrupted write, or a run "
+                     "still writing)")
+    if parts:
+        print("cribsim: warning: " + "; ".join(parts), file=sys.stderr)
+    said = []
+    unreadable = recs.unreadable + (1 if recs.torn_tail else 0)
+    if unreadable:
+        said.append(f"{unreadable:,} unreadable line{'s' if unreadable != 1 else ''} of matches.jsonl skipped")
+    if recs.foreign:
+        said.append(f"{recs.foreign:,} record{'s' if recs.foreign != 1 else ''} of no match of the schedule left out")
+    if recs.disputed:
+        n = len(recs.disputed)
+        said.append(f"{n:,} match{'es' if n != 1 else ''} recorded twice with different results left out")
+    return " " + "; ".join(said) + "." if said else ""
 
 
 def _write_files(out: Path, head: str, tables: Sequence[Table], plots: bool, written: list[str]) -> None:
@@ -130,7 +143,7 @@ def _plots(out: Path, tables: Sequence[Table], written: list[str]) -> None:
             ax.set_title(t.title.split(":")[0])
             fig.tight_layout()
             written.append(f"heatmap_{t.name[7:]}.png")
-            fig.savefig(out / f"heatmap_{t.name[7:]}.png", dpi=100)
+            save_figure(fig, out / f"heatmap_{t.name[7:]}.png", 100)
             plt.close(fig)
     entries = next(t for t in tables if t.name == "entries")
     if entries.rows:
@@ -145,7 +158,7 @@ def _plots(out: Path, tables: Sequence[Table], written: list[str]) -> None:
         ax.set_xlabel("match win rate (95% Wilson interval)")
         fig.tight_layout()
         written.append("winrates.png")
-        fig.savefig(out / "winrates.png", dpi=100)
+        save_figure(fig, out / "winrates.png", 100)
         plt.close(fig)
     variants = next(t for t in tables if t.name == "variants")
     if variants.rows and variants.plot:
@@ -166,5 +179,5 @@ def _plots(out: Path, tables: Sequence[Table], written: list[str]) -> None:
         axes[0].set_yticks(range(len(names)), names)
         fig.tight_layout()
         written.append("variants.png")
-        fig.savefig(out / "variants.png", dpi=100)
+        save_figure(fig, out / "variants.png", 100)
         plt.close(fig)

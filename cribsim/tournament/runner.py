@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +21,7 @@ from ..errors import CribsimError, Interrupted, RunFailed
 from ..gamelog import GAMES_FILE
 from ..games import game_named
 from ..lock import FolderLock, describe_holder, holder
+from ..nofollow import refuse_links
 from ..records import MatchRecord
 from ..strategy import notes as strategy_notes
 from . import folder as fld
@@ -105,6 +106,7 @@ def check_out(exp: Experiment, out: Path, resume: bool, fresh: bool, locked: boo
         if resume:
             raise CribsimError(f"cribsim: --resume: {out} does not exist; nothing to resume")
         return None
+    refuse_links(out)
     if not locked and holder(out) is not None:
         raise CribsimError(f"cribsim: {out} is in use: {describe_holder(out / '.cribsim.lock')}; wait for it to "
                            "end, or use another --out")
@@ -140,33 +142,38 @@ def _few(names: list[str], n: int = 3) -> str:
     return shown + (f" and {len(names) - n} more" if len(names) > n else "")
 
 
-def load_done(path: Path) -> list[MatchRecord]:
-    """Records already in matches.jsonl (see :func:`folder.scan_records`). A half-written last
-    line (an interrupted write) is cut off, so its match is replayed; lines that cannot be read
-    elsewhere in the file are left as they are, counted and reported (their matches are played
-    again). Returns the records."""
-    recs = fld.scan_records(path)
+def load_done(path: Path, manifest: Manifest) -> fld.Records:
+    """Records already in matches.jsonl, checked against the run's schedule (see
+    :func:`folder.scan_records`). A half-written last line (an interrupted write) is cut off, so
+    its match is replayed; every other line that is not used stays in the file, counted and
+    reported: the matches of unreadable lines are played again, records of no match of the
+    schedule are left out, and a match recorded twice with different results is left out and
+    not played again (another record would not settle it)."""
+    recs = fld.scan_records(path, fld.schedule_of(manifest))
     if recs.torn_tail:
         warn(f"{path}: cut a half-written last line (an interrupted write); its match is played again")
     note = fld.unreadable_note(path, recs)
     if note:
-        warn(note + "; they stay in the file and their matches are played again")
+        warn(note + "; those lines stay in the file")
     if path.exists():
         fld.cut_torn_tail(path, recs)
-    return recs.records
+    return recs
 
 
-def count_on_disk(path: Path) -> int:
-    """Distinct matches whose records are whole in matches.jsonl: what a resumed run keeps."""
+def count_on_disk(path: Path, manifest: Manifest) -> int:
+    """Distinct matches of the schedule whose records are whole in matches.jsonl: what a
+    resumed run keeps."""
     try:
-        return len(fld.scan_records(path).by_id)
+        return len(fld.scan_records(path, fld.schedule_of(manifest)).by_id)
     except CribsimError:
         return 0
 
 
-def pending_specs(manifest: Manifest, specs: Sequence[MatchSpec], done: Sequence[MatchRecord]) -> list[MatchSpec]:
-    """The matches still to play: not on disk, and in no stream the SPRT has decided."""
-    have = {r.id for r in done}
+def pending_specs(manifest: Manifest, specs: Sequence[MatchSpec], done: Sequence[MatchRecord],
+                  disputed: Iterable[str] = ()) -> list[MatchSpec]:
+    """The matches still to play: not on disk (nor disputed there), and in no stream the SPRT
+    has decided."""
+    have = {r.id for r in done} | set(disputed)
     pending = [s for s in specs if s.id not in have]
     if pending and manifest.stop is not None:
         closed = closed_streams(manifest, done)
@@ -214,8 +221,8 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = Non
     manifest = manifest_for(exp)
     finished = False
     if old is not None and not fresh:  # a quick look: is anything left to play? (read again under the lock)
-        peek = fld.scan_records(out / fld.RECORDS)
-        finished = bool(peek.by_id) and not pending_specs(manifest, specs, peek.records)
+        peek = fld.scan_records(out / fld.RECORDS, fld.schedule_of(manifest))
+        finished = bool(peek.by_id) and not pending_specs(manifest, specs, peek.records, peek.disputed)
     with StopFlag() as stop:
         session = Session(config=exp.source, mode="serial" if serial or finished else "ray")
         run = Run(exp, out, specs, manifest, resume, fresh, report, quiet, progress, stop, session,
@@ -275,11 +282,12 @@ def _run_locked(run: Run, play: Play) -> Manifest:
     lock = None
     try:
         lock = FolderLock(run.out, "run").acquire()
-        done = _settle_earlier(run)
-        pending = deque(pending_specs(run.manifest, run.specs, done))
-        if not pending and done:  # finished before: nothing to play (and no Ray was started for it)
+        earlier = _settle_earlier(run)
+        done = earlier.records
+        pending = deque(pending_specs(run.manifest, run.specs, done, earlier.disputed))
+        if not pending and earlier.accounted:  # finished before: nothing to play (and no Ray was started for it)
             return _finish(run, len(done), "stopped by the SPRT" if run.manifest.stop is not None and
-                           len(done) < len(run.specs) else "complete", None, done)
+                           len(earlier.accounted) < len(run.specs) else "complete", None, done)
         return _play(run, play, done, pending)
     finally:
         if lock is not None:
@@ -289,7 +297,7 @@ def _run_locked(run: Run, play: Play) -> Manifest:
                 run.out.rmdir()
 
 
-def _settle_earlier(run: Run) -> list[MatchRecord]:
+def _settle_earlier(run: Run) -> fld.Records:
     """The earlier run in the folder, now that it is ours: removed (``--fresh``, only the files its
     manifest lists), else its records are the matches done and its files stay listed."""
     old = check_out(run.exp, run.out, run.resume, run.fresh, locked=True)
@@ -297,7 +305,7 @@ def _settle_earlier(run: Run) -> list[MatchRecord]:
         if run.fresh and old is not None:
             fld.remove_owned(run.out, old)
             old = None
-        done = load_done(run.out / fld.RECORDS) if old is not None else []
+        done = load_done(run.out / fld.RECORDS, run.manifest) if old is not None else fld.Records()
     except OSError as e:
         raise RunFailed(f"cribsim: run failed: cannot prepare {run.out} ({e.strerror or e}); nothing was removed "
                         "but what --fresh names") from None
@@ -362,7 +370,7 @@ def _play(run: Run, play: Play, done: list[MatchRecord], pending: deque[MatchSpe
                     status, error = "failed", f"cannot write {jsonl} ({e.strerror or e})"
     # a run that ended cleanly wrote (and fsynced) exactly what its sink counted; any other end is
     # counted on disk, as a resumed run will find it
-    played = len(sink.played) if sink is not None and status in ENDED_WELL else count_on_disk(jsonl)
+    played = len(sink.played) if sink is not None and status in ENDED_WELL else count_on_disk(jsonl, run.manifest)
     return _finish(run, played, status, error, sink.records if sink is not None and sink.keep else None)
 
 
@@ -407,7 +415,7 @@ def record_abrupt_end(out: str | os.PathLike[str], reason: str) -> int | None:
             m = fld.read_manifest(out)
             if m is None or m.status != "running":
                 return None
-            m.status, m.error, m.played = "failed", reason, count_on_disk(out / fld.RECORDS)
+            m.status, m.error, m.played = "failed", reason, count_on_disk(out / fld.RECORDS, m)
             m.write(out)
             end_running_session(out, "failed", m.played)
             return m.played

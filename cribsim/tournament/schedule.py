@@ -12,10 +12,12 @@ same deals where their rules allow (common random numbers)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
 
+from ..records import MatchRecord
 from ..rng import derive
 
 
@@ -47,23 +49,69 @@ def groups_for(exp: Any, v: int) -> tuple[int, int]:
     return math.ceil(exp.matches / per), per
 
 
+@dataclass(frozen=True)
+class Slot:
+    """What a match id stands for: the variant, table, group and seating, and the lineup entry
+    at each side."""
+
+    variant: int
+    table: int
+    group: int
+    seating: int
+    sides: tuple[int, ...]
+
+
+class Schedule:
+    """The matches of an experiment, from what its manifest says (the tables of each variant,
+    the groups per table, paired or not), without rules code: :meth:`slots` in the canonical
+    order, and :meth:`slot` to check one match id in constant time and memory."""
+
+    def __init__(self, tables: Sequence[Sequence[Sequence[int]]], matches: int, paired: bool) -> None:
+        self.tables = [[tuple(t) for t in ts] for ts in tables]
+        self.paired = paired
+        self.seats = [seatings(len(ts[0])) if ts else [] for ts in self.tables]
+        self.groups = [math.ceil(matches / (len(s) if paired else 1)) if s else 0 for s in self.seats]
+
+    def slots(self) -> Iterator[Slot]:
+        """By group, then variant, table and seating, so that all tables progress together and a
+        prefix of groups is complete early."""
+        for g in range(max(self.groups, default=0)):
+            for v, ts in enumerate(self.tables):
+                if g < self.groups[v]:
+                    for t in range(len(ts)):
+                        chosen = range(len(self.seats[v])) if self.paired else [g % len(self.seats[v])]
+                        for s in chosen:
+                            yield self._slot(v, t, g, s)
+
+    def _slot(self, v: int, t: int, g: int, s: int) -> Slot:
+        table = self.tables[v][t]
+        return Slot(v, t, g, s, tuple(table[i] for i in self.seats[v][s]))
+
+    def slot(self, match_id: str) -> Slot | None:
+        """The slot of ``match_id`` (``variant.table.group.seating``, as the schedule writes it),
+        or None if the schedule has no such match."""
+        parts = match_id.split(".")
+        if len(parts) != 4 or not all(p.isdigit() and p.isascii() and str(int(p)) == p for p in parts):
+            return None
+        v, t, g, s = (int(p) for p in parts)
+        if not (v < len(self.tables) and t < len(self.tables[v]) and g < self.groups[v]
+                and s < len(self.seats[v])) or (not self.paired and s != g % len(self.seats[v])):
+            return None
+        return self._slot(v, t, g, s)
+
+    def holds(self, record: MatchRecord) -> bool:
+        """Whether ``record`` is a match of this schedule, with the sides its id stands for."""
+        slot = self.slot(record.id)
+        return slot is not None and slot == Slot(record.variant, record.table, record.group, record.seating,
+                                                 tuple(record.sides))
+
+
 def build_schedule(exp: Any) -> list[MatchSpec]:
-    """Every MatchSpec of the experiment, in the canonical order: by group, then variant, table
-    and seating, so that all tables progress together and a prefix of groups is complete early."""
-    plans = []
-    for v, rules in enumerate(exp.variants):
-        groups, _ = groups_for(exp, v)
-        plans.append((v, groups, seatings(len(rules.sides))))
-    max_groups = max(p[1] for p in plans)
+    """Every MatchSpec of the experiment, in the canonical order (:meth:`Schedule.slots`); the
+    deal key depends on the table and group, not the variant or seating."""
     specs = []
-    for g in range(max_groups):
-        for v, groups, seats in plans:
-            if g >= groups:
-                continue
-            for t, table in enumerate(exp.tables[v]):
-                key = derive(exp.seed, t, g) >> 1  # fits a signed 64-bit address
-                chosen = range(len(seats)) if exp.paired else [g % len(seats)]
-                for s in chosen:
-                    sides = tuple(table[i] for i in seats[s])
-                    specs.append(MatchSpec(f"{v}.{t}.{g}.{s}", v, t, g, s, sides, key))
+    for slot in Schedule(exp.tables, exp.matches, exp.paired).slots():
+        key = derive(exp.seed, slot.table, slot.group) >> 1  # fits a signed 64-bit address
+        specs.append(MatchSpec(f"{slot.variant}.{slot.table}.{slot.group}.{slot.seating}", slot.variant, slot.table,
+                               slot.group, slot.seating, slot.sides, key))
     return specs

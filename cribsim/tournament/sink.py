@@ -10,10 +10,11 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO
 
 from ..errors import RunFailed
 from ..gamelog import GAMES_FILE, RecordFileError, append_logs, cut_torn_member, recorded_ids
+from ..nofollow import open_append
 from ..records import MatchRecord
 from .manifest import Manifest
 from .schedule import MatchSpec
@@ -83,7 +84,7 @@ class Sink:
         self.logged: set[str] = set()
         if manifest.record is not None:
             self.games, self.logged = open_games(path.parent)
-        self.f: TextIO | None = open(path, "a")
+        self.f: BinaryIO | None = open_append(path)
         self.manifest = manifest
         self.keep = manifest.stop is not None  # records stay in memory only for the SPRT
         self.records = list(done) if self.keep else []
@@ -95,13 +96,14 @@ class Sink:
     def add(self, records: Sequence[MatchRecord]) -> None:
         f = self.f
         assert f is not None, "records added to a closed sink"
+        records = [r for r in records if r.id not in self.played]  # (a batch salvaged twice: written once)
         if self.games is not None:
             logs = [r.log for r in records if r.log is not None and r.id not in self.logged]
             append_logs(self.games, logs)
             self.logged.update(m.id for m in logs)
         for r in records:
             r.log = None  # written: not kept in memory (the SPRT keeps the records)
-        f.write("".join(json.dumps(r.to_json(), separators=(",", ":")) + "\n" for r in records))
+        f.write("".join(json.dumps(r.to_json(), separators=(",", ":")) + "\n" for r in records).encode())
         f.flush()
         os.fsync(f.fileno())
         self.played.update(r.id for r in records)
@@ -138,7 +140,7 @@ def open_games(out: Path) -> tuple[Path, set[str]]:
                         "only into a folder of its own")
     path.parent.mkdir(exist_ok=True)
     if not path.exists():
-        path.touch()
+        open_append(path).close()
         return path, set()
     try:
         if cut_torn_member(path):

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..game import JSON
+from .atomic import save_figure
 from .compare import Comparison, differences
 from .manifest import SweepRecord
 from .metrics import Estimate
@@ -177,7 +178,7 @@ def plot_sweep(groups: list[Group], path: Path) -> None:
         _plot_row(row, titles, knobs, cells)
     fig.suptitle("Along each sweep (95% intervals; circled: differs from the base's own rules)", fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))
-    fig.savefig(path, dpi=90)
+    save_figure(fig, path, 90)
     plt.close(fig)
 
 

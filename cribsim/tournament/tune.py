@@ -25,6 +25,7 @@ import contextlib
 import csv
 import hashlib
 import inspect
+import io
 import json
 import math
 import os
@@ -43,10 +44,12 @@ from cribsim.ruleset import read_yaml
 from ..errors import ConfigError, CribsimError
 from ..lock import FolderLock
 from ..names import check_name
+from ..nofollow import open_append, refuse_links
 from ..params import Param
 from ..strategy import resolve
 from ..suggest import did_you_mean
 from . import folder as fld
+from .atomic import atomic_write
 from .config import MAX_SEED, load_experiment, plugin_path
 from .raycluster import init_ray, shutdown
 from .runner import run_experiment
@@ -269,6 +272,7 @@ def study_folder(out: Path, kind: str, where: Where) -> Iterator[Where]:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise CribsimError(f"cribsim: cannot create {out} ({e.strerror or e})") from None
+    refuse_links(out)
     lock = FolderLock(out, kind).acquire()
     embedded = False
     try:
@@ -293,9 +297,9 @@ def play(t: Tune, out: Path, label: str, values: dict[str, Any], matches: int, s
     if not cfg.exists() or cfg.read_text() != text:
         _write(cfg, text)
     exp = load_experiment(cfg, need_matches=True)
-    run_experiment(exp, steps / label, workers=where.workers, address=where.address, serial=where.serial,
-                   progress=False, report=report, quiet=True)
-    return list(fld.scan_records(steps / label / fld.RECORDS).by_id.values())
+    manifest = run_experiment(exp, steps / label, workers=where.workers, address=where.address,
+                              serial=where.serial, progress=False, report=report, quiet=True)
+    return fld.scan_records(steps / label / fld.RECORDS, fld.schedule_of(manifest)).records
 
 
 def scores(records: Sequence[Any]) -> tuple[float, float, float, int, int]:
@@ -314,14 +318,12 @@ def scores(records: Sequence[Any]) -> tuple[float, float, float, int, int]:
 
 
 def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    atomic_write(path, text)
 
 
 def _append(path: Path, row: dict[str, Any]) -> None:
-    with open(path, "a") as f:
-        f.write(json.dumps(row, sort_keys=True) + "\n")
+    with open_append(path) as f:
+        f.write((json.dumps(row, sort_keys=True) + "\n").encode())
         f.flush()
         os.fsync(f.fileno())
 
@@ -414,11 +416,11 @@ def write_report(t: Tune, out: Path, rows: Sequence[dict[str, Any]], result: dic
     names = [p.name for p in t.params]
     table = [[r["iteration"] + 1, *(f"{v:.4g}" for v in r["theta"]), f"{r['score_plus']:.3f}",
               f"{r['score_minus']:.3f}", r["matches"]] for r in rows]
-    with open(out / "tune.csv.tmp", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["iteration", *names, "score_plus", "score_minus", "matches"])
-        w.writerows(table)
-    os.replace(out / "tune.csv.tmp", out / "tune.csv")
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["iteration", *names, "score_plus", "score_minus", "matches"])
+    w.writerows(table)
+    atomic_write(out / "tune.csv", buf.getvalue())
     total = sum(r["matches"] for r in rows) + result["matches"]
     fin = ", ".join(f"{k} = {v}" for k, v in result["final"].items())
     lines = [f"# tune: {t.name}", "",

@@ -668,7 +668,7 @@ def test_a_full_disk_keeps_what_was_written(tmp_path, capsys, monkeypatch):
     def add(self, records):
         calls.append(len(records))
         if len(calls) == 2:  # a record and a half of the batch reach the disk, then it is full
-            self.f.write(json.dumps(records[0].to_json()) + "\n" + json.dumps(records[1].to_json())[:20])
+            self.f.write((json.dumps(records[0].to_json()) + "\n" + json.dumps(records[1].to_json())[:20]).encode())
             self.f.flush()
             raise OSError(28, "No space left on device")
         return real_add(self, records)
