@@ -5,6 +5,7 @@ run that started and failed (a bug, a full disk, Ray going away), 130 for an int
 
 from __future__ import annotations
 
+import re
 from os import PathLike
 
 
@@ -44,10 +45,21 @@ class IllegalMove(CribsimError):
         self.seat = seat
 
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def without_addresses(text: str) -> str:
+    """``text`` without the memory addresses of Python's default reprs (``<Foo object at
+    0x7f...>`` becomes ``<Foo object>``): a message that goes into results is the same in
+    every run."""
+    return _ADDRESS.sub("", text)
+
+
 def one_line(text: object, limit: int = 300) -> str:
-    """The first line of ``text``, shortened: error messages from elsewhere (Ray, the OS, a
-    plug-in) must not break the one-line rule."""
-    lines = [ln.strip() for ln in str(text).splitlines() if ln.strip()]
+    """The first line of ``text``, shortened, without memory addresses: error messages from
+    elsewhere (Ray, the OS, a plug-in) must not break the one-line rule, nor make a results
+    file differ between runs."""
+    lines = [ln.strip() for ln in without_addresses(str(text)).splitlines() if ln.strip()]
     first = lines[0] if lines else ""
     first = "".join(ch if ch.isprintable() else "?" for ch in first)
     return first if len(first) <= limit else first[:limit - 3] + "..."

@@ -24,7 +24,7 @@ import signal
 import sys
 from typing import Any
 
-from ..errors import CribsimError
+from ..errors import CribsimError, without_addresses
 from ..game import Rules
 from ..games import default_name, game_named
 from ..ruleset import rules_from_dict
@@ -161,7 +161,7 @@ def _failure(e: BaseException) -> str:
         text = str(e)
     except BaseException:
         text = "<unprintable>"
-    return f"{type(e).__name__}: {text}"[:1000]
+    return without_addresses(f"{type(e).__name__}: {text}")[:1000]
 
 
 def _private_fds() -> tuple[int, int]:
@@ -202,14 +202,17 @@ def main(parent: int) -> None:
         line = reader.readline(MAX_LINE)
         if not line:
             os._exit(0)  # the engine is done (also: no atexit of the plug-in's runs)
+        msg: Any = None
         try:
-            reply = host.handle(decode(line))
+            msg = decode(line)
+            reply = host.handle(msg)
         except BaseException as e:  # the plug-in's own failure, whatever it is: a reply, not an exit
             reply = _error(_failure(e))
+        reply = {"id": msg.get("id") if isinstance(msg, dict) else None, **reply}  # the request's id
         try:
             data = encode(reply)
         except (TypeError, ValueError) as e:
-            data = encode(_error(_failure(e)))
+            data = encode({"id": reply["id"], **_error(_failure(e))})
         try:
             _write(out, data)
         except OSError:

@@ -63,13 +63,20 @@ _LIVE: weakref.WeakSet[Link] = weakref.WeakSet()
 class Link:
     """One player process. :meth:`request` sends one message and returns the reply (a dict);
     it raises :class:`Late`, :class:`Died` or :class:`Garbled`, after which the process is gone
-    and the next request starts a new one (the caller says hello again: see ``alive``)."""
+    and the next request starts a new one (the caller says hello again: see ``alive``).
+
+    Every request carries an ``id`` (1, 2, ... from the process's start) and its reply must
+    carry the same. Output beyond a reply is kept for the next request, where it is the first
+    line read: a second reply to an earlier request (an ``id`` it does not answer) is found
+    there whenever it was written, so the fault, and the match it costs, never depend on how
+    the lines happened to arrive."""
 
     def __init__(self, argv: Sequence[str] | None = None, cwd: str | None = None) -> None:
         self.argv = list(argv) if argv is not None else None
         self.cwd = cwd
         self.proc: subprocess.Popen[bytes] | None = None
         self.buf = b""
+        self.sent = 0  # the id of the last request
 
     @property
     def alive(self) -> bool:
@@ -85,14 +92,16 @@ class Link:
         self.wfd, self.rfd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
         os.set_blocking(self.wfd, False)
         self.buf = b""
+        self.sent = 0
         _LIVE.add(self)
 
     def request(self, msg: dict[str, Any], limit: float) -> dict[str, Any]:
         if self.proc is None:
             self.start()
         deadline = _now() + limit
+        self.sent += 1
         try:
-            self._send(encode(msg), deadline)
+            self._send(encode({"id": self.sent, **msg}), deadline)
             line = self._line(deadline)
         except (Late, Died, Garbled):
             raise
@@ -107,6 +116,12 @@ class Link:
         if not isinstance(reply, dict):
             self.kill()
             raise Garbled("its reply is not a JSON object")
+        answered = reply.get("id")
+        if answered != self.sent or type(answered) is not int:
+            self.kill()
+            if type(answered) is int and 0 < answered < self.sent:
+                raise Garbled("it wrote a second reply to an earlier request")
+            raise Garbled("its reply does not carry its request's id")
         return reply
 
     def _send(self, data: bytes, deadline: float) -> None:
@@ -133,11 +148,8 @@ class Link:
         buf = self.buf
         while True:
             end = buf.find(b"\n")
-            if end >= 0:
-                if end + 1 != len(buf):  # a second line nobody asked for
-                    self.kill()
-                    raise Garbled("it wrote more than one reply")
-                self.buf = b""
+            if end >= 0:  # anything after it is read by the next request (see the class doc)
+                self.buf = buf[end + 1:]
                 return buf[:end]
             if len(buf) > MAX_LINE:
                 self.kill()

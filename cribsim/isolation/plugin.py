@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from ..errors import CribsimError, IllegalMove
+from ..errors import CribsimError, IllegalMove, without_addresses
 from ..game import Observation, Rules
 from ..strategy import builtins, missing_for, resolve
 from .bots import Bot, sandbox_on
@@ -230,7 +230,7 @@ def _slots(obs: Observation) -> dict[str, Any]:
 
 
 def _short(v: Any, limit: int = 80) -> str:
-    text = repr(v)
+    text = without_addresses(repr(v))
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 

@@ -1,19 +1,22 @@
-"""The player protocol, version 2: JSON lines between the engine and a player process (version 1
-had no ``result`` request and no ``games`` or ``variants`` in the capabilities).
+"""The player protocol, version 3: JSON lines between the engine and a player process (version 2
+had no request ids; version 1 had no ``result`` request and no ``games`` or ``variants`` in the
+capabilities).
 
 The engine starts the player process and writes one request per line to its standard input;
 the player writes exactly one reply per request, one line, to its standard output. Every line
-is one JSON object (UTF-8, no NaN or Infinity) ending in a newline. The player's standard error
+is one JSON object (UTF-8, no NaN or Infinity) ending in a newline. Every request carries an
+``id`` (a whole number: 1, 2, ... from the process's start) and its reply carries the same
+``id`` (shown below without it). The player's standard error
 is free for its own messages. Nothing else is shared: the player sees only what the requests
 carry. The Python host (:mod:`cribsim.isolation.host`) speaks it for ``module:Class`` plug-ins;
 a bot in another language speaks the same lines.
 
 Requests (``kind``) and their replies:
 
-``hello``      ``{"kind": "hello", "protocol": 1, "game": "cribbage", "strategy": "mybots:LowCard",
+``hello``      ``{"kind": "hello", "protocol": 3, "game": "cribbage", "strategy": "mybots:LowCard",
                "params": {...}, "rules": [rules, ...]}``: the first request. ``rules`` lists every
                rule set of the run (``Rules.to_dict()``). Reply ``{"kind": "capabilities",
-               "protocol": 1, "name": "lowcard", "decisions": ["discard", "play"],
+               "protocol": 3, "name": "lowcard", "decisions": ["discard", "play"],
                "understands": ["objective"]}``, or an ``error`` reply: the player refuses (a bad
                parameter, a rule set it cannot play); the lineup is then refused.
 ``match``      ``{"kind": "match", "game": ..., "rules": {...}, "seat": 0, "params": {...}}``: a new
@@ -47,7 +50,9 @@ an object) is an illegal move.
 Faults are charged to the player's lineup entry as a forfeit of the match: no reply within the
 time limit (measured by the engine, wall clock, per request) is a ``timeout`` and the process is
 killed; a process that ends (exit, signal, closed output) is a ``crash``; a line that is not a
-reply of this protocol is an ``error``. The engine starts the process again for the next match.
+reply of this protocol is an ``error``, and so is a reply without its request's ``id``, or a
+second reply to a request: that one is found at the next request, whenever it was written (so
+the fault is the same in every run). The engine starts the process again for the next match.
 """
 
 from __future__ import annotations
@@ -56,7 +61,9 @@ import json
 import math
 from typing import Any
 
-PROTOCOL = 2
+from ..errors import without_addresses
+
+PROTOCOL = 3
 MAX_LINE = 1 << 20  # a reply longer than this (1 MB) is not a reply of this protocol
 
 # one compact encoder for every line; NaN and Infinity are not JSON
@@ -113,7 +120,7 @@ def well_formed(v: Any, depth: int = 0) -> bool:
 
 def _short(v: Any, limit: int = 60) -> str:
     try:
-        text = repr(v)
+        text = without_addresses(repr(v))
     except Exception:
         text = f"<{type(v).__name__}>"
     return text if len(text) <= limit else text[:limit - 3] + "..."

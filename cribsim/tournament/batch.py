@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..book import opening
-from ..errors import IllegalMove
+from ..errors import IllegalMove, without_addresses
 from ..game import Rules
 from ..gamelog import MatchLog, MatchTape
 from ..games import game_named
@@ -126,7 +126,7 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
         dog.reset()
     side = side_of[seat]
     rec.winner = (1 - side) if len(rules.sides) == 2 else -1
-    rec.forfeit = Forfeit(side, spec.sides[side], kind, msg[:300])
+    rec.forfeit = Forfeit(side, spec.sides[side], kind, without_addresses(msg)[:300])  # the same in every run
     if tape is not None and kept(ctx, rec):
         rec.log = match_log(ctx, spec, rec, tape, counters)
     _tell_result(bots, rec)

@@ -37,7 +37,7 @@ function discard(obs) {
 function answer(msg) {
   switch (msg.kind) {
     case 'hello':
-      return { kind: 'capabilities', protocol: 2, name: 'firstcard', decisions: ['discard', 'play'],
+      return { kind: 'capabilities', protocol: 3, name: 'firstcard', decisions: ['discard', 'play'],
                understands: [], games: ['cribbage'], variants: [] };
     case 'decide':
       return { kind: 'reply', answer: msg.decision === 'discard' ? discard(msg.obs) : msg.obs.legal[0] };
@@ -47,4 +47,7 @@ function answer(msg) {
 }
 
 const rl = readline.createInterface({ input: process.stdin, terminal: false });
-rl.on('line', (line) => process.stdout.write(JSON.stringify(answer(JSON.parse(line))) + '\n'));
+rl.on('line', (line) => {
+  const msg = JSON.parse(line);                      // every reply carries its request's id
+  process.stdout.write(JSON.stringify({ id: msg.id, ...answer(msg) }) + '\n');
+});

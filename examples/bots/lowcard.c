@@ -1,8 +1,8 @@
 /* lowcard: a cribbage bot in C that speaks cribsim's player protocol (docs/protocol.md).
  *
  * It discards the highest cards it holds and plays its lowest legal card. It reads one JSON
- * request per line on standard input and writes one reply per line on standard output; it
- * needs no JSON library: it only looks for the few fields it uses.
+ * request per line on standard input and writes one reply per line on standard output, with
+ * the request's "id"; it needs no JSON library: it only looks for the few fields it uses.
  *
  *   cc -O2 -o lowcard lowcard.c
  */
@@ -45,28 +45,29 @@ int main(void) {
     static char line[MAX_LINE];
     setvbuf(stdout, NULL, _IOLBF, 0);
     while (fgets(line, sizeof line, stdin)) {
+        int id = int_field(line, "id", 0); /* every reply carries its request's id */
         if (has(line, "\"kind\":\"hello\"")) {
             if (!has(line, "\"game\":\"cribbage\"")) {
-                puts("{\"kind\":\"error\",\"message\":\"lowcard plays cribbage only\"}");
+                printf("{\"id\":%d,\"kind\":\"error\",\"message\":\"lowcard plays cribbage only\"}\n", id);
                 continue;
             }
-            puts("{\"kind\":\"capabilities\",\"protocol\":2,\"name\":\"lowcard\","
-                 "\"decisions\":[\"discard\",\"play\"],\"understands\":[],\"games\":[\"cribbage\"]}");
+            printf("{\"id\":%d,\"kind\":\"capabilities\",\"protocol\":3,\"name\":\"lowcard\","
+                   "\"decisions\":[\"discard\",\"play\"],\"understands\":[],\"games\":[\"cribbage\"]}\n", id);
         } else if (has(line, "\"kind\":\"decide\"")) {
             int cards[64];
             if (has(line, "\"decision\":\"discard\"")) {
                 int n = int_array(line, "hand", cards, 64), k = int_field(line, "discards", 1);
                 qsort(cards, n, sizeof cards[0], by_rank_desc); /* card = rank * 4 + suit */
-                printf("{\"kind\":\"reply\",\"answer\":[");
+                printf("{\"id\":%d,\"kind\":\"reply\",\"answer\":[", id);
                 for (int i = 0; i < k && i < n; i++) printf(i ? ",%d" : "%d", cards[i]);
                 printf("]}\n");
             } else {
                 int n = int_array(line, "legal", cards, 64), best = -1;
                 for (int i = 0; i < n; i++) if (best < 0 || cards[i] < best) best = cards[i];
-                printf("{\"kind\":\"reply\",\"answer\":%d}\n", best);
+                printf("{\"id\":%d,\"kind\":\"reply\",\"answer\":%d}\n", id, best);
             }
         } else {
-            puts("{\"kind\":\"ok\"}"); /* match, seed, result */
+            printf("{\"id\":%d,\"kind\":\"ok\"}\n", id); /* match, seed, result */
         }
     }
     return 0;

@@ -14,10 +14,12 @@ from pathlib import Path
 import pytest
 
 from cribsim.cli.main import main
-from cribsim.errors import CribsimError
+from cribsim.errors import CribsimError, without_addresses
 from cribsim.games.cribbage.match import play_match
 from cribsim.isolation import Isolated, Link, PluginFault, check
+from cribsim.isolation.bots import Bot
 from cribsim.isolation.protocol import PROTOCOL
+from cribsim.isolation.protocol import _short as protocol_short
 from cribsim.ruleset import load_rules
 from cribsim.tournament import executors
 from cribsim.tournament.config import load_experiment
@@ -312,7 +314,7 @@ RAW_PLAYER = textwrap.dedent("""\
         msg = json.loads(line)
         kind = msg["kind"]
         if kind == "hello":
-            reply = {"kind": "capabilities", "protocol": 2, "name": "first", "decisions": ["discard", "play"],
+            reply = {"kind": "capabilities", "protocol": 3, "name": "first", "decisions": ["discard", "play"],
                      "understands": []}
         elif kind == "decide":
             obs = msg["obs"]
@@ -320,7 +322,7 @@ RAW_PLAYER = textwrap.dedent("""\
             reply = {"kind": "reply", "answer": answer}
         else:
             reply = {"kind": "ok"}
-        sys.stdout.write(json.dumps(reply) + "\\n")
+        sys.stdout.write(json.dumps({"id": msg["id"], **reply}) + "\\n")
         sys.stdout.flush()
 """)
 
@@ -337,7 +339,7 @@ def test_the_protocol_with_a_player_of_another_kind(tmp_path):
     finally:
         iso.close()
     assert m.winner in (0, 1) and max(m.games[0].scores) >= 121
-    assert PROTOCOL == 2
+    assert PROTOCOL == 3
 
 
 def test_a_garbled_reply_is_an_error_forfeit(tmp_path):
@@ -355,6 +357,103 @@ def test_a_garbled_reply_is_an_error_forfeit(tmp_path):
         iso.close()
     assert e.value.kind == "error" and "not JSON" in e.value.message
 
+
+
+DOUBLER = textwrap.dedent("""\
+    # answers its third decision twice, in the way argv[1] says: in one write, in two writes with
+    # a pause between, or the second only once the next request has come
+    import json, sys, time
+    how, decided, owed = sys.argv[1], 0, None
+    def send(text):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if owed is not None:
+            send(owed)
+            owed = None
+        kind = msg["kind"]
+        if kind == "hello":
+            reply = {"kind": "capabilities", "protocol": 3, "name": "first", "decisions": ["discard", "play"],
+                     "understands": []}
+        elif kind == "decide":
+            obs = msg["obs"]
+            reply = {"kind": "reply", "answer": obs["hand"][:obs["discards"]] if msg["decision"] == "discard"
+                     else obs["legal"][0]}
+            decided += 1
+        else:
+            reply = {"kind": "ok"}
+        text = json.dumps({"id": msg["id"], **reply}) + "\\n"
+        if kind == "decide" and decided == 3:
+            if how == "together":
+                send(text + text)
+            elif how == "apart":
+                send(text)
+                time.sleep(0.05)
+                send(text)
+            else:
+                send(text)
+                owed = text
+        else:
+            send(text)
+""")
+
+
+def _doubled(tmp_path, how):
+    player, raw = tmp_path / "doubler.py", tmp_path / "raw.py"
+    player.write_text(DOUBLER)
+    raw.write_text(RAW_PLAYER)
+    rules = load_rules("standard")
+    caps = {"name": "first", "decisions": ["discard", "play"], "understands": []}
+    iso = Isolated("any:Thing", {}, "cribbage", [rules], 5.0, caps)
+    iso.links = {0: Link([sys.executable, str(player), how]), 1: Link([sys.executable, str(raw)])}
+    try:
+        with pytest.raises(PluginFault) as e:
+            play_match(rules, [iso.bind(0, rules), iso.bind(1, rules)], 1, 0)
+    finally:
+        iso.close()
+    return e.value.seat, e.value.kind, e.value.message
+
+
+def test_a_bot_that_writes_twice_gets_one_fault_however_the_lines_arrive(tmp_path):
+    """The second reply is found at the next request whenever it was written: the same fault
+    at the same decision, so forfeits.csv is the same in every run."""
+    faults = {how: _doubled(tmp_path, how) for how in ("together", "apart", "later")}
+    assert set(faults.values()) == {(0, "error", "it wrote a second reply to an earlier request (the player protocol)")}
+
+
+
+def test_forfeits_csv_is_the_same_however_a_double_reply_arrives(tmp_path):
+    """Three runs of a tournament whose bot answers a decision twice, the lines arriving
+    together, apart, or only after the next request: the same forfeits.csv, byte for byte."""
+    (tmp_path / "doubler.py").write_text(DOUBLER)
+    got = {}
+    for how in ("together", "apart", "later"):
+        cfg = write(tmp_path, f"""\
+            name: doubled
+            lineup:
+              - {{name: doubler, command: [{sys.executable}, doubler.py, {how}], trusted: true}}
+              - greedy
+            matches: 2
+            seed: 3
+        """, f"{how}.yaml")
+        run_experiment(load_experiment(cfg), tmp_path / how, serial=True, quiet=True)
+        got[how] = (tmp_path / how / "forfeits.csv").read_bytes()
+    assert got["together"] == got["apart"] == got["later"]
+    assert got["together"].count(b"it wrote a second reply to an earlier request") == 2, got["together"]
+
+def test_a_reply_without_its_requests_id_is_an_error(tmp_path):
+    player = tmp_path / "no_id.py"
+    player.write_text(RAW_PLAYER.replace('json.dumps({"id": msg["id"], **reply})', "json.dumps(reply)"))
+    bot = Bot(command=(sys.executable, str(player)), cwd=str(tmp_path), sandboxed=False)
+    with pytest.raises(CribsimError, match="its reply does not carry its request's id"):
+        check("program:no_id", {}, [load_rules("standard")], "cribbage", bot)
+
+
+def test_forfeit_messages_carry_no_memory_address():
+    assert without_addresses("TypeError: a <Foo object at 0x7f3a2b1c9d00> is not JSON") == \
+        "TypeError: a <Foo object> is not JSON"
+    assert "0x" not in protocol_short(object())
 
 # ---- a hang no time limit can interrupt: the driver's deadline ---------------------------------------
 

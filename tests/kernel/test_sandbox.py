@@ -148,7 +148,7 @@ with open("exchange.txt", "w") as log:
         msg = json.loads(line)
         kind = msg["kind"]
         if kind == "hello":
-            reply = {"kind": "capabilities", "protocol": 2, "name": "recorder", "decisions": ["discard", "play"],
+            reply = {"kind": "capabilities", "protocol": 3, "name": "recorder", "decisions": ["discard", "play"],
                      "understands": []}
         elif kind == "decide":
             obs = msg["obs"]
@@ -156,6 +156,7 @@ with open("exchange.txt", "w") as log:
                      else obs["legal"][0]}
         else:
             reply = {"kind": "ok"}
+        reply = {"id": msg["id"], **reply}
         log.write("> " + line.strip() + "\\n< " + json.dumps(reply, separators=(",", ":")) + "\\n")
         log.flush()
         print(json.dumps(reply, separators=(",", ":")), flush=True)
