@@ -266,10 +266,16 @@ def append_logs(path: Path, logs: Sequence[MatchLog]) -> None:
     # accepted is written as its repr, which a replay then refuses with the answer named
     text = "".join(json.dumps(m.to_json(), separators=(",", ":"), default=repr) + "\n" for m in logs)
     data = gzip.compress(text.encode(), compresslevel=COMPRESSION, mtime=0)
-    with open_append(path) as f:
+    with open_append(path, _levels(path)) as f:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
+
+
+def _levels(path: Path) -> int:
+    """A results folder's game records (``games/games.jsonl.gz``) are opened without following
+    a link at ``games/`` either (cribsim.nofollow); a file given by name, as it is."""
+    return 1 if Path(path).parts[-2:] == Path(GAMES_FILE).parts else 0
 
 
 CHUNK = 1 << 16  # bytes read (and at most decompressed) at a time
@@ -290,7 +296,7 @@ def _lines(path: Path, scan: Scan) -> Iterator[tuple[int, bytes]]:
     """(line number, line) for every line that is not blank in the decompressed members of
     ``path``, read in chunks (memory stays bounded whatever the file holds); ``scan`` is filled
     in as the file is read."""
-    with open_read(path) as f:
+    with open_read(path, _levels(path)) as f:
         d = zlib.decompressobj(wbits=31)
         member_start = pos = 0
         buf = b""
@@ -348,7 +354,7 @@ def cut_torn_member(path: Path) -> bool:
         raise RecordFileError(f"cribsim: {path}: damaged at byte {scan.damaged_at:,} (a batch of records that "
                               "does not decompress)")
     if scan.torn:
-        with open_update(path) as f:
+        with open_update(path, _levels(path)) as f:
             f.truncate(scan.end)
             f.flush()
             os.fsync(f.fileno())

@@ -34,6 +34,13 @@ class Garbled(Exception):
     """A line that is not a reply of the protocol (the process has been killed)."""
 
 
+class Stale(Garbled):
+    """A second reply to an earlier request, read where the reply to this one was due."""
+
+    def __init__(self) -> None:
+        super().__init__("it wrote a second reply to an earlier request")
+
+
 def host_argv(tied: bool = True) -> list[str]:
     """The command that starts the Python host: this interpreter, with this process's module path
     (cribsim's own folder first, so the host imports this very cribsim). ``tied``: the host
@@ -120,7 +127,7 @@ class Link:
         if answered != self.sent or type(answered) is not int:
             self.kill()
             if type(answered) is int and 0 < answered < self.sent:
-                raise Garbled("it wrote a second reply to an earlier request")
+                raise Stale()
             raise Garbled("its reply does not carry its request's id")
         return reply
 
@@ -135,6 +142,9 @@ class Link:
             except BlockingIOError:
                 pass
             except BrokenPipeError:
+                self._drain()
+                if b"\n" in self.buf:  # it wrote a line past its last reply, then ended: that line is
+                    return             # read (and judged) first, as when it is still running
                 raise Died(self._ended()) from None
             left = deadline - _now()
             if left <= 0:
@@ -166,6 +176,16 @@ class Link:
                 raise Died(self._ended())
             buf += chunk
             self.buf = buf
+
+    def _drain(self) -> None:
+        """Read what a process that stopped reading left in its output (without waiting)."""
+        poller = select.poll()
+        poller.register(self.rfd, select.POLLIN)
+        while len(self.buf) <= MAX_LINE and poller.poll(0):
+            chunk = os.read(self.rfd, 1 << 16)
+            if not chunk:
+                break
+            self.buf += chunk
 
     def _ended(self) -> str:
         """How the process ended (it is reaped; a process that closed its output but lives on is

@@ -20,7 +20,7 @@ from ..errors import CribsimError, IllegalMove, without_addresses
 from ..game import Observation, Rules
 from ..strategy import builtins, missing_for, resolve
 from .bots import Bot, sandbox_on
-from .link import Died, Garbled, Late, Link
+from .link import Died, Garbled, Late, Link, Stale
 from .protocol import PROTOCOL, tuples, well_formed
 
 STARTUP_LIMIT = 60.0  # seconds for a host to start, import the plug-in and check it
@@ -29,11 +29,11 @@ _SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_]
 
 class PluginFault(Exception):
     """A plug-in's fault in a match: ``kind`` is timeout, crash or error; ``message`` says what,
-    the same in every run."""
+    the same in every run. ``stale``: a second reply to an earlier request."""
 
-    def __init__(self, seat: int, kind: str, message: str) -> None:
+    def __init__(self, seat: int, kind: str, message: str, stale: bool = False) -> None:
         super().__init__(seat, kind, message)
-        self.seat, self.kind, self.message = seat, kind, message
+        self.seat, self.kind, self.message, self.stale = seat, kind, message, stale
 
     def __str__(self) -> str:
         return self.message
@@ -189,7 +189,7 @@ class Proxy:
         except Died as e:
             raise PluginFault(seat, "crash", str(e)) from None
         except Garbled as e:
-            raise PluginFault(seat, "error", f"{e} (the player protocol)") from None
+            raise PluginFault(seat, "error", f"{e} (the player protocol)", isinstance(e, Stale)) from None
         if reply.get("kind") == "error":
             message = str(reply.get("message"))[:1000]
             if reply.get("illegal"):
@@ -279,6 +279,18 @@ class Isolated:
         return partial(self.make, seat, rules)
 
     def make(self, seat: int, rules: Rules, rng: Any = None) -> Proxy:
+        """A proxy for the seat's player, told of the new match. A player whose output from its
+        last match (decided: a second reply to its last decision or to the result) comes where
+        this match's first reply is due is started again, and this match is not charged: so
+        which match pays never depends on which one the process happened to play next."""
+        try:
+            return self._begin(seat, rules)
+        except PluginFault as e:
+            if not e.stale:
+                raise
+            return self._begin(seat, rules)  # (the link is dead: a fresh player)
+
+    def _begin(self, seat: int, rules: Rules) -> Proxy:
         link = self.links.get(seat)
         if link is None:
             link = self.links[seat] = new_link(self.bot)

@@ -38,6 +38,7 @@ import yaml
 
 from ..errors import ConfigError, CribsimError
 from ..names import check_name
+from ..nofollow import open_read, open_update
 from ..records import GameRecord
 from ..rng import derive
 from ..ruleset import find_rules_file, is_rules_path, read_yaml
@@ -47,7 +48,7 @@ from .config import MAX_SEED, load_experiment, plugin_path
 from .runner import run_experiment
 from .stats import wilson
 from .sweep import Sweep, parse_sweep
-from .tune import Where, _append, _write, study_folder
+from .tune import Where, _append, _write, step_folder, study_folder
 
 TOP_KEYS = {"name", "description", "rules", "knob", "range", "tolerance", "metric", "side", "target", "lineup",
             "look", "max_looks", "max_matches", "precision", "confidence", "confirm", "seed", "time_limit"}
@@ -279,8 +280,7 @@ def play(b: Balance, out: Path, label: str, value: float | int, matches: int, se
          sides: int, report: bool = False) -> tuple[int, int]:
     """One look: an experiment at ``value`` into ``out/steps/label`` (resumed if stopped); the
     games that count for the metric, and the games played."""
-    steps = out / "steps"
-    steps.mkdir(exist_ok=True)
+    steps = step_folder(out, label)
     cfg = steps / f"{label}.yaml"
     text = _experiment_yaml(b, value, matches, seed, sides, steps.resolve())
     if not cfg.exists() or cfg.read_text() != text:
@@ -352,10 +352,12 @@ def balance(b: Balance, out: Path, where: Where | None = None) -> dict[str, Any]
 def _read(b: Balance, path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
-    data = path.read_bytes()
+    with open_read(path) as f:
+        data = f.read()
     if data and not data.endswith(b"\n"):  # a torn last line: cut it
         data = data[:data.rfind(b"\n") + 1]
-        os.truncate(path, len(data))
+        with open_update(path) as f:
+            f.truncate(len(data))
     rows = []
     for n, line in enumerate(data.decode(errors="replace").splitlines(), 1):
         try:

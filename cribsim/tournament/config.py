@@ -59,7 +59,8 @@ if TYPE_CHECKING:
     from cribsim.ruleset import MatchFormat
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
-            "matches", "paired", "seed", "time_limit", "stop", "record", "deals", "start", "sweep", "sandbox"}
+            "matches", "paired", "seed", "time_limit", "stop", "record", "deals", "start", "sweep", "sandbox",
+            "max_failed"}
 ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance", "trusted", "command", "cwd"}
 MAX_COMMAND = 100  # arguments of a program's command
 FORMATS = ("round_robin", "gauntlet", "pairings")
@@ -171,6 +172,9 @@ class Experiment:
     # the sweeps (``sweep:``), each with its points (the variants play them)
     sweeps: tuple[tuple[Sweep, tuple[SweepPoint, ...]], ...] = ()
     limits: Limits = DEFAULT_LIMITS  # the sandbox's limits for untrusted bots (``sandbox:``)
+    # the share of matches that may fail (no result: a worker that kept dying) before the run
+    # fails; a table whose every match failed fails it whatever the share
+    max_failed: float = 0.01
 
     def config_hash(self) -> str:
         return hashlib.sha256(self.raw.encode()).hexdigest()[:16]
@@ -327,10 +331,13 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
         resolved["sweep"] = [{"knobs": list(s.knobs), "values": [list(v) for v in s.values]} for s, _ in sweeps]
     if "sandbox" in data:
         resolved["sandbox"] = limits.to_dict()
+    max_failed = float(_num(source, "max_failed", data.get("max_failed", 0.01), 0, float, 1))
+    if "max_failed" in data:
+        resolved["max_failed"] = max_failed
     raw = json.dumps(resolved, sort_keys=True, default=list)
     return Experiment(name, source, tuple(variants), tuple(lineup), tables, matches, paired, seed,
                       time_limit, sprt, raw, game, plugin_dir, tuple(caps for _, caps in plugins), record,
-                      tuple(tuple(b) for b in book), tuple(starts), book_path, tuple(sweeps), limits)
+                      tuple(tuple(b) for b in book), tuple(starts), book_path, tuple(sweeps), limits, max_failed)
 
 
 def _sweep_points(source: str, bases: list[Any], rules: list[Any], sweeps: list[Sweep], match: MatchFormat | None,

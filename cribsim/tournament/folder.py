@@ -126,6 +126,9 @@ class Records:
       left out (which one is right cannot be told from the file);
     - ``repeats``: a record written again, the same: used once.
 
+    A failed match (no result: its worker kept dying) disputes nothing: a later record of it (a
+    resumed run plays it again) replaces it, and a failed record after a result is not used.
+
     ``torn_tail`` is a last line with no newline that does not parse: an interrupted write,
     which a resumed run cuts off."""
 
@@ -145,10 +148,15 @@ class Records:
         return list(self.by_id.values())
 
     @property
+    def results(self) -> list[MatchRecord]:
+        """The records with a result: the matches a resumed run keeps (it plays failed ones again)."""
+        return [r for r in self.by_id.values() if not r.failed]
+
+    @property
     def accounted(self) -> set[str]:
-        """The ids a resumed run does not play again: those recorded, and the disputed ones (whose
-        lines stay in the file, so another record would not settle them)."""
-        return set(self.by_id) | self.disputed
+        """The ids a resumed run does not play again: those recorded with a result, and the
+        disputed ones (whose lines stay in the file, so another record would not settle them)."""
+        return {r.id for r in self.results} | self.disputed
 
     def add(self, match: MatchRecord, line: int, schedule: Schedule | None) -> None:
         if schedule is not None and not schedule.holds(match):
@@ -157,9 +165,9 @@ class Records:
                 self.foreign_lines.append(line)
         elif match.id in self.disputed:
             pass
-        elif match.id not in self.by_id:
+        elif match.id not in self.by_id or (self.by_id[match.id].failed and not match.failed):
             self.by_id[match.id] = match
-        elif self.by_id[match.id] == match:
+        elif self.by_id[match.id] == match or match.failed:
             self.repeats += 1
         else:
             del self.by_id[match.id]

@@ -17,6 +17,7 @@ from ..errors import CribsimError, RunFailed, describe
 from . import folder as fld
 from .analysis import list_files, lock_folder, read_folder
 from .atomic import atomic_write, save_figure
+from .manifest import Manifest
 from .summary import Table, csv_cells, csv_widths, fmt_cell, summarize, used_records
 
 
@@ -67,6 +68,7 @@ def _write_report(out: Path, quiet: bool, plots: bool) -> list[Table]:
     written = [fld.SUMMARY]
     try:
         _write_files(out, head, tables, plots, written)
+        _remove_stale(out, manifest, written, plots)
     except OSError as e:
         raise RunFailed(f"cribsim: cannot write the summary in {out} ({e.strerror or e}); the records are "
                         "untouched") from None
@@ -97,6 +99,18 @@ def _left_out(out: Path, recs: fld.Records) -> str:
         n = len(recs.disputed)
         said.append(f"{n:,} match{'es' if n != 1 else ''} recorded twice with different results left out")
     return " " + "; ".join(said) + "." if said else ""
+
+
+def _remove_stale(out: Path, manifest: Manifest, written: Sequence[str], plots: bool) -> None:
+    """A table or plot an earlier report wrote that this one has nothing for (no forfeits left,
+    say, once disputed records are left out) is removed: a folder never shows a stale table."""
+    names = {f"{t}.csv" for t in fld.FIXED_TABLES} | {f"matrix_{v}.csv" for v in manifest.variant_names}
+    if plots:
+        names |= {f"{p}.png" for p in fld.FIXED_PLOTS} | {f"heatmap_{v}.png" for v in manifest.variant_names}
+    for name in sorted(names & fld.owned_files(manifest) - set(written)):
+        path = out / name
+        if path.is_file() and not path.is_symlink():
+            path.unlink()
 
 
 def _write_files(out: Path, head: str, tables: Sequence[Table], plots: bool, written: list[str]) -> None:
@@ -146,9 +160,10 @@ def _plots(out: Path, tables: Sequence[Table], written: list[str]) -> None:
             save_figure(fig, out / f"heatmap_{t.name[7:]}.png", 100)
             plt.close(fig)
     entries = next(t for t in tables if t.name == "entries")
-    if entries.rows:
-        labels = [f"{r[1]} ({r[0]})" for r in entries.rows]
-        vals = [r[2] for r in entries.rows]
+    rated = [r for r in entries.rows if isinstance(r[2], tuple)]  # (not the failed matches' row)
+    if rated:
+        labels = [f"{r[1]} ({r[0]})" for r in rated]
+        vals = [r[2] for r in rated]
         fig, ax = plt.subplots(figsize=(7, 0.4 * len(labels) + 1.5))
         ys = range(len(labels))
         ax.errorbar([v[0] for v in vals], ys, xerr=[[max(0.0, v[0] - v[1]) for v in vals],

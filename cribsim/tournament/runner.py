@@ -106,7 +106,6 @@ def check_out(exp: Experiment, out: Path, resume: bool, fresh: bool, locked: boo
         if resume:
             raise CribsimError(f"cribsim: --resume: {out} does not exist; nothing to resume")
         return None
-    refuse_links(out)
     if not locked and holder(out) is not None:
         raise CribsimError(f"cribsim: {out} is in use: {describe_holder(out / '.cribsim.lock')}; wait for it to "
                            "end, or use another --out")
@@ -117,7 +116,9 @@ def check_out(exp: Experiment, out: Path, resume: bool, fresh: bool, locked: boo
                            "another --out") from None
     if old is None:
         _check_unowned(out, resume)
+        refuse_links(out)  # (its scratch files or lock)
         return None
+    refuse_links(out)
     if old.config_hash != exp.config_hash() and not fresh:
         raise CribsimError(f"cribsim: {out} already holds a run of a different config (hash "
                            f"{old.config_hash}, now {exp.config_hash()}); use another --out or --fresh")
@@ -283,7 +284,7 @@ def _run_locked(run: Run, play: Play) -> Manifest:
     try:
         lock = FolderLock(run.out, "run").acquire()
         earlier = _settle_earlier(run)
-        done = earlier.records
+        done = earlier.results  # (failed matches are played again)
         pending = deque(pending_specs(run.manifest, run.specs, done, earlier.disputed))
         if not pending and earlier.accounted:  # finished before: nothing to play (and no Ray was started for it)
             return _finish(run, len(done), "stopped by the SPRT" if run.manifest.stop is not None and
@@ -342,14 +343,18 @@ def _play(run: Run, play: Play, done: list[MatchRecord], pending: deque[MatchSpe
         raise RunFailed(f"cribsim: run failed: cannot write {run.out / MANIFEST} ({e.strerror or e}); "
                         f"{len(done):,} matches on disk") from None
     status, error = "complete", None
-    sink = None
+    sink, verdict = None, None
     try:
         sink = Sink(jsonl, run.manifest, done, len(run.specs), run.progress and not run.quiet)
         run.nodes = play(ctx, pending, sink)
         if run.stop.requested:
             status = "interrupted"
-        elif sink.closed:
-            status = "stopped by the SPRT"
+        else:
+            if sink.closed:
+                status = "stopped by the SPRT"
+            verdict = sink.tally.verdict(run.exp.max_failed, run.manifest.variant_names)
+            if verdict is not None:  # played to its end, but too many matches have no result
+                status, error = "failed", verdict
     except KeyboardInterrupt:
         status = "interrupted"
     except RunFailed as e:
@@ -370,14 +375,17 @@ def _play(run: Run, play: Play, done: list[MatchRecord], pending: deque[MatchSpe
                     status, error = "failed", f"cannot write {jsonl} ({e.strerror or e})"
     # a run that ended cleanly wrote (and fsynced) exactly what its sink counted; any other end is
     # counted on disk, as a resumed run will find it
-    played = len(sink.played) if sink is not None and status in ENDED_WELL else count_on_disk(jsonl, run.manifest)
-    return _finish(run, played, status, error, sink.records if sink is not None and sink.keep else None)
+    played = len(sink.played) if sink is not None and (status in ENDED_WELL or verdict is not None) \
+        else count_on_disk(jsonl, run.manifest)
+    return _finish(run, played, status, error, sink.records if sink is not None and sink.keep else None,
+                   report_failed=verdict is not None)
 
 
 def _finish(run: Run, played: int, status: str, error: str | None,
-            records: Sequence[MatchRecord] | None = None) -> Manifest:
+            records: Sequence[MatchRecord] | None = None, report_failed: bool = False) -> Manifest:
     """Record how the run ended (the manifest, the run log), say so, and report a run that
-    ended well. A run the SPRT stopped counts, in the manifest, the matches its tables use (the
+    ended well, or that played to its end with too many failed matches (``report_failed``: its
+    summary counts them). A run the SPRT stopped counts, in the manifest, the matches its tables use (the
     groups up to each stream's decision): how many more were in flight when it stopped depends
     on the batches, so that count goes to the run log only."""
     m = run.manifest
@@ -396,6 +404,9 @@ def _finish(run: Run, played: int, status: str, error: str | None,
     if status == "interrupted":
         raise Interrupted(f"cribsim: interrupted; {played:,} matches saved in {run.out}; continue with --resume{note}")
     if status == "failed":
+        if report_failed and run.report:
+            with contextlib.suppress(CribsimError):  # the run's own failure is the one to say
+                write_report(run.out, quiet=run.quiet, locked=True)
         raise RunFailed(_with_log(f"cribsim: run failed: {error}; {played:,} matches saved in {run.out} "
                                   f"(continue with --resume){note}", run.log))
     if note:

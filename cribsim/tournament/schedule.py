@@ -12,6 +12,7 @@ same deals where their rules allow (common random numbers)."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import permutations
@@ -47,6 +48,9 @@ def groups_for(exp: Any, v: int) -> tuple[int, int]:
     """Groups per table of variant v, and matches per group."""
     per = len(seatings(len(exp.variants[v].sides))) if exp.paired else 1
     return math.ceil(exp.matches / per), per
+
+
+_ID = re.compile(r"(?:0|[1-9][0-9]{0,17})(?:\.(?:0|[1-9][0-9]{0,17})){3}")  # as the schedule writes ids
 
 
 @dataclass(frozen=True)
@@ -90,12 +94,13 @@ class Schedule:
     def slot(self, match_id: str) -> Slot | None:
         """The slot of ``match_id`` (``variant.table.group.seating``, as the schedule writes it),
         or None if the schedule has no such match."""
-        parts = match_id.split(".")
-        if len(parts) != 4 or not all(p.isdigit() and p.isascii() and str(int(p)) == p for p in parts):
+        if not _ID.fullmatch(match_id):
             return None
-        v, t, g, s = (int(p) for p in parts)
+        v, t, g, s = (int(p) for p in match_id.split("."))
         if not (v < len(self.tables) and t < len(self.tables[v]) and g < self.groups[v]
                 and s < len(self.seats[v])) or (not self.paired and s != g % len(self.seats[v])):
+            return None
+        if len(self.tables[v][t]) != len(self.seats[v][s]):  # (a hand-edited manifest)
             return None
         return self._slot(v, t, g, s)
 

@@ -8,7 +8,8 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -74,6 +75,39 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
+class Tally:
+    """Matches played and failed (no result) by table, and the first failure's reason: what
+    decides whether a run that played to its end failed (:meth:`verdict`)."""
+
+    def __init__(self) -> None:
+        self.played: Counter[tuple[int, int]] = Counter()
+        self.failed: Counter[tuple[int, int]] = Counter()
+        self.first_failure = ""
+
+    def add(self, records: Iterable[MatchRecord]) -> None:
+        for r in records:
+            self.played[(r.variant, r.table)] += 1
+            if r.failed:
+                self.failed[(r.variant, r.table)] += 1
+                if not self.first_failure and r.forfeit is not None:
+                    self.first_failure = f"match {r.id}: {r.forfeit.error}"
+
+    def verdict(self, max_failed: float, variant_names: Sequence[str]) -> str | None:
+        """Why the run failed (None: it did not): a table whose every match failed, or more
+        failed matches than the share ``max_failed``."""
+        failed, played = sum(self.failed.values()), sum(self.played.values())
+        if not failed:
+            return None
+        for (v, t), n in sorted(self.played.items()):
+            if self.failed[(v, t)] == n:
+                return (f"every match of table {t} of {variant_names[v]} failed ({n:,}; {failed:,} of {played:,} in "
+                        f"all; the first, {self.first_failure})")
+        if failed > max_failed * played:
+            return (f"{failed:,} of {played:,} matches failed ({failed / played:.1%}, more than max_failed "
+                    f"{max_failed:g}; the first, {self.first_failure})")
+        return None
+
+
 class Sink:
     """Appends records to matches.jsonl, tracks the SPRT, reports progress."""
 
@@ -89,6 +123,8 @@ class Sink:
         self.keep = manifest.stop is not None  # records stay in memory only for the SPRT
         self.records = list(done) if self.keep else []
         self.played = {r.id for r in done}
+        self.tally = Tally()
+        self.tally.add(done)
         self.closed: set[Stream] = set()
         self.progress = Progress(total, len(done)) if progress else None
         self.update_sprt()
@@ -107,6 +143,7 @@ class Sink:
         f.flush()
         os.fsync(f.fileno())
         self.played.update(r.id for r in records)
+        self.tally.add(records)
         if self.keep:
             self.records.extend(records)
         if self.progress is not None:
@@ -140,7 +177,7 @@ def open_games(out: Path) -> tuple[Path, set[str]]:
                         "only into a folder of its own")
     path.parent.mkdir(exist_ok=True)
     if not path.exists():
-        open_append(path).close()
+        open_append(path, levels=1).close()
         return path, set()
     try:
         if cut_torn_member(path):

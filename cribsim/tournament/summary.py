@@ -197,6 +197,9 @@ def variant_columns(manifest: Manifest) -> list[Column]:
 
 # ---- the tables -------------------------------------------------------------------------------
 
+FAILED_ROW = "(failed: no result)"
+
+
 def summarize(manifest: Manifest, records: Sequence[MatchRecord]) -> list[Table]:
     """All summary tables, in a fixed order."""
     records = sorted(used_records(manifest, records), key=sort_key)
@@ -234,6 +237,9 @@ def summarize(manifest: Manifest, records: Sequence[MatchRecord]) -> list[Table]
             forfeits = sum(1 for r in mine if r.forfeit and r.forfeit.entry == e)
             entry_rows.append([rules["name"], names[e], (*stats.wilson(won + drawn, len(mine)), len(mine)), elo,
                                forfeits])
+        lost = sum(1 for r in failed if r.variant == v)
+        if lost:  # matches with no result (a worker that kept dying): counted in a row of their own
+            entry_rows.append([rules["name"], FAILED_ROW, "", "", lost])
         # per variant: the game's and the variants' own columns, then the skill gap
         games = [g for r in recs for g in r.games]
         mine_cols = {c.header for c in info.columns}
@@ -248,7 +254,7 @@ def summarize(manifest: Manifest, records: Sequence[MatchRecord]) -> list[Table]
                 label = f"{names[best]} vs {names[worst]}"
                 gap = (*stats.wilson(s if best < worst else n - s, n), n)
         row += [label, gap]
-        row.append(sum(1 for r in recs if r.forfeit))
+        row.append(sum(1 for r in recs if r.forfeit) + lost)  # the failed matches too: the forfeits table lists them
         variant_rows.append(row)
         if manifest.paired and k == 2:
             paired_rows += _paired(manifest, v, rules["name"], names, recs)

@@ -44,7 +44,7 @@ from cribsim.ruleset import read_yaml
 from ..errors import ConfigError, CribsimError
 from ..lock import FolderLock
 from ..names import check_name
-from ..nofollow import open_append, refuse_links
+from ..nofollow import LinkRefused, link_message, open_append, open_read, open_update, refuse_links
 from ..params import Param
 from ..strategy import resolve
 from ..suggest import did_you_mean
@@ -286,12 +286,22 @@ def study_folder(out: Path, kind: str, where: Where) -> Iterator[Where]:
         lock.release()
 
 
+def step_folder(out: Path, label: str) -> Path:
+    """``out/steps``, made if need be, after checking (again: a study runs for hours) that no
+    link has appeared in the study's folder, the step's own folder included."""
+    refuse_links(out)
+    steps = out / "steps"
+    steps.mkdir(exist_ok=True)
+    if (steps / label).is_symlink():  # (the check above saw it too, unless it appeared just now)
+        raise LinkRefused(link_message(steps / label))
+    return steps
+
+
 def play(t: Tune, out: Path, label: str, values: dict[str, Any], matches: int, seed: int, where: Where,
          report: bool = False) -> list[Any]:
     """Run one experiment of the tuned strategy (``values``) against the opponent into
     ``out/steps/label`` (resumed if it was stopped); its match records."""
-    steps = out / "steps"
-    steps.mkdir(exist_ok=True)
+    steps = step_folder(out, label)
     cfg = steps / f"{label}.yaml"
     text = _experiment_yaml(t, label, values, matches, seed)
     if not cfg.exists() or cfg.read_text() != text:
@@ -332,10 +342,12 @@ def read_trajectory(t: Tune, path: Path) -> list[dict[str, Any]]:
     """The finished iterations of an earlier run of the same config (none for a new tune)."""
     if not path.exists():
         return []
-    data = path.read_bytes()
+    with open_read(path) as f:
+        data = f.read()
     if data and not data.endswith(b"\n"):  # a torn last line (every line is written whole): cut it
         data = data[:data.rfind(b"\n") + 1]
-        os.truncate(path, len(data))
+        with open_update(path) as f:
+            f.truncate(len(data))
     rows = []
     for n, line in enumerate(data.decode(errors="replace").splitlines(), 1):
         if not line.strip():

@@ -11,6 +11,7 @@
 import json
 import os
 import shutil
+from pathlib import Path
 
 import matplotlib
 
@@ -20,10 +21,11 @@ import pytest  # noqa: E402
 
 from cribsim.cli.main import main  # noqa: E402
 from cribsim.lock import FolderLock  # noqa: E402
-from cribsim.nofollow import LinkRefused, find_link, open_append, open_read  # noqa: E402
+from cribsim.nofollow import LinkRefused, find_link, open_append, open_read, open_update  # noqa: E402
 from cribsim.tournament import folder as fld  # noqa: E402
 from cribsim.tournament.atomic import atomic_write, save_figure  # noqa: E402
 from cribsim.tournament.manifest import Manifest  # noqa: E402
+from cribsim.tournament.tune import step_folder  # noqa: E402
 
 CONFIG = "name: safe\nlineup: [random, greedy]\nmatches: 6\nseed: 5\nrecord: all\n"
 PRECIOUS = b"precious: not cribsim's\n"
@@ -115,6 +117,12 @@ def test_a_link_planted_after_the_look_is_never_followed(run):
             open_read(out / name)
     with pytest.raises(LinkRefused):
         fld.scan_records(out / "matches.jsonl", None)
+    shutil.rmtree(out / "games")  # the records' folder swapped for a link while a run plays
+    (out / "games").symlink_to(run / "outside", target_is_directory=True)
+    for opener in (open_append, open_read, open_update):
+        with pytest.raises(LinkRefused, match=r"games: a symbolic link"):
+            opener(out / "games" / "games.jsonl.gz", levels=1)
+    (out / "games").unlink()
     (out / "summary.md").unlink()
     (out / "summary.md").symlink_to(victim)
     atomic_write(out / "summary.md", "new\n")  # the link is replaced, not written through
@@ -126,6 +134,48 @@ def test_a_link_planted_after_the_look_is_never_followed(run):
     assert not (out / "summary.md").is_symlink() and (out / "summary.md").read_text() == "new\n"
     assert not (out / "winrates.png").is_symlink()
     assert untouched(run)
+
+
+def test_a_hard_link_to_a_file_elsewhere_is_never_written(run, capsys):
+    out, victim = run / "run", run / "outside" / "victim"
+    (out / "matches.jsonl").unlink()
+    os.link(victim, out / "matches.jsonl")
+    code, _, err = cli(["run", run / "exp.yaml", "--serial", "--quiet", "--out", out], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "matches.jsonl: has other hard links" in err
+    assert victim.read_bytes() == PRECIOUS and victim.stat().st_mtime == 1_000_000_000
+
+
+def test_a_folder_that_cannot_be_looked_through_is_refused(run, monkeypatch):
+    real = os.scandir
+
+    def scandir(path):
+        if Path(path).name == "games":
+            raise PermissionError(13, "Permission denied")
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    with pytest.raises(LinkRefused, match=r"games: cannot look through it \(Permission denied\)"):
+        find_link(run / "run")
+
+
+def test_a_study_step_folder_that_is_a_link_is_refused(tmp_path):
+    (tmp_path / "study" / "steps").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "study" / "steps" / "000-plus").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(LinkRefused, match=r"000-plus: a symbolic link"):
+        step_folder(tmp_path / "study", "000-plus")
+
+
+def test_a_table_the_report_no_longer_has_is_removed(run, capsys):
+    out = run / "run"
+    m = json.loads((out / "manifest.json").read_text())
+    m["files"] = sorted(set(m["files"]) | {"forfeits.csv"})
+    (out / "manifest.json").write_text(json.dumps(m))
+    (out / "forfeits.csv").write_text("variant,match,entry,kind,error\nstandard,0.0.0.0,random,error,stale\n")
+    code, _, err = cli(["report", out, "--quiet"], capsys)
+    assert code == 0, err
+    assert not (out / "forfeits.csv").exists()
 
 
 def test_the_folder_itself_may_be_a_link(run, capsys):
@@ -172,6 +222,15 @@ def test_records_of_no_scheduled_match_and_disputed_matches_are_left_out(run, ca
     assert code == 0, err
     assert (out / "matches.jsonl").read_bytes() == before
     assert "recorded twice with different results left out" in err
+
+
+def test_an_id_too_long_for_a_number_is_counted_not_a_crash(run, capsys):
+    out = run / "run"
+    rec = {**lines(out)[0], "id": "0.0." + "1" * 5000 + ".0"}
+    with open(out / "matches.jsonl", "a") as f:
+        f.write(json.dumps(rec) + "\n")
+    code, _, err = cli(["report", out, "--quiet"], capsys)
+    assert code == 0 and "1 record of no match of this run's schedule left out (line 7" in err, err
 
 
 def test_a_lost_match_is_played_again_and_its_foreign_copy_stays_left_out(run, capsys):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cribsim.cli.main import main
-from cribsim.errors import CribsimError, without_addresses
+from cribsim.errors import CribsimError, RunFailed, without_addresses
 from cribsim.games.cribbage.match import play_match
 from cribsim.isolation import Isolated, Link, PluginFault, check
 from cribsim.isolation.bots import Bot
@@ -360,10 +360,12 @@ def test_a_garbled_reply_is_an_error_forfeit(tmp_path):
 
 
 DOUBLER = textwrap.dedent("""\
-    # answers its third decision twice, in the way argv[1] says: in one write, in two writes with
-    # a pause between, or the second only once the next request has come
-    import json, sys, time
+    # answers its third decision (or, with argv[2] "result", every result) twice, in the way
+    # argv[1] says: in one write, in two writes with a pause between, the second only once the
+    # next request has come, or both and then it exits
+    import json, os, sys, time
     how, decided, owed = sys.argv[1], 0, None
+    twice = sys.argv[2] if len(sys.argv) > 2 else "decide"
     def send(text):
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -384,9 +386,13 @@ DOUBLER = textwrap.dedent("""\
         else:
             reply = {"kind": "ok"}
         text = json.dumps({"id": msg["id"], **reply}) + "\\n"
-        if kind == "decide" and decided == 3:
+        if (twice == "decide" and kind == "decide" and decided == 3) or (twice == "result" and kind == "result"):
             if how == "together":
                 send(text + text)
+            elif how == "exit":
+                send(text + text)
+                time.sleep(0.2)
+                os._exit(0)
             elif how == "apart":
                 send(text)
                 time.sleep(0.05)
@@ -418,7 +424,7 @@ def _doubled(tmp_path, how):
 def test_a_bot_that_writes_twice_gets_one_fault_however_the_lines_arrive(tmp_path):
     """The second reply is found at the next request whenever it was written: the same fault
     at the same decision, so forfeits.csv is the same in every run."""
-    faults = {how: _doubled(tmp_path, how) for how in ("together", "apart", "later")}
+    faults = {how: _doubled(tmp_path, how) for how in ("together", "apart", "later", "exit")}
     assert set(faults.values()) == {(0, "error", "it wrote a second reply to an earlier request (the player protocol)")}
 
 
@@ -428,7 +434,7 @@ def test_forfeits_csv_is_the_same_however_a_double_reply_arrives(tmp_path):
     together, apart, or only after the next request: the same forfeits.csv, byte for byte."""
     (tmp_path / "doubler.py").write_text(DOUBLER)
     got = {}
-    for how in ("together", "apart", "later"):
+    for how in ("together", "apart", "later", "exit"):
         cfg = write(tmp_path, f"""\
             name: doubled
             lineup:
@@ -439,8 +445,27 @@ def test_forfeits_csv_is_the_same_however_a_double_reply_arrives(tmp_path):
         """, f"{how}.yaml")
         run_experiment(load_experiment(cfg), tmp_path / how, serial=True, quiet=True)
         got[how] = (tmp_path / how / "forfeits.csv").read_bytes()
-    assert got["together"] == got["apart"] == got["later"]
+    assert got["together"] == got["apart"] == got["later"] == got["exit"]
     assert got["together"].count(b"it wrote a second reply to an earlier request") == 2, got["together"]
+
+
+def test_a_second_reply_to_a_decided_match_costs_no_later_match(tmp_path):
+    """A bot that answers every result twice: the second reply comes where the next match's
+    first reply is due; that match is not charged (the player is started again), so no match
+    pays for another one, whichever a process happens to play next."""
+    (tmp_path / "doubler.py").write_text(DOUBLER)
+    for how in ("together", "later"):
+        cfg = write(tmp_path, f"""\
+            name: doubled
+            lineup:
+              - {{name: doubler, command: [{sys.executable}, doubler.py, {how}, result], trusted: true}}
+              - greedy
+            matches: 4
+            seed: 3
+        """, f"{how}.yaml")
+        run_experiment(load_experiment(cfg), tmp_path / how, serial=True, quiet=True)
+        assert not (tmp_path / how / "forfeits.csv").exists()
+        assert len(records(tmp_path / how)) == 4
 
 def test_a_reply_without_its_requests_id_is_an_error(tmp_path):
     player = tmp_path / "no_id.py"
@@ -470,7 +495,9 @@ def test_a_hung_ray_batch_is_cancelled_and_its_matches_recorded_failed(tmp_path,
     """)
     exp = load_experiment(cfg)
     t0 = time.monotonic()
-    run_experiment(exp, tmp_path / "out", workers=2, quiet=True, batch_seconds=0.05)
+    with pytest.raises(RunFailed, match=r"every match of table 0 of standard failed \(2; 2 of 2 in all; the first, "
+                                        r"match 0\.0\.0\.0: it did not finish within 2 s"):
+        run_experiment(exp, tmp_path / "out", workers=2, quiet=True, batch_seconds=0.05)  # no result: the run failed
     assert time.monotonic() - t0 < 60
     recs = records(tmp_path / "out")
     assert len(recs) == 2

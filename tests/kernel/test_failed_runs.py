@@ -1,0 +1,102 @@
+"""A run that failed says so: when every match of a table failed (no result: a worker that kept
+dying), or more than ``max_failed`` of them, the run ends with exit 1, ``"status": "failed"``
+and the reason, its summary counts the failed matches in a row of their own, and ``--resume``
+plays them again."""
+
+import csv
+import json
+
+import pytest
+
+from cribsim.cli.main import main
+from cribsim.errors import CribsimError
+from cribsim.records import Forfeit, MatchRecord
+from cribsim.tournament import executors
+from cribsim.tournament.config import load_experiment
+
+WHY = "its worker process died (RuntimeEnvSetupError), also when the match was retried"
+
+
+def cli(argv, capsys):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def failing(monkeypatch, which):
+    """Serial batches whose matches ``which(id)`` picks come back failed, as a dying worker's do."""
+    real = executors.play_batch
+
+    def play_batch(ctx, specs):
+        records, info = real(ctx, specs)
+        return [MatchRecord(r.id, r.variant, r.table, r.group, r.seating, r.sides, -1, None,
+                            Forfeit(None, None, "crash", WHY)) if which(r.id) else r for r in records], info
+
+    monkeypatch.setattr(executors, "play_batch", play_batch)
+
+
+def entries(out):
+    with open(out / "entries.csv") as f:
+        return list(csv.DictReader(f))
+
+
+def test_a_run_whose_every_match_failed_fails(tmp_path, capsys, monkeypatch):
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: f\nlineup: [random, greedy]\nmatches: 4\nseed: 2\n")
+    out = tmp_path / "out"
+    failing(monkeypatch, lambda _: True)
+    code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", out], capsys)
+    assert code == 1 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith("cribsim: run failed: every match of table 0 of standard failed (4; 4 of 4 in all; the "
+                          f"first, match 0.0.0.0: {WHY})"), err
+    assert "continue with --resume" in err
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["status"] == "failed" and m["error"].startswith("every match of table 0") and m["played"] == 4
+    rows = entries(out)
+    assert [(r["entry"], r["forfeits"]) for r in rows] == [("(failed: no result)", "4")], rows
+    assert "0 matches (4 failed)" in (out / "summary.md").read_text()
+
+    # --resume plays the failed matches again; their new records replace the failed ones
+    monkeypatch.undo()
+    code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", out, "--resume"], capsys)
+    assert code == 0, err
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["status"] == "complete" and "error" not in m
+    assert len((out / "matches.jsonl").read_text().splitlines()) == 8
+    assert [r["entry"] for r in entries(out)] == ["random", "greedy"]
+    fresh = tmp_path / "fresh"
+    assert main(["run", str(cfg), "--serial", "--quiet", "--out", str(fresh)]) == 0
+    capsys.readouterr()
+    for name in ("entries.csv", "variants.csv", "matrix_standard.csv", "paired.csv"):
+        assert (out / name).read_bytes() == (fresh / name).read_bytes(), name
+
+
+def test_more_failed_matches_than_max_failed_fail_the_run(tmp_path, capsys, monkeypatch):
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: f\nlineup: [random, greedy]\nmatches: 100\nseed: 2\n")
+    failing(monkeypatch, lambda i: i in ("0.0.3.0", "0.0.7.1"))  # 2 of 100: 2%
+    code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", tmp_path / "a"], capsys)
+    assert code == 1 and "2 of 100 matches failed (2.0%, more than max_failed 0.01; the first, match 0.0.3.0" in err
+    assert ("standard", "(failed: no result)", "2") in {(r["variant"], r["entry"], r["forfeits"])
+                                                        for r in entries(tmp_path / "a")}
+    cfg.write_text(cfg.read_text() + "max_failed: 0.05\n")
+    code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", tmp_path / "b"], capsys)
+    assert code == 0, err
+    assert json.loads((tmp_path / "b" / "manifest.json").read_text())["status"] == "complete"
+    assert ("(failed: no result)", "2") in {(r["entry"], r["forfeits"]) for r in entries(tmp_path / "b")}
+
+
+@pytest.mark.parametrize("value", [-0.1, 1.5, "much", True])
+def test_max_failed_is_a_share(tmp_path, value):
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text(f"name: f\nlineup: [random, greedy]\nmatches: 4\nmax_failed: {json.dumps(value)}\n")
+    with pytest.raises(CribsimError, match=r"key 'max_failed': expected a finite number 0\.\.1"):
+        load_experiment(cfg)
+
+
+def test_max_failed_changes_the_config_hash_only_when_given(tmp_path):
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text("name: f\nlineup: [random, greedy]\nmatches: 4\n")
+    b.write_text("name: f\nlineup: [random, greedy]\nmatches: 4\nmax_failed: 0.2\n")
+    assert load_experiment(a).config_hash() != load_experiment(b).config_hash()
+    assert load_experiment(a).max_failed == 0.01 and load_experiment(b).max_failed == 0.2
