@@ -308,6 +308,7 @@ class Session:
     status: str = "running"
     workers: int | None = None
     nodes: list[str] = field(default_factory=list)
+    cluster: dict[str, JSON] | None = None  # a Ray cluster joined: its address, how asked, nodes, CPUs
     played: int = 0
     host: str = field(default_factory=platform.node)
     python: str = field(default_factory=lambda: sys.version.split()[0])

@@ -11,6 +11,7 @@ import socket
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from ..errors import CribsimError, RunFailed, describe
 from .sink import warn
@@ -101,6 +102,41 @@ def _check_token(address: str) -> None:
         raise CribsimError(f"cribsim: the Ray cluster at {address} needs its token; {TOKEN_HINT}") from None
     except Exception:
         return  # anything else: let ray.init say it
+
+
+@dataclass(frozen=True)
+class Joined:
+    """The Ray cluster a run joined: the address Ray resolved (``auto`` names whichever Ray
+    this machine last started), how it was asked for, its live nodes and CPUs."""
+
+    address: str
+    asked: str
+    nodes: int
+    cpus: int
+
+    def line(self) -> str:
+        how = f" ({self.asked})" if self.asked and self.asked != self.address else ""
+        return (f"cribsim: joined the Ray cluster at {self.address}{how}: {self.nodes} node"
+                f"{'s' if self.nodes != 1 else ''}, {self.cpus} CPU{'s' if self.cpus != 1 else ''}")
+
+    def to_json(self) -> dict[str, str | int]:
+        return {"address": self.address, "asked": self.asked, "nodes": self.nodes, "cpus": self.cpus}
+
+
+def joined_cluster(address: str | None) -> Joined:
+    """What :func:`init_ray` joined (call it after, for a Ray this process did not start)."""
+    import ray
+
+    asked = f"--address {address}" if address else \
+        f"RAY_ADDRESS={os.environ['RAY_ADDRESS']}" if os.environ.get("RAY_ADDRESS") else "a Ray already started"
+    try:
+        resolved = str(getattr(ray.get_runtime_context(), "gcs_address", "") or address or "?")
+        listed: list[dict[str, object]] = ray.nodes()  # type: ignore[no-untyped-call]
+        nodes = len([n for n in listed if n.get("Alive")])
+        cpus = int(ray.cluster_resources().get("CPU", 0))  # type: ignore[no-untyped-call]
+    except Exception as e:
+        raise RunFailed(f"cribsim: Ray started but does not answer ({describe(e, 200)})") from None
+    return Joined(resolved, asked, nodes, cpus)
 
 
 RAY_LOG = "CRIBSIM_RAY_LOG"

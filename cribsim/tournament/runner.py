@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -42,7 +43,7 @@ from .manifest import (
     now,
     read_sessions,
 )
-from .raycluster import RAY_LOG, init_ray, ray_messages_to_log, ray_or_bug, shutdown
+from .raycluster import RAY_LOG, init_ray, joined_cluster, ray_messages_to_log, ray_or_bug, shutdown
 from .report import write_report
 from .schedule import MatchSpec, build_schedule, groups_for
 from .secret import SECRET_FILE, commitment, run_secret, secret_seed
@@ -242,6 +243,11 @@ def _run_on_ray(run: Run, workers: int | None, address: str | None, batch_second
             plugin_dirs = [run.exp.plugin_dir] if run.exp.plugin_dir else []
             plugin_dirs += [d for d in run.exp.code_dirs() if d not in plugin_dirs]
             got, embedded = init_ray(workers, address, plugin_dirs)
+            if not embedded:  # say where it runs: RAY_ADDRESS=auto joins whichever Ray started last here
+                cluster = joined_cluster(address)
+                run.session.cluster = cluster.to_json()
+                if not run.quiet:
+                    print(cluster.line(), file=sys.stderr)
             run.stop.rearm()
             if run.stop.requested:
                 raise Interrupted("cribsim: interrupted while Ray started; nothing was written")

@@ -1,7 +1,7 @@
 """A run that failed says so: when every match of a table failed (no result: a worker that kept
 dying), or more than ``max_failed`` of them, the run ends with exit 1, ``"status": "failed"``
 and the reason, its summary counts the failed matches in a row of their own, and ``--resume``
-plays them again."""
+plays them again. A run on a cluster says which one it joined (and its run log keeps it)."""
 
 import csv
 import json
@@ -13,6 +13,7 @@ from cribsim.errors import CribsimError
 from cribsim.records import Forfeit, MatchRecord
 from cribsim.tournament import executors
 from cribsim.tournament.config import load_experiment
+from cribsim.tournament.runner import run_experiment
 
 WHY = "its worker process died (RuntimeEnvSetupError), also when the match was retried"
 
@@ -100,3 +101,17 @@ def test_max_failed_changes_the_config_hash_only_when_given(tmp_path):
     b.write_text("name: f\nlineup: [random, greedy]\nmatches: 4\nmax_failed: 0.2\n")
     assert load_experiment(a).config_hash() != load_experiment(b).config_hash()
     assert load_experiment(a).max_failed == 0.01 and load_experiment(b).max_failed == 0.2
+
+
+def test_a_run_on_a_cluster_says_which_one_it_joined(tmp_path, ray_cluster, capsys):
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: c\nlineup: [random, greedy]\nmatches: 2\nseed: 2\n")
+    run_experiment(load_experiment(cfg), tmp_path / "out", workers=2, progress=False, report=False)
+    err = capsys.readouterr().err
+    line = f"cribsim: joined the Ray cluster at {ray_cluster.address} (a Ray already started): 2 nodes, 2 CPUs"
+    assert line in err.splitlines(), err
+    session = json.loads((tmp_path / "out" / "run.json").read_text())["sessions"][-1]
+    assert session["cluster"] == {"address": ray_cluster.address, "asked": "a Ray already started", "nodes": 2,
+                                  "cpus": 2}
+    run_experiment(load_experiment(cfg), tmp_path / "quiet", workers=2, quiet=True)
+    assert "joined" not in capsys.readouterr().err
