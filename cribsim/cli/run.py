@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import signal
 import site
@@ -13,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import CribsimError, RunFailed
+from ..errors import CribsimError, Interrupted, RunFailed
 from ..names import check_name
 from ..presets import experiment_names, find_experiment
 from ..suggest import did_you_mean
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 MAX_WORKERS = 4096
 SUPERVISED = "CRIBSIM_SUPERVISED_FD"
+SUPERVISOR = "CRIBSIM_SUPERVISOR_PID"
 
 
 def experiment_path(ref: str) -> str:
@@ -92,6 +94,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         read_secret_arg(args.deal_secret)
     if not args.serial and SUPERVISED not in os.environ:
         return _supervise(args, exp)
+    if SUPERVISOR in os.environ:
+        _tie_to_supervisor(os.environ.pop(SUPERVISOR))
     run_experiment(exp, out_dir=args.out, workers=args.workers, address=args.address, serial=args.serial,
                    resume=args.resume, fresh=args.fresh, quiet=args.quiet, deal_secret=args.deal_secret)
     return 0
@@ -123,7 +127,7 @@ def _supervise(args: argparse.Namespace, exp: Experiment) -> int:
     root = str(Path(__file__).resolve().parents[2])
     log_fd, log = tempfile.mkstemp(prefix="cribsim-ray-", suffix=".log")
     os.close(log_fd)
-    env = dict(os.environ, **{SUPERVISED: str(write_end), RAY_LOG: log})
+    env = dict(os.environ, **{SUPERVISED: str(write_end), RAY_LOG: log, SUPERVISOR: str(os.getpid())})
     if not any(os.path.samefile(root, p) for p in _site_dirs()):  # a checkout: the child imports this copy
         env["PYTHONPATH"] = os.pathsep.join(p for p in [root, env.get("PYTHONPATH", "")] if p)
     streams: dict[str, Any] = {}
@@ -167,6 +171,22 @@ def _supervise(args: argparse.Namespace, exp: Experiment) -> int:
     else:
         _remove(log)
     raise RunFailed(f"cribsim: run failed: {reason}{saved}")
+
+
+def _tie_to_supervisor(pid: str) -> None:
+    """In the run's process: when the supervising ``cribsim run`` dies, however (a SIGKILL, a
+    closed terminal), this run stops as on Ctrl-C (Linux: ``PR_SET_PDEATHSIG`` sends SIGINT):
+    the results in hand are written, the manifest says interrupted, Ray shuts down and the
+    folder's lock is freed, so ``--resume`` can follow at once."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGINT, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if str(os.getppid()) != pid:  # it died before the tie was made
+        raise Interrupted("cribsim: interrupted (the supervising cribsim run ended); nothing was written")
 
 
 def _site_dirs() -> list[str]:

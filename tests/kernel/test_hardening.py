@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from cribsim import lock
 from cribsim.cli.main import main
 from cribsim.errors import CribsimError, RunFailed
 from cribsim.tournament import manifest as manifest_module
@@ -761,6 +762,44 @@ def test_ctrl_c_under_ray_counts_what_is_on_disk(tmp_path, ray_cluster):
     assert len(ids) == len(set(ids)) > 0
     assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
 
+
+
+def test_a_killed_supervisor_stops_its_run_and_frees_the_folder(tmp_path, ray_cluster):
+    """SIGKILL to ``cribsim run`` (the supervisor): the run's own process stops as on Ctrl-C
+    within seconds (results in hand written, status interrupted, the lock freed), instead of
+    playing on unattended and holding the folder."""
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: orphan\nlineup: [random, greedy]\nmatches: 40000\nseed: 2\n")
+    out = tmp_path / "out"
+    env = dict(ENV, RAY_ADDRESS=ray_cluster.address)
+    with open(tmp_path / "err.txt", "wb") as err:
+        p = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--quiet", "--out", str(out)],
+                             cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+    jsonl = out / "matches.jsonl"
+    deadline = time.time() + 90
+    while time.time() < deadline and (not jsonl.exists() or jsonl.stat().st_size < 20000):
+        time.sleep(0.05)
+    child = (lock.holder(out) or {}).get("pid")
+    assert isinstance(child, int) and child != p.pid, child  # the run plays in the supervisor's child
+    p.kill()
+    p.wait()
+    deadline = time.time() + 20
+    while time.time() < deadline and _alive(child):
+        time.sleep(0.1)
+    assert not _alive(child), "the run played on after its supervisor was killed"
+    assert lock.holder(out) is None
+    m = json.loads((out / "manifest.json").read_text())
+    ids = [json.loads(x)["id"] for x in jsonl.read_text().splitlines()]
+    assert m["status"] == "interrupted" and m["played"] == len(ids) == len(set(ids)) < 40000
+    assert "interrupted" in (tmp_path / "err.txt").read_text()
+
+
+def _alive(pid):
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
 
 def test_a_dying_raylet_is_one_line_and_the_manifest_says_failed(tmp_path):
     # Ray's core ends the driver at once when its raylet dies; the supervising process reports it
