@@ -144,13 +144,15 @@ RAY_LOG = "CRIBSIM_RAY_LOG"
 
 @contextlib.contextmanager
 def ray_messages_to_log() -> Iterator[str | None]:
-    """Ray's core writes its warnings and errors (auth retries, a dead raylet, ...) straight to
-    file descriptor 2. For the Ray part of a run that descriptor goes to a log file, while
-    ``sys.stderr`` (our messages, the progress bar) keeps the terminal; the log's path is given
-    when Ray fails. Yields the log's path (None if stderr could not be redirected)."""
+    """Ray's core writes its warnings and errors (auth retries, a dead raylet, a lost node's
+    dump, with colour codes) straight to file descriptors 1 and 2. For the Ray part of a run both
+    go to a log file, while ``sys.stdout`` and ``sys.stderr`` (our tables, messages and progress
+    bar) keep the terminal; the log's path is given when Ray fails. Yields the log's path (None if
+    the descriptors could not be redirected)."""
     try:
+        sys.stdout.flush()
         sys.stderr.flush()
-        saved = os.dup(2)
+        saved = {1: os.dup(1), 2: os.dup(2)}
     except (OSError, ValueError):
         yield None
         return
@@ -160,29 +162,37 @@ def ray_messages_to_log() -> Iterator[str | None]:
         fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
     else:
         fd, log = tempfile.mkstemp(prefix="cribsim-ray-", suffix=".log")
-    old_stderr = sys.stderr
-    ours = None
+    streams = {1: "stdout", 2: "stderr"}
+    old = {n: getattr(sys, name) for n, name in streams.items()}
+    ours: list[io.TextIOWrapper] = []
     try:
-        try:
-            uses_fd2 = old_stderr.fileno() == 2
-        except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
-            uses_fd2 = False
-        if uses_fd2:
-            ours = open(os.dup(saved), "w", buffering=1, encoding=getattr(old_stderr, "encoding", None) or "utf-8",
-                        errors="backslashreplace")
-            sys.stderr = ours
-        os.dup2(fd, 2)
+        for n, name in streams.items():
+            if _uses(old[n], n):  # our own writes keep going where they went
+                mine = open(os.dup(saved[n]), "w", buffering=1, errors="backslashreplace",
+                            encoding=getattr(old[n], "encoding", None) or "utf-8")
+                ours.append(mine)
+                setattr(sys, name, mine)
+            os.dup2(fd, n)
         yield log
     finally:
-        with contextlib.suppress(Exception):
-            sys.stderr.flush()
-        sys.stderr = old_stderr
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(fd)
-        if ours is not None:
+        for n, name in streams.items():
             with contextlib.suppress(Exception):
-                ours.close()
+                getattr(sys, name).flush()
+            setattr(sys, name, old[n])
+            os.dup2(saved[n], n)
+            os.close(saved[n])
+        os.close(fd)
+        for mine in ours:
+            with contextlib.suppress(Exception):
+                mine.close()
+
+
+def _uses(stream: object, fd: int) -> bool:
+    try:
+        fileno = getattr(stream, "fileno", None)
+        return fileno is not None and bool(fileno() == fd)
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return False
 
 
 def shutdown() -> None:

@@ -5,6 +5,8 @@ plays them again. A run on a cluster says which one it joined (and its run log k
 
 import csv
 import json
+import os
+import sys
 
 import pytest
 
@@ -13,6 +15,7 @@ from cribsim.errors import CribsimError
 from cribsim.records import Forfeit, MatchRecord
 from cribsim.tournament import executors
 from cribsim.tournament.config import load_experiment
+from cribsim.tournament.raycluster import ray_messages_to_log
 from cribsim.tournament.runner import run_experiment
 
 WHY = "its worker process died (RuntimeEnvSetupError), also when the match was retried"
@@ -115,3 +118,18 @@ def test_a_run_on_a_cluster_says_which_one_it_joined(tmp_path, ray_cluster, caps
                                   "cpus": 2}
     run_experiment(load_experiment(cfg), tmp_path / "quiet", workers=2, quiet=True)
     assert "joined" not in capsys.readouterr().err
+
+
+def test_rays_own_messages_reach_neither_stdout_nor_stderr(capfd):
+    """What Ray's core writes straight to descriptors 1 and 2 (a lost node's dump, with colour
+    codes) goes to the run's log; cribsim's own prints keep the terminal."""
+    with ray_messages_to_log() as log:
+        os.write(1, b"\x1b[33m(raylet) Raylet is terminated\x1b[0m\n")
+        os.write(2, b"[core] auth retry\n")
+        print("the tables")
+        print("cribsim: a message", file=sys.stderr)
+    out, err = capfd.readouterr()
+    assert out == "the tables\n" and err == "cribsim: a message\n"
+    with open(log, "rb") as f:
+        assert f.read() == b"\x1b[33m(raylet) Raylet is terminated\x1b[0m\n[core] auth retry\n"
+    os.unlink(log)
