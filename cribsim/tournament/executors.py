@@ -2,9 +2,9 @@
 about ``batch_seconds`` each, and hand each batch's records to the sink as it finishes.
 
 Both call :func:`cribsim.tournament.batch.play_batch`. Ray gets the context once
-(``ray.put``), at most one task in flight per worker plus ``queued`` waiting (``ray.wait`` for
-back-pressure), tasks retried if a worker dies, a batch past its deadline cancelled and its
-matches played one by one. Ctrl-C asks the run to stop after the results in hand are written."""
+(``ray.put``), two tasks in flight per worker (``ray.wait`` for back-pressure), tasks retried if
+a worker dies, a batch past its deadline cancelled and its matches played one by one. Ctrl-C
+asks the run to stop after the results in hand are written."""
 
 from __future__ import annotations
 
@@ -108,10 +108,14 @@ def _ray_batch(ctx: dict[str, Any], specs: list[MatchSpec]) -> tuple[list[MatchR
     return records, info
 
 
+IN_FLIGHT_PER_WORKER = 2  # one running, one waiting behind it
+
+
 def run_ray(ctx: dict[str, Any], pending: deque[MatchSpec], sink: Sink, workers: int, batch_seconds: float,
-            queued: int = 0, stop: StopFlag | None = None) -> set[str]:
-    """``queued`` extra tasks wait behind the running ones (with an embedded Ray, whose CPUs
-    equal the workers) so that no worker idles while the driver writes results. A task that
+            stop: StopFlag | None = None) -> set[str]:
+    """``IN_FLIGHT_PER_WORKER`` tasks per worker are in flight, so that a worker that finishes a
+    batch starts the next at once rather than idling while the driver writes results and sends
+    it another (on a cluster as with an embedded Ray). A task that
     raises (our code, not a dying worker) fails the run; a task past its deadline
     (:func:`batch_deadline`) is cancelled and its matches played one by one; after Ctrl-C
     nothing new is sent, the tasks in flight are cancelled and their matches left to a resumed
@@ -130,7 +134,7 @@ def run_ray(ctx: dict[str, Any], pending: deque[MatchSpec], sink: Sink, workers:
         while pending or inflight:
             if stop is not None and stop.requested:
                 break
-            while pending and len(inflight) < workers + queued:
+            while pending and len(inflight) < IN_FLIGHT_PER_WORKER * workers:
                 batch = _take(pending, sink, size)
                 if not batch:
                     break

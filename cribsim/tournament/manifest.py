@@ -309,6 +309,9 @@ class Session:
     workers: int | None = None
     nodes: list[str] = field(default_factory=list)
     cluster: dict[str, JSON] | None = None  # a Ray cluster joined: its address, how asked, nodes, CPUs
+    # how the matches went out: batches written, their sizes (smallest, median, largest), the
+    # batches in flight per worker (timing decides the sizes, so this is the log's, not the manifest's)
+    batches: dict[str, int] | None = None
     played: int = 0
     host: str = field(default_factory=platform.node)
     python: str = field(default_factory=lambda: sys.version.split()[0])

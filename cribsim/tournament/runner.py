@@ -27,7 +27,7 @@ from ..records import MatchRecord
 from ..strategy import notes as strategy_notes
 from . import folder as fld
 from .batch import make_context
-from .executors import StopFlag, run_ray, run_serial
+from .executors import IN_FLIGHT_PER_WORKER, StopFlag, run_ray, run_serial
 from .manifest import (
     MANIFEST,
     RUN_LOG,
@@ -253,7 +253,7 @@ def _run_on_ray(run: Run, workers: int | None, address: str | None, batch_second
                 raise Interrupted("cribsim: interrupted while Ray started; nothing was written")
             run.log, run.session.workers = log, got
             return _run_locked(run, lambda ctx, pending, sink: run_ray(ctx, pending, sink, got, batch_seconds,
-                                                                       queued=1 if embedded else 0, stop=run.stop))
+                                                                       stop=run.stop))
         except CribsimError as e:
             if isinstance(e, RunFailed) or "cannot start" in str(e) or "cannot join" in str(e) \
                     or "does not answer" in str(e):
@@ -381,6 +381,11 @@ def _play(run: Run, play: Play, done: list[MatchRecord], pending: deque[MatchSpe
                     status, error = "failed", f"cannot write {jsonl} ({e.strerror or e})"
     # a run that ended cleanly wrote (and fsynced) exactly what its sink counted; any other end is
     # counted on disk, as a resumed run will find it
+    if sink is not None and sink.batches:
+        sizes = sorted(sink.batches)
+        run.session.batches = {"count": len(sizes), "smallest": sizes[0], "median": sizes[len(sizes) // 2],
+                               "largest": sizes[-1], "in_flight_per_worker": 1 if run.session.mode == "serial"
+                               else IN_FLIGHT_PER_WORKER}
     played = len(sink.played) if sink is not None and (status in ENDED_WELL or verdict is not None) \
         else count_on_disk(jsonl, run.manifest)
     return _finish(run, played, status, error, sink.records if sink is not None and sink.keep else None,

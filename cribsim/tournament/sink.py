@@ -123,6 +123,7 @@ class Sink:
         self.keep = manifest.stop is not None  # records stay in memory only for the SPRT
         self.records = list(done) if self.keep else []
         self.played = {r.id for r in done}
+        self.batches: list[int] = []  # the size of each batch written (for the run log)
         self.tally = Tally()
         self.tally.add(done)
         self.closed: set[Stream] = set()
@@ -133,6 +134,7 @@ class Sink:
         f = self.f
         assert f is not None, "records added to a closed sink"
         records = [r for r in records if r.id not in self.played]  # (a batch salvaged twice: written once)
+        self.batches.append(len(records))
         if self.games is not None:
             logs = [r.log for r in records if r.log is not None and r.id not in self.logged]
             append_logs(self.games, logs)
