@@ -154,7 +154,7 @@ def _supervise(args: argparse.Namespace, exp: Experiment) -> int:
         for sig, handler in old.items():
             signal.signal(sig, handler)
     for name, data in (("stdout", got_out), ("stderr", got_err)):
-        if data:
+        if data and getattr(sys, name) is not None:  # (None: started with that descriptor closed)
             getattr(sys, name).write(data.decode("utf-8", "replace"))
     code = child.returncode
     if said:

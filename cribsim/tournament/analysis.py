@@ -63,12 +63,13 @@ def lock_folder(out: Path, command: str) -> FolderLock:
     return FolderLock(out, command).acquire()
 
 
-def list_files(out: Path, manifest: Manifest, written: Sequence[str]) -> None:
-    """Add the files written to the manifest's list (what --fresh may remove later)."""
+def list_files(out: Path, manifest: Manifest, written: Sequence[str], removed: Sequence[str] = ()) -> None:
+    """Add the files written to the manifest's list (what --fresh may remove later), and take
+    out those removed."""
     files = set(manifest.files or fld.owned_files(manifest) - set(fld.SCRATCH))
-    if set(written) <= files:
+    if set(written) <= files and not files & set(removed):
         return
-    manifest.files = sorted(files | set(written))
+    manifest.files = sorted(files - set(removed) | set(written))
     with contextlib.suppress(OSError):  # the files are still recognised by name (folder.owned_files)
         manifest.write(out)
 

@@ -331,9 +331,8 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
         resolved["sweep"] = [{"knobs": list(s.knobs), "values": [list(v) for v in s.values]} for s, _ in sweeps]
     if "sandbox" in data:
         resolved["sandbox"] = limits.to_dict()
+    # (not in the hash: it judges a run, it changes no result, and raising it lets a run resume)
     max_failed = float(_num(source, "max_failed", data.get("max_failed", 0.01), 0, float, 1))
-    if "max_failed" in data:
-        resolved["max_failed"] = max_failed
     raw = json.dumps(resolved, sort_keys=True, default=list)
     return Experiment(name, source, tuple(variants), tuple(lineup), tables, matches, paired, seed,
                       time_limit, sprt, raw, game, plugin_dir, tuple(caps for _, caps in plugins), record,

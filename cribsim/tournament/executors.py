@@ -23,14 +23,17 @@ from .batch import play_batch, release
 from .schedule import MatchSpec
 from .sink import Sink
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
 
 class StopFlag:
-    """Ctrl-C (SIGINT) while a run plays: the first one asks the run to stop once the results in
-    hand are written (so nothing is torn and the count is exact); a second stops at once."""
+    """Ctrl-C (SIGINT) while a run plays, or SIGTERM (a kill, a batch system's stop) or SIGHUP (a
+    closed terminal): the first one asks the run to stop once the results in hand are written
+    (so nothing is torn and the count is exact); a second stops at once."""
 
     def __init__(self) -> None:
         self.requested = False
-        self.old: Callable[[int, FrameType | None], Any] | int | signal.Handlers | None = None
+        self.old: dict[int, Callable[[int, FrameType | None], Any] | int | signal.Handlers | None] = {}
 
     def _handler(self, signum: int, frame: FrameType | None) -> None:
         if self.requested:
@@ -39,17 +42,17 @@ class StopFlag:
 
     def __enter__(self) -> StopFlag:
         if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGINT, self._handler)
+            self.old = {sig: signal.signal(sig, self._handler) for sig in STOP_SIGNALS}
         return self
 
     def rearm(self) -> None:
-        """Take SIGINT back (Ray may install its own handler while it starts)."""
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self._handler)
+        """Take the signals back (Ray installs its own handlers while it starts)."""
+        for sig in self.old:
+            signal.signal(sig, self._handler)
 
     def __exit__(self, *exc: object) -> Literal[False]:
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
+        for sig, handler in self.old.items():
+            signal.signal(sig, handler)
         return False
 
 
@@ -154,7 +157,7 @@ def run_ray(ctx: dict[str, Any], pending: deque[MatchSpec], sink: Sink, workers:
                 except ray.exceptions.RayError:
                     if stop is not None and stop.requested:
                         continue
-                    records, info = _salvage(ray, single, ctx_ref, batch, limit)
+                    records, info = _salvage(ray, single, ctx_ref, batch, limit, stop)
                 nodes.add(info.get("node", ""))
                 sink.add(records)
                 size = _next_size(info["seconds"], len(batch), batch_seconds, len(pending), workers)
@@ -164,7 +167,7 @@ def run_ray(ctx: dict[str, Any], pending: deque[MatchSpec], sink: Sink, workers:
                     del inflight[ref]  # hung: cancelled, then its matches one by one
                     with contextlib.suppress(Exception):
                         ray.cancel(ref, force=True)
-                    records, info = _salvage(ray, single, ctx_ref, batch, limit)
+                    records, info = _salvage(ray, single, ctx_ref, batch, limit, stop)
                     sink.add(records)
     finally:
         for ref in inflight:
@@ -183,20 +186,26 @@ def _task_error(e: BaseException) -> str:
     return f"{getattr(e, 'cause_cls', type(e)).__name__}"
 
 
-def _salvage(ray: Any, single: Any, ctx_ref: Any, batch: list[MatchSpec],
-             time_limit: float) -> tuple[list[MatchRecord], dict[str, Any]]:
+def _salvage(ray: Any, single: Any, ctx_ref: Any, batch: list[MatchSpec], time_limit: float,
+             stop: StopFlag | None = None) -> tuple[list[MatchRecord], dict[str, Any]]:
     """A batch whose worker kept dying, or that hung: play its matches one by one; a match that
     still kills its worker, or does not finish by its deadline, is recorded as failed (no result),
     not fatal to the run, with a message that is the same in every run. A match that raises is a
-    bug: the run fails."""
+    bug: the run fails. A stop (Ctrl-C) leaves the matches not yet played to a resumed run."""
     records: list[MatchRecord]
     info: dict[str, Any]
     records, info = [], {"seconds": 0.0, "node": ""}
     due = batch_deadline(time_limit, 1)
     for spec in batch:
         ref = single.remote(ctx_ref, [spec])
+        until = time.monotonic() + due
+        while not ray.wait([ref], timeout=0.5)[0] and time.monotonic() < until:
+            if stop is not None and stop.requested:
+                with contextlib.suppress(Exception):
+                    ray.cancel(ref, force=True)
+                return records, info
         try:
-            recs, inf = ray.get(ref, timeout=due)
+            recs, inf = ray.get(ref, timeout=max(0.0, until - time.monotonic()))
             records += recs
             info["seconds"] += inf["seconds"]
         except ray.exceptions.RayTaskError as e:

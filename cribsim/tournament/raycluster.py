@@ -150,8 +150,9 @@ def ray_messages_to_log() -> Iterator[str | None]:
     bar) keep the terminal; the log's path is given when Ray fails. Yields the log's path (None if
     the descriptors could not be redirected)."""
     try:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:  # (None: a closed descriptor at start)
+                stream.flush()
         saved = {1: os.dup(1), 2: os.dup(2)}
     except (OSError, ValueError):
         yield None
@@ -177,7 +178,7 @@ def ray_messages_to_log() -> Iterator[str | None]:
     finally:
         for n, name in streams.items():
             with contextlib.suppress(Exception):
-                getattr(sys, name).flush()
+                getattr(sys, name).flush()  # (None: nothing to flush)
             setattr(sys, name, old[n])
             os.dup2(saved[n], n)
             os.close(saved[n])

@@ -66,14 +66,15 @@ def _write_report(out: Path, quiet: bool, plots: bool) -> list[Table]:
             f"variants: {', '.join(manifest.variant_names)}; "
             f"{'paired' if manifest.paired else 'unpaired'} deals.{note}\n\n")
     written = [fld.SUMMARY]
+    removed: list[str] = []
     try:
         _write_files(out, head, tables, plots, written)
-        _remove_stale(out, manifest, written, plots)
+        removed = _remove_stale(out, manifest, written, plots)
     except OSError as e:
         raise RunFailed(f"cribsim: cannot write the summary in {out} ({e.strerror or e}); the records are "
                         "untouched") from None
     finally:
-        list_files(out, manifest, written)
+        list_files(out, manifest, written, removed)
     if not quiet:
         print(head.replace("# ", "", 1).rstrip() + "\n")
         print(render(tables, "simple").rstrip())
@@ -101,16 +102,19 @@ def _left_out(out: Path, recs: fld.Records) -> str:
     return " " + "; ".join(said) + "." if said else ""
 
 
-def _remove_stale(out: Path, manifest: Manifest, written: Sequence[str], plots: bool) -> None:
+def _remove_stale(out: Path, manifest: Manifest, written: Sequence[str], plots: bool) -> list[str]:
     """A table or plot an earlier report wrote that this one has nothing for (no forfeits left,
     say, once disputed records are left out) is removed: a folder never shows a stale table."""
     names = {f"{t}.csv" for t in fld.FIXED_TABLES} | {f"matrix_{v}.csv" for v in manifest.variant_names}
     if plots:
         names |= {f"{p}.png" for p in fld.FIXED_PLOTS} | {f"heatmap_{v}.png" for v in manifest.variant_names}
+    removed = []
     for name in sorted(names & fld.owned_files(manifest) - set(written)):
         path = out / name
         if path.is_file() and not path.is_symlink():
             path.unlink()
+            removed.append(name)
+    return removed
 
 
 def _write_files(out: Path, head: str, tables: Sequence[Table], plots: bool, written: list[str]) -> None:

@@ -47,8 +47,8 @@ from .raycluster import RAY_LOG, init_ray, joined_cluster, ray_messages_to_log, 
 from .report import write_report
 from .schedule import MatchSpec, build_schedule, groups_for
 from .secret import SECRET_FILE, commitment, run_secret, secret_seed
-from .sink import Sink, closed_streams, wanted, warn
-from .summary import used_records
+from .sink import Sink, Tally, closed_streams, wanted, warn
+from .summary import sprt_streams, used_records
 
 if TYPE_CHECKING:
     from .config import Experiment
@@ -166,7 +166,7 @@ def count_on_disk(path: Path, manifest: Manifest) -> int:
     """Distinct matches of the schedule whose records are whole in matches.jsonl: what a
     resumed run keeps."""
     try:
-        return len(fld.scan_records(path, fld.schedule_of(manifest)).by_id)
+        return len(fld.scan_records(path, fld.schedule_of(manifest)).results)
     except CribsimError:
         return 0
 
@@ -224,7 +224,7 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = Non
     finished = False
     if old is not None and not fresh:  # a quick look: is anything left to play? (read again under the lock)
         peek = fld.scan_records(out / fld.RECORDS, fld.schedule_of(manifest))
-        finished = bool(peek.by_id) and not pending_specs(manifest, specs, peek.records, peek.disputed)
+        finished = bool(peek.by_id) and not pending_specs(manifest, specs, peek.results, peek.disputed)
     with StopFlag() as stop:
         session = Session(config=exp.source, mode="serial" if serial or finished else "ray")
         run = Run(exp, out, specs, manifest, resume, fresh, report, quiet, progress, stop, session,
@@ -358,7 +358,7 @@ def _play(run: Run, play: Play, done: list[MatchRecord], pending: deque[MatchSpe
         else:
             if sink.closed:
                 status = "stopped by the SPRT"
-            verdict = sink.tally.verdict(run.exp.max_failed, run.manifest.variant_names)
+            verdict = _verdict(run, sink)
             if verdict is not None:  # played to its end, but too many matches have no result
                 status, error = "failed", verdict
     except KeyboardInterrupt:
@@ -392,6 +392,26 @@ def _play(run: Run, play: Play, done: list[MatchRecord], pending: deque[MatchSpe
                    report_failed=verdict is not None)
 
 
+def _verdict(run: Run, sink: Sink) -> str | None:
+    """Why a run that played to its end failed (None: it did not): too many failed matches (see
+    :class:`~.sink.Tally`), counted, with a sequential test, over the records its tables use
+    (how many more were in flight past a decision depends on the batches); or a failed match
+    that keeps a sequential test from deciding."""
+    m = run.manifest
+    tally = sink.tally
+    if m.stop is not None and sink.keep:
+        tally = Tally()
+        tally.add(used_records(m, sink.records))
+        for s in sprt_streams(m, sink.records):
+            if s["result"]["decision"] is None:
+                stuck = sorted(r.id for r in sink.records if r.failed and r.variant == s["variant"]
+                               and (s["table"] is None or r.table == s["table"]))
+                if stuck:
+                    return (f"match {stuck[0]} failed, and the sequential test of {m.variant_names[s['variant']]} "
+                            f"cannot go past it ({len(stuck):,} failed in that stream)")
+    return tally.verdict(run.exp.max_failed, m.variant_names, m.tables, m.entry_names)
+
+
 def _finish(run: Run, played: int, status: str, error: str | None,
             records: Sequence[MatchRecord] | None = None, report_failed: bool = False) -> Manifest:
     """Record how the run ended (the manifest, the run log), say so, and report a run that
@@ -401,7 +421,7 @@ def _finish(run: Run, played: int, status: str, error: str | None,
     on the batches, so that count goes to the run log only."""
     m = run.manifest
     counted = played
-    if status == "stopped by the SPRT" and records is not None:
+    if (status == "stopped by the SPRT" or report_failed) and records is not None and m.stop is not None:
         counted = len(used_records(m, records))
     m.status, m.played, m.error = status, counted, error
     s = run.session

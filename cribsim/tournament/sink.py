@@ -92,7 +92,8 @@ class Tally:
                 if not self.first_failure and r.forfeit is not None:
                     self.first_failure = f"match {r.id}: {r.forfeit.error}"
 
-    def verdict(self, max_failed: float, variant_names: Sequence[str]) -> str | None:
+    def verdict(self, max_failed: float, variant_names: Sequence[str], tables: Sequence[Sequence[Sequence[int]]],
+                entry_names: Sequence[str]) -> str | None:
         """Why the run failed (None: it did not): a table whose every match failed, or more
         failed matches than the share ``max_failed``."""
         failed, played = sum(self.failed.values()), sum(self.played.values())
@@ -100,7 +101,8 @@ class Tally:
             return None
         for (v, t), n in sorted(self.played.items()):
             if self.failed[(v, t)] == n:
-                return (f"every match of table {t} of {variant_names[v]} failed ({n:,}; {failed:,} of {played:,} in "
+                table = " vs ".join(entry_names[e] for e in tables[v][t])
+                return (f"every match of {table} in {variant_names[v]} failed ({n:,}; {failed:,} of {played:,} in "
                         f"all; the first, {self.first_failure})")
         if failed > max_failed * played:
             return (f"{failed:,} of {played:,} matches failed ({failed / played:.1%}, more than max_failed "

@@ -6,7 +6,11 @@ plays them again. A run on a cluster says which one it joined (and its run log k
 import csv
 import json
 import os
+import signal
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +22,7 @@ from cribsim.tournament.config import load_experiment
 from cribsim.tournament.raycluster import ray_messages_to_log
 from cribsim.tournament.runner import run_experiment
 
+ROOT = Path(__file__).resolve().parents[2]
 WHY = "its worker process died (RuntimeEnvSetupError), also when the match was retried"
 
 
@@ -51,11 +56,11 @@ def test_a_run_whose_every_match_failed_fails(tmp_path, capsys, monkeypatch):
     failing(monkeypatch, lambda _: True)
     code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", out], capsys)
     assert code == 1 and len(err.strip().splitlines()) == 1, err
-    assert err.startswith("cribsim: run failed: every match of table 0 of standard failed (4; 4 of 4 in all; the "
-                          f"first, match 0.0.0.0: {WHY})"), err
+    assert err.startswith("cribsim: run failed: every match of random vs greedy in standard failed (4; 4 of 4 in all; "
+                          f"the first, match 0.0.0.0: {WHY})"), err
     assert "continue with --resume" in err
     m = json.loads((out / "manifest.json").read_text())
-    assert m["status"] == "failed" and m["error"].startswith("every match of table 0") and m["played"] == 4
+    assert m["status"] == "failed" and m["error"].startswith("every match of random vs greedy") and m["played"] == 4
     rows = entries(out)
     assert [(r["entry"], r["forfeits"]) for r in rows] == [("(failed: no result)", "4")], rows
     assert "0 matches (4 failed)" in (out / "summary.md").read_text()
@@ -88,6 +93,9 @@ def test_more_failed_matches_than_max_failed_fail_the_run(tmp_path, capsys, monk
     assert code == 0, err
     assert json.loads((tmp_path / "b" / "manifest.json").read_text())["status"] == "complete"
     assert ("(failed: no result)", "2") in {(r["entry"], r["forfeits"]) for r in entries(tmp_path / "b")}
+    code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", tmp_path / "a"], capsys)  # the failed run,
+    assert code == 0, err  # with the share raised, resumes in its folder: its failed matches fail again, within it
+    assert json.loads((tmp_path / "a" / "manifest.json").read_text())["status"] == "complete"
 
 
 @pytest.mark.parametrize("value", [-0.1, 1.5, "much", True])
@@ -98,11 +106,12 @@ def test_max_failed_is_a_share(tmp_path, value):
         load_experiment(cfg)
 
 
-def test_max_failed_changes_the_config_hash_only_when_given(tmp_path):
+def test_max_failed_leaves_the_config_hash_alone(tmp_path):
+    """It judges a run and changes no result: raising it lets a failed run resume in its folder."""
     a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
     a.write_text("name: f\nlineup: [random, greedy]\nmatches: 4\n")
     b.write_text("name: f\nlineup: [random, greedy]\nmatches: 4\nmax_failed: 0.2\n")
-    assert load_experiment(a).config_hash() != load_experiment(b).config_hash()
+    assert load_experiment(a).config_hash() == load_experiment(b).config_hash()
     assert load_experiment(a).max_failed == 0.01 and load_experiment(b).max_failed == 0.2
 
 
@@ -133,3 +142,57 @@ def test_rays_own_messages_reach_neither_stdout_nor_stderr(capfd):
     with open(log, "rb") as f:
         assert f.read() == b"\x1b[33m(raylet) Raylet is terminated\x1b[0m\n[core] auth retry\n"
     os.unlink(log)
+
+
+SPRT = (ROOT / "configs" / "experiments" / "greedy_vs_random_sprt.yaml").read_text()
+
+
+def test_with_a_sequential_test_only_the_matches_its_tables_use_are_judged(tmp_path, capsys, monkeypatch):
+    """Failed matches past the test's decision (in flight when it decided: how many depends on
+    the batches) neither fail the run nor change its tables; one before the decision keeps the
+    test from deciding, and fails the run, the same however the batches fell."""
+    cfg = tmp_path / "greedy_vs_random_sprt.yaml"
+    cfg.write_text(SPRT)
+    failing(monkeypatch, lambda i: 40 <= int(i.split(".")[2]) < 50)
+    for seconds in (0.002, 1.5):
+        out = tmp_path / f"late{seconds}"
+        run_experiment(load_experiment(cfg), out, serial=True, quiet=True, batch_seconds=seconds)
+        m = json.loads((out / "manifest.json").read_text())
+        assert m["status"] == "stopped by the SPRT" and m["played"] == 68, (seconds, m["played"])
+        for f in ("entries.csv", "sprt.csv", "summary.md"):
+            assert (out / f).read_bytes() == (ROOT / "results" / "greedy_vs_random_sprt" / f).read_bytes(), f
+    failing(monkeypatch, lambda i: i == "0.0.10.0")
+    cfg.write_text(SPRT.replace("matches: 100000", "matches: 300"))  # (undecided, it would play them all)
+    code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", tmp_path / "early"], capsys)
+    assert code == 1 and "match 0.0.10.0 failed, and the sequential test of standard cannot go past it" in err, err
+
+
+def test_a_failed_run_resumes_on_ray(tmp_path, capsys, monkeypatch, ray_cluster):
+    """Its failed matches are played again where they failed (a worker, with its deadline), never
+    in the run's own process as if nothing were left to play."""
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: f\nlineup: [random, greedy]\nmatches: 4\nseed: 2\n")
+    failing(monkeypatch, lambda _: True)
+    code, _, _ = cli(["run", cfg, "--serial", "--quiet", "--out", tmp_path / "out"], capsys)
+    assert code == 1
+    monkeypatch.undo()
+    run_experiment(load_experiment(cfg), tmp_path / "out", workers=2, resume=True, quiet=True)
+    session = json.loads((tmp_path / "out" / "run.json").read_text())["sessions"][-1]
+    assert session["mode"] == "ray" and session["status"] == "complete" and session["played"] == 4
+
+
+def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path):
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: term\nlineup: [random, greedy]\nmatches: 40000\nseed: 2\n")
+    out = tmp_path / "out"
+    p = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--serial", "--quiet", "--out", str(out)],
+                         cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    jsonl = out / "matches.jsonl"
+    deadline = time.time() + 60
+    while time.time() < deadline and (not jsonl.exists() or jsonl.stat().st_size < 5000):
+        time.sleep(0.05)
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=60)
+    ids = [json.loads(x)["id"] for x in jsonl.read_text().splitlines()]
+    assert p.returncode == 130 and err.decode().startswith(f"cribsim: interrupted; {len(ids):,} matches saved"), err
+    assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"

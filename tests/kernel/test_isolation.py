@@ -497,8 +497,8 @@ def test_a_hung_ray_batch_is_cancelled_and_its_matches_recorded_failed(tmp_path,
     """)
     exp = load_experiment(cfg)
     t0 = time.monotonic()
-    with pytest.raises(RunFailed, match=r"every match of table 0 of standard failed \(2; 2 of 2 in all; the first, "
-                                        r"match 0\.0\.0\.0: it did not finish within 2 s"):
+    with pytest.raises(RunFailed, match=r"every match of random vs c_loop in standard failed \(2; 2 of 2 in all; "
+                                        r"the first, match 0\.0\.0\.0: it did not finish within 2 s"):
         run_experiment(exp, tmp_path / "out", workers=2, quiet=True, batch_seconds=0.05)  # no result: the run failed
     assert time.monotonic() - t0 < 60
     recs = records(tmp_path / "out")
