@@ -164,8 +164,8 @@ def test_combined_variants_keep_every_invariant(combo):
 
     rules = rules_from_mapping(dict(COMBOS[combo], name=combo))
     counters = [(0.05, 0.7)] * rules.players if "muggins" in rules.variants else None
-    for i in range(25):
-        for name in ("random", "ev"):
+    for i in range(25):  # random explores every corner; ev (up to 0.7 s a game with four players) the skilled ones
+        for name in ("random", "ev") if i < 8 else ("random",):
             res = play_game(rules, make_strategies([factory(name)] * rules.players), 5, (i, 0), log=True,
                             counters=counters)
             check_game(rules, res)
