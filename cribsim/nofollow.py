@@ -74,7 +74,7 @@ def open_fd(path: str | os.PathLike[str], flags: int, mode: int = 0o644, levels:
     refused too), and is not inherited by the processes cribsim starts. A file opened for
     writing that has other hard links is refused: writing it would change them too."""
     path = Path(path)
-    parent = os.open(path.parents[levels] if levels else path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    parent = os.open(path.parents[levels], os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)  # (the folder may be a link)
     try:
         for i in range(levels, 0, -1):
             inner = _open_folder(path.parents[i - 1], path.parents[i - 1].name, parent)

@@ -48,7 +48,7 @@ from .config import MAX_SEED, load_experiment, plugin_path
 from .runner import run_experiment
 from .stats import wilson
 from .sweep import Sweep, parse_sweep
-from .tune import Where, _append, _write, step_folder, study_folder
+from .tune import Where, _append, step_folder, study_folder
 
 TOP_KEYS = {"name", "description", "rules", "knob", "range", "tolerance", "metric", "side", "target", "lineup",
             "look", "max_looks", "max_matches", "precision", "confidence", "confirm", "seed", "time_limit"}
@@ -284,7 +284,7 @@ def play(b: Balance, out: Path, label: str, value: float | int, matches: int, se
     cfg = steps / f"{label}.yaml"
     text = _experiment_yaml(b, value, matches, seed, sides, steps.resolve())
     if not cfg.exists() or cfg.read_text() != text:
-        _write(cfg, text)
+        atomic_write(cfg, text)
     exp = load_experiment(cfg, need_matches=True)
     manifest = run_experiment(exp, steps / label, workers=where.workers, address=where.address,
                               serial=where.serial, progress=False, report=report, quiet=True)
@@ -426,4 +426,4 @@ def write_report(b: Balance, out: Path, s: Search, result: dict[str, Any]) -> No
              f"{what} {result['estimate']:.4f} [{result['lo']:.4f}, {result['hi']:.4f}] (95% Wilson). Games spent: "
              f"{result['search_games']:,} searching, {result['games']:,} confirming.",
              "", "Every look is a results folder in `steps/`; the confirmation's summary is in `steps/confirm/`.", ""]
-    _write(out / "balance.md", "\n".join(lines))
+    atomic_write(out / "balance.md", "\n".join(lines))

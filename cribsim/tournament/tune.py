@@ -305,7 +305,7 @@ def play(t: Tune, out: Path, label: str, values: dict[str, Any], matches: int, s
     cfg = steps / f"{label}.yaml"
     text = _experiment_yaml(t, label, values, matches, seed)
     if not cfg.exists() or cfg.read_text() != text:
-        _write(cfg, text)
+        atomic_write(cfg, text)
     exp = load_experiment(cfg, need_matches=True)
     manifest = run_experiment(exp, steps / label, workers=where.workers, address=where.address,
                               serial=where.serial, progress=False, report=report, quiet=True)
@@ -325,10 +325,6 @@ def scores(records: Sequence[Any]) -> tuple[float, float, float, int, int]:
         raise CribsimError("cribsim: a tune step played no matches")
     mean, lo, hi = mean_ci(units) if len(units) > 1 else (units[0], 0.0, 1.0)
     return mean, lo, hi, sum(len(v) for v in by_pair.values()), len(units)
-
-
-def _write(path: Path, text: str) -> None:
-    atomic_write(path, text)
 
 
 def _append(path: Path, row: dict[str, Any]) -> None:
@@ -449,4 +445,4 @@ def write_report(t: Tune, out: Path, rows: Sequence[dict[str, Any]], result: dic
              f"[{result['lo']:.3f}, {result['hi']:.3f}] (95%, by seat-swapped pair; {result['matches']} matches, "
              f"{result['pairs']} pairs; Wilson over matches [{result['wilson'][1]:.3f}, {result['wilson'][2]:.3f}]).",
              "The final matches are in `steps/final/` with their summary.", ""]
-    _write(out / "tune.md", "\n".join(lines))
+    atomic_write(out / "tune.md", "\n".join(lines))

@@ -24,6 +24,7 @@ from cribsim.ruleset import load_rules
 from cribsim.tournament import executors
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
+from tests.kernel.protocol_players import RAW_PLAYER, script
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGINS = "tests.kernel.isolation_plugins"
@@ -309,24 +310,6 @@ def test_a_player_dies_with_its_parent(tmp_path):
         pytest.fail("the player outlived its parent")
 
 
-RAW_PLAYER = textwrap.dedent("""\
-    # a player that is not cribsim's host: plain JSON lines, as a bot in any language would speak
-    import json, sys
-    for line in sys.stdin:
-        msg = json.loads(line)
-        kind = msg["kind"]
-        if kind == "hello":
-            reply = {"kind": "capabilities", "protocol": 3, "name": "first", "decisions": ["discard", "play"],
-                     "understands": []}
-        elif kind == "decide":
-            obs = msg["obs"]
-            answer = obs["hand"][:obs["discards"]] if msg["decision"] == "discard" else obs["legal"][0]
-            reply = {"kind": "reply", "answer": answer}
-        else:
-            reply = {"kind": "ok"}
-        sys.stdout.write(json.dumps({"id": msg["id"], **reply}) + "\\n")
-        sys.stdout.flush()
-""")
 
 
 def test_the_protocol_with_a_player_of_another_kind(tmp_path):
@@ -346,8 +329,11 @@ def test_the_protocol_with_a_player_of_another_kind(tmp_path):
 
 def test_a_garbled_reply_is_an_error_forfeit(tmp_path):
     player = tmp_path / "garbled.py"
-    player.write_text(RAW_PLAYER.replace('reply = {"kind": "reply", "answer": answer}',
-                                         'print("not json"); sys.stdout.flush(); continue'))
+    player.write_text(script("""\
+        for line in sys.stdin:
+            msg = json.loads(line)
+            send("not json\\n" if msg["kind"] == "decide" else json.dumps(reply(msg)) + "\\n")
+    """))
     rules = load_rules("standard")
     caps = {"name": "first", "decisions": ["discard", "play"], "understands": []}
     iso = Isolated("any:Thing", {}, "cribbage", [rules], 5.0, caps)
@@ -361,33 +347,20 @@ def test_a_garbled_reply_is_an_error_forfeit(tmp_path):
 
 
 
-DOUBLER = textwrap.dedent("""\
+DOUBLER = script("""\
     # answers its third decision (or, with argv[2] "result", every result) twice, in the way
     # argv[1] says: in one write, in two writes with a pause between, the second only once the
     # next request has come, or both and then it exits
-    import json, os, sys, time
     how, decided, owed = sys.argv[1], 0, None
     twice = sys.argv[2] if len(sys.argv) > 2 else "decide"
-    def send(text):
-        sys.stdout.write(text)
-        sys.stdout.flush()
     for line in sys.stdin:
         msg = json.loads(line)
         if owed is not None:
             send(owed)
             owed = None
         kind = msg["kind"]
-        if kind == "hello":
-            reply = {"kind": "capabilities", "protocol": 3, "name": "first", "decisions": ["discard", "play"],
-                     "understands": []}
-        elif kind == "decide":
-            obs = msg["obs"]
-            reply = {"kind": "reply", "answer": obs["hand"][:obs["discards"]] if msg["decision"] == "discard"
-                     else obs["legal"][0]}
-            decided += 1
-        else:
-            reply = {"kind": "ok"}
-        text = json.dumps({"id": msg["id"], **reply}) + "\\n"
+        decided += kind == "decide"
+        text = json.dumps(reply(msg)) + "\\n"
         if (twice == "decide" and kind == "decide" and decided == 3) or (twice == "result" and kind == "result"):
             if how == "together":
                 send(text + text)
@@ -471,7 +444,11 @@ def test_a_second_reply_to_a_decided_match_costs_no_later_match(tmp_path):
 
 def test_a_reply_without_its_requests_id_is_an_error(tmp_path):
     player = tmp_path / "no_id.py"
-    player.write_text(RAW_PLAYER.replace('json.dumps({"id": msg["id"], **reply})', "json.dumps(reply)"))
+    player.write_text(script("""\
+        for line in sys.stdin:
+            msg = json.loads(line)
+            send(json.dumps({k: v for k, v in reply(msg).items() if k != "id"}) + "\\n")
+    """))
     bot = Bot(command=(sys.executable, str(player)), cwd=str(tmp_path), sandboxed=False)
     with pytest.raises(CribsimError, match="its reply does not carry its request's id"):
         check("program:no_id", {}, [load_rules("standard")], "cribbage", bot)

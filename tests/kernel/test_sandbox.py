@@ -20,6 +20,7 @@ from cribsim.errors import ConfigError
 from cribsim.isolation import sandbox
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
+from tests.kernel.protocol_players import script
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "examples" / "bots"
@@ -141,26 +142,15 @@ def test_the_example_exchange_in_the_readme_is_the_real_one(tmp_path):
     assert [_shorten(line) for line in shown] == short[:len(shown) - 2] + short[-2:]
 
 
-RECORDER = """\
-import json, sys
-with open("exchange.txt", "w") as log:
-    for line in sys.stdin:
-        msg = json.loads(line)
-        kind = msg["kind"]
-        if kind == "hello":
-            reply = {"kind": "capabilities", "protocol": 3, "name": "recorder", "decisions": ["discard", "play"],
-                     "understands": []}
-        elif kind == "decide":
-            obs = msg["obs"]
-            reply = {"kind": "reply", "answer": obs["hand"][:obs["discards"]] if msg["decision"] == "discard"
-                     else obs["legal"][0]}
-        else:
-            reply = {"kind": "ok"}
-        reply = {"id": msg["id"], **reply}
-        log.write("> " + line.strip() + "\\n< " + json.dumps(reply, separators=(",", ":")) + "\\n")
-        log.flush()
-        print(json.dumps(reply, separators=(",", ":")), flush=True)
-"""
+RECORDER = script("""\
+    with open("exchange.txt", "w") as log:
+        for line in sys.stdin:
+            msg = json.loads(line)
+            text = json.dumps(reply(msg, "recorder"), separators=(",", ":"))
+            log.write("> " + line.strip() + "\\n< " + text + "\\n")
+            log.flush()
+            send(text + "\\n")
+""")
 
 
 def _shorten(line):
