@@ -62,7 +62,7 @@ def test_lowball_strategies_minimise():
 def test_lowball_ranks_lower_scores_higher_in_pairwise_results():
     # V-LOWBALL with three sides: after the winner, a lower score is the better place
     from cribsim.records import GameRecord, MatchRecord
-    from cribsim.tournament.summary import side_ranking
+    from cribsim.tournament.aggregate import side_ranking
 
     game = GameRecord(2, [121, 80, 60], 9, 0, False, 0, [[0], [1], [2]], [2, 1, 0])
     rec = MatchRecord("0.0.0.0", 0, 0, 0, 0, [0, 1, 2], 2, [0, 0, 1], None, [game])
