@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-UNTRACKED = ("matches.jsonl", "run.json", ".cribsim.lock")
+UNTRACKED = ("matches.jsonl", "matches.jsonl.gz", "run.json", ".cribsim.lock")
 
 
 def check(name: str) -> bool:

@@ -21,13 +21,13 @@ import gzip
 import json
 import os
 import re
-import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import CribsimError
+from .gzmembers import NotGzip, Scan, members
 from .nofollow import open_append, open_read, open_update, refuse_links
 from .records import get_field, int_field, list_field
 
@@ -278,63 +278,18 @@ def _levels(path: Path) -> int:
     return 1 if Path(path).parts[-2:] == Path(GAMES_FILE).parts else 0
 
 
-CHUNK = 1 << 16  # bytes read (and at most decompressed) at a time
-
-
-@dataclass
-class Scan:
-    """What reading a records file found: the end of its last whole gzip member, whether a
-    member is unfinished at the end (an interrupted append: ``torn``), and the offset of damage
-    inside the file (``damaged_at``: a member that does not decompress, not at the end)."""
-
-    end: int = 0
-    torn: bool = False
-    damaged_at: int | None = None
-
-
 def _lines(path: Path, scan: Scan) -> Iterator[tuple[int, bytes]]:
-    """(line number, line) for every line that is not blank in the decompressed members of
-    ``path``, read in chunks (memory stays bounded whatever the file holds); ``scan`` is filled
-    in as the file is read."""
-    with open_read(path, _levels(path)) as f:
-        d = zlib.decompressobj(wbits=31)
-        member_start = pos = 0
-        buf = b""
-        lineno = 0
-        data = f.read(CHUNK)
-        if data and data[:2] != b"\x1f\x8b":
-            raise RecordFileError(f"cribsim: {path}: not a gzip file of game records")
-        while data:
-            pos += len(data)
-            while data:
-                try:
-                    out = d.decompress(data, CHUNK)
-                except zlib.error:
-                    scan.damaged_at = member_start
-                    return
-                buf += out
-                if b"\n" in out:
-                    *whole, buf = buf.split(b"\n")
-                    for line in whole:
-                        lineno += 1
-                        if line.strip():
-                            yield lineno, line
-                if len(buf) > MAX_LINE:
-                    scan.damaged_at = member_start
-                    return
-                if d.eof:  # a member ended: the next starts in its unused data
-                    rest = d.unused_data
-                    member_start = pos - len(rest)
-                    scan.end = member_start
-                    d = zlib.decompressobj(wbits=31)
-                    data = rest
-                elif d.unconsumed_tail:
-                    data = d.unconsumed_tail
-                else:
-                    data = b""
-            data = f.read(CHUNK)
-        if pos > scan.end:
-            scan.torn = True  # the last member never ended (its lines so far are whole records)
+    """(line number, line) for every line that is not blank in the whole members of ``path``
+    (cribsim.gzmembers): the reading stops at damage; an unfinished last member is left out
+    (``scan.torn``)."""
+    lineno = 0
+    try:
+        for _, lines in members(path, scan, _levels(path), max_line=MAX_LINE):
+            for line in lines:
+                lineno += 1
+                yield lineno, line
+    except NotGzip:
+        raise RecordFileError(f"cribsim: {path}: not a gzip file of game records") from None
 
 
 def check_file(path: Path) -> Scan:

@@ -1,7 +1,10 @@
 """Typed, named records: what a game and a match leave behind, and how the report reads them.
 
-``matches.jsonl`` holds one :class:`MatchRecord` per line as a self-describing JSON object with
-``"schema": 2``; every game inside is a :class:`GameRecord`. The statistics and the report read
+``matches.jsonl.gz`` holds one :class:`MatchRecord` per line as a self-describing JSON object
+with ``"schema": 3``, in gzip members of a batch each; every game inside is a
+:class:`GameRecord`. Schema 3 differs from schema 2 (a plain ``matches.jsonl``) only in the
+game's ``trail``: one flat list, each side's starting score then its gain at each step, so that
+the numbers are small and the file compresses to well under 100 bytes a match. The statistics and the report read
 these records and the manifest only, never rules code: whatever they need (a game's own sides,
 whether the first dealer's side won, the sides ranked, per-game figures for summary columns) the
 game writes into the record. :class:`Column` declares a summary column over those fields.
@@ -11,10 +14,14 @@ one-line :class:`RecordError` naming the field."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
-SCHEMA = 2
+SCHEMA = 3
+LEGACY_SCHEMA = 2  # matches.jsonl: read only by cribsim upgrade
 SOURCES = ("peg", "hand", "crib", "heels", "other")  # cribbage's sources of points
 
 
@@ -97,13 +104,13 @@ class GameRecord:
         if self.metrics:
             d["metrics"] = dict(self.metrics)
         if self.trail is not None:
-            d["trail"] = self.trail
+            d["trail"] = flat_trail(self.trail)
         if self.decisions is not None:
             d["decisions"] = self.decisions
         return d
 
     @classmethod
-    def from_json(cls, d: Any) -> GameRecord:
+    def from_json(cls, d: Any, schema: int = SCHEMA) -> GameRecord:
         if not isinstance(d, dict):
             raise RecordError(f"a game is not an object: {str(d)[:40]}")
         try:
@@ -114,7 +121,8 @@ class GameRecord:
                       skunk=int_field(d, "skunk"), sides=[list(map(int, s)) for s in list_field(d, "sides")],
                       order=_ints(d, "order"), points={str(k): list(map(int, v)) for k, v in points},
                       targets=d.get("targets"), shared=d.get("shared"), first_scores=d.get("first_scores"),
-                      metrics=dict(d.get("metrics", {})), trail=_trail(d.get("trail")),
+                      metrics=dict(d.get("metrics", {})),
+                      trail=_trail(d.get("trail")) if schema == LEGACY_SCHEMA else unflat_trail(d.get("trail"), d),
                       decisions=None if d.get("decisions") is None else int(d["decisions"]))
         except (TypeError, ValueError, AttributeError) as e:
             raise RecordError(f"a game has a field of the wrong type ({e})") from None
@@ -127,14 +135,20 @@ class GameRecord:
 
     def value(self, path: str) -> Any:
         """A field by path (``deals``, ``points.peg.0``, ``metrics.name``; a missing metric is 0)."""
-        head, _, rest = path.partition(".")
-        v: Any = getattr(self, head)
-        for part in rest.split(".") if rest else ():
-            if isinstance(v, dict):
-                v = v.get(part, 0)
-            else:
-                v = v[int(part)]
+        return getter(path)(self)
+
+
+@lru_cache(maxsize=1024)
+def getter(path: str) -> Callable[[GameRecord], Any]:
+    """A game's field by path (see :meth:`GameRecord.value`), the path read once."""
+    head, *rest = path.split(".")
+
+    def get(g: GameRecord) -> Any:
+        v: Any = getattr(g, head)
+        for part in rest:
+            v = v.get(part, 0) if isinstance(v, dict) else v[int(part)]
         return int(v) if isinstance(v, bool) else v
+    return get
 
 
 @dataclass
@@ -187,13 +201,13 @@ class MatchRecord:
         return (self.variant, self.table, self.group, self.seating)
 
 
-def match_from_json(d: Any) -> MatchRecord:
-    """A MatchRecord from a parsed ``matches.jsonl`` line; RecordError for a wrong shape."""
+def match_from_json(d: Any, schema: int = SCHEMA) -> MatchRecord:
+    """A MatchRecord from a parsed line of ``matches.jsonl.gz`` (``schema`` 3; 2: an older
+    ``matches.jsonl``, for ``cribsim upgrade``); RecordError for a wrong shape."""
     if not isinstance(d, dict):
         raise RecordError("not a JSON object")
-    if d.get("schema") != SCHEMA:
-        raise RecordError(f"record schema {d.get('schema', 1)!r}, this cribsim reads schema {SCHEMA} "
-                          "(written by an older cribsim: run it again with --fresh)")
+    if d.get("schema") != schema:
+        raise RecordError(f"record schema {d.get('schema', 1)!r}, this cribsim reads schema {schema}")
     try:
         f = d.get("forfeit")
         forfeit = None if f is None else Forfeit(f["side"], f["entry"], str(f["kind"]), str(f["error"]))
@@ -204,7 +218,7 @@ def match_from_json(d: Any) -> MatchRecord:
         return MatchRecord(id=str(get_field(d, "id")), variant=int_field(d, "variant"), table=int_field(d, "table"),
                            group=int_field(d, "group"), seating=int_field(d, "seating"), sides=_ints(d, "sides"),
                            winner=int_field(d, "winner"), game_points=None if gp is None else [int(x) for x in gp],
-                           forfeit=forfeit, games=[GameRecord.from_json(g) for g in games])
+                           forfeit=forfeit, games=[GameRecord.from_json(g, schema) for g in games])
     except (KeyError, TypeError, ValueError) as e:
         if isinstance(e, RecordError):
             raise
@@ -217,6 +231,26 @@ def _trail(v: Any) -> list[list[int]] | None:
     if not isinstance(v, list) or not all(isinstance(s, list) and all(isinstance(x, int) for x in s) for s in v):
         raise RecordError("field 'trail' is not a list of score lists")
     return v
+
+
+def flat_trail(trail: list[list[int]]) -> list[int]:
+    """The trail as schema 3 writes it: the starting scores, then each step's gains, flat."""
+    out = list(trail[0])
+    for before, after in zip(trail, trail[1:]):
+        out.extend(b - a for a, b in zip(before, after))
+    return out
+
+
+def unflat_trail(v: Any, game: dict[str, Any]) -> list[list[int]] | None:
+    """The trail (scores at each step) from schema 3's flat list of gains."""
+    if v is None:
+        return None
+    scores = game.get("scores")
+    if not isinstance(v, list) or not set(map(type, v)) <= {int} or not isinstance(scores, list) \
+            or not scores or len(v) % len(scores):
+        raise RecordError("field 'trail' is not a flat list of score gains, a whole number of steps long")
+    k = len(scores)
+    return [list(step) for step in zip(*(accumulate(v[i::k]) for i in range(k)))]
 
 
 def get_field(d: dict[str, Any], k: str) -> Any:

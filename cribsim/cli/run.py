@@ -26,6 +26,7 @@ from ..tournament.raycluster import RAY_LOG
 from ..tournament.report import write_report
 from ..tournament.runner import check_out, record_abrupt_end, run_experiment
 from ..tournament.secret import SECRET_FILE, read_secret
+from ..tournament.upgrade import upgrade
 from .args import seed_arg
 
 if TYPE_CHECKING:
@@ -76,6 +77,11 @@ def add_commands(sub: Any) -> None:
     rp.add_argument("--quiet", action="store_true", help="write the files only")
     rp.add_argument("--pgn", metavar="FILE", help="also write every match as a PGN header block (for Ordo, BayesElo)")
     rp.set_defaults(func=cmd_report)
+
+    up = sub.add_parser("upgrade", help="convert a results folder an older cribsim wrote (matches.jsonl) to this "
+                        "one's records (matches.jsonl.gz)")
+    up.add_argument("dirs", nargs="+", metavar="dir", help="a results folder, e.g. results/quickstart")
+    up.set_defaults(func=cmd_upgrade)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -206,6 +212,12 @@ def _remove(path: str) -> None:
         os.unlink(path)
     except OSError:
         pass
+
+
+def cmd_upgrade(args: argparse.Namespace) -> int:
+    for d in args.dirs:
+        print(upgrade(d))
+    return 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:

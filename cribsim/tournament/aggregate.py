@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..records import Column, GameRecord, MatchRecord
+from ..records import Column, GameRecord, MatchRecord, getter
 from . import stats
 from .manifest import Manifest
 
@@ -31,6 +31,8 @@ Exact = int | Fraction  # a sum kept exactly
 def exact(x: Any) -> Exact:
     """A record's number as an exact value: ints (and whole floats) as ints, any other float as
     the Fraction it is exactly."""
+    if type(x) is int:
+        return x
     if isinstance(x, bool):
         return int(x)
     if isinstance(x, int):
@@ -105,14 +107,14 @@ class ColumnSums:
         self.n += 1
         kind = col.kind
         if kind == "rate":
-            v = g.value(col.field)
+            v = getter(col.field)(g)
             self.hits += bool(v) if col.at_least is None else v >= col.at_least
         elif kind == "mean" or kind == "ratio":
-            x = exact(g.value(col.field))
+            x = exact(getter(col.field)(g))
             self.sx += x
             self.sxx += x * x
             if kind == "ratio":
-                d = exact(g.value(col.denominator))
+                d = exact(getter(col.denominator)(g))
                 self.sd += d
                 self.sdd += d * d
                 self.sxd += x * d
@@ -306,6 +308,7 @@ class Partial:
         self.variants = [VariantSums() for _ in shapes]
         self.forfeits: list[ForfeitRow] = []
         self.matches = 0
+        self.tables: dict[tuple[int, int], list[int]] = {}  # (variant, table) -> [matches, failed]
 
     @classmethod
     def of(cls, manifest: Manifest, records: Iterable[MatchRecord] = ()) -> Partial:
@@ -319,6 +322,9 @@ class Partial:
 
     def add(self, rec: MatchRecord) -> None:
         self.matches += 1
+        counts = self.tables.setdefault((rec.variant, rec.table), [0, 0])
+        counts[0] += 1
+        counts[1] += rec.failed
         v = self.variants[rec.variant]
         f = rec.forfeit
         if f is not None:
@@ -330,6 +336,10 @@ class Partial:
 
     def merge(self, other: Partial) -> Partial:
         self.matches += other.matches
+        for key, (n, failed) in other.tables.items():
+            counts = self.tables.setdefault(key, [0, 0])
+            counts[0] += n
+            counts[1] += failed
         for v, shape, o in zip(self.variants, self.shapes, other.variants):
             v.merge(o, shape)
         self.forfeits.extend(other.forfeits)
@@ -338,3 +348,11 @@ class Partial:
     @property
     def failed(self) -> int:
         return sum(v.failed for v in self.variants)
+
+    def first_failure(self) -> str:
+        """The failed match first in the canonical order, and why ("" if none)."""
+        failed = [f for f in self.forfeits if f.failed]
+        if not failed:
+            return ""
+        f = min(failed, key=lambda f: f.key)
+        return f"match {f.match}: {f.error}"

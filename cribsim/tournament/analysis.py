@@ -31,11 +31,11 @@ from .manifest import MANIFEST, Manifest
 MARK = ".cribsim-analysis.json"
 
 
-def read_folder(out: Path) -> tuple[Manifest, fld.Records]:
-    """(manifest, records) of a results folder, refusing one that cannot be read as a whole:
-    no folder, no or a damaged manifest, no matches.jsonl (a folder of committed summaries, whose
-    records were not kept). Lines of matches.jsonl that cannot be read are counted in the
-    records, never silently dropped."""
+def read_manifest_of(out: Path) -> Manifest:
+    """The manifest of a results folder whose records can be read, refusing one that cannot:
+    no folder, a link inside, no or a damaged manifest, records from an older cribsim
+    (``cribsim upgrade`` converts them), no records (a folder of committed summaries, whose
+    records were not kept)."""
     if not out.exists():
         raise CribsimError(f"cribsim: {out}: no such folder")
     if not out.is_dir():
@@ -44,9 +44,18 @@ def read_folder(out: Path) -> tuple[Manifest, fld.Records]:
     manifest = fld.read_manifest(out)
     if manifest is None:
         raise CribsimError(f"cribsim: {out}: no manifest.json (not a results folder)")
+    fld.refuse_legacy(out)
     if not (out / fld.RECORDS).exists():
-        raise CribsimError(f"cribsim: {out}: no matches.jsonl, so nothing to rebuild the summary from (its "
+        raise CribsimError(f"cribsim: {out}: no {fld.RECORDS}, so nothing to rebuild the summary from (its "
                            "summary files are left as they are; run the experiment again to rebuild them)")
+    return manifest
+
+
+def read_folder(out: Path) -> tuple[Manifest, fld.Records]:
+    """(manifest, records) of a results folder (see :func:`read_manifest_of`), with the records
+    used kept in a list (for the analyses that look at matches one by one). Lines that cannot
+    be read are counted in the records, never silently dropped."""
+    manifest = read_manifest_of(out)
     return manifest, fld.scan_records(out / fld.RECORDS, fld.schedule_of(manifest))
 
 
@@ -59,7 +68,7 @@ def read_results(out_dir: str | os.PathLike[str]) -> tuple[Manifest, list[MatchR
 def lock_folder(out: Path, command: str) -> FolderLock:
     """The folder's lock, after checking it can be read (a folder that cannot be is refused
     before anything, not even a lock file, is written)."""
-    read_folder(out)
+    read_manifest_of(out)
     return FolderLock(out, command).acquire()
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..book import opening
@@ -18,8 +19,11 @@ from ..games import game_named
 from ..isolation import Isolated, PluginFault, timeout_message
 from ..records import Forfeit, MatchRecord
 from ..strategy import factory
+from .aggregate import Partial
 from .guard import DecisionTimeout, Watchdog
+from .recordfile import encode
 from .schedule import groups_for
+from .summary import SprtUnits
 
 if TYPE_CHECKING:
     from .config import Experiment
@@ -193,6 +197,45 @@ def match_log(ctx: dict[str, Any], spec: MatchSpec, rec: MatchRecord, tape: Matc
                     winner=rec.winner, game_points=list(rec.game_points or ()), games=[t.log() for t in tape.games],
                     counters=[list(c) for c in counters] if counters else None,
                     forfeit=None if rec.forfeit is None else rec.forfeit.to_json())
+
+
+@dataclass
+class Sealed:
+    """A played batch as the driver takes it: its records already compressed (``data``, gzip
+    members of matches.jsonl.gz), their ids, their summary sums (``partial``), the sequential
+    test's view of them (``sprt``, for a run with ``stop:``), the game records kept, and
+    (pid, node, seconds) for the runner's bookkeeping. The driver's work per batch does not
+    grow with the matches in it, beyond writing the bytes."""
+
+    data: bytes
+    ids: list[str]
+    partial: Partial
+    sprt: SprtUnits | None
+    logs: list[MatchLog]
+    info: dict[str, Any]
+
+    def merge(self, other: Sealed) -> Sealed:
+        """Two batches as one (a salvaged batch's matches, one by one)."""
+        self.data += other.data
+        self.ids += other.ids
+        self.partial.merge(other.partial)
+        if self.sprt is not None and other.sprt is not None:
+            self.sprt.merge(other.sprt)
+        self.logs += other.logs
+        self.info["seconds"] = self.info.get("seconds", 0.0) + other.info.get("seconds", 0.0)
+        return self
+
+
+def seal(ctx: dict[str, Any], records: Sequence[MatchRecord], info: dict[str, Any]) -> Sealed:
+    """``records`` sealed for the driver (see :class:`Sealed`), where they were played."""
+    logs = [r.log for r in records if r.log is not None]
+    for r in records:
+        r.log = None  # written on its own (games/): not in the match record
+    shapes = ctx["shapes"]
+    partial = Partial(shapes)
+    partial.add_all(records)
+    return Sealed(encode(records), [r.id for r in records], partial,
+                  SprtUnits.of(records) if ctx.get("sprt") else None, logs, info)
 
 
 def play_batch(ctx: dict[str, Any], specs: Iterable[MatchSpec]) -> tuple[list[MatchRecord], dict[str, Any]]:

@@ -12,15 +12,14 @@ import contextlib
 import signal
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from types import FrameType
 from typing import Any, Literal
 
 from ..errors import CribsimError, RunFailed, describe
 from ..records import Forfeit, MatchRecord
-from .batch import play_batch, release
-from .schedule import MatchSpec
+from .batch import Sealed, play_batch, release, seal
+from .schedule import MatchSpec, Pending
 from .sink import Sink
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -56,7 +55,7 @@ class StopFlag:
         return False
 
 
-def _take(pending: deque[MatchSpec], sink: Sink, size: int) -> list[MatchSpec]:
+def _take(pending: Pending, sink: Sink, size: int) -> list[MatchSpec]:
     batch: list[MatchSpec] = []
     while pending and len(batch) < size:
         spec = pending.popleft()
@@ -65,7 +64,7 @@ def _take(pending: deque[MatchSpec], sink: Sink, size: int) -> list[MatchSpec]:
     return batch
 
 
-def run_serial(ctx: dict[str, Any], pending: deque[MatchSpec], sink: Sink, batch_seconds: float,
+def run_serial(ctx: dict[str, Any], pending: Pending, sink: Sink, batch_seconds: float,
                stop: StopFlag | None = None) -> set[str]:
     nodes: set[str]
     size, nodes = 4, set()
@@ -75,7 +74,7 @@ def run_serial(ctx: dict[str, Any], pending: deque[MatchSpec], sink: Sink, batch
             if not batch:
                 break
             records, info = play_batch(ctx, batch)
-            sink.add(records)
+            sink.add(seal(ctx, records, info))
             size = _next_size(info["seconds"], len(batch), batch_seconds, len(pending), 1)
     finally:
         release()  # isolated plug-ins' player processes end with the run
@@ -103,18 +102,18 @@ def _next_size(seconds: float, n: int, target: float, remaining: int, workers: i
     return max(1, min(size, 5000, max(share, 1)))
 
 
-def _ray_batch(ctx: dict[str, Any], specs: list[MatchSpec]) -> tuple[list[MatchRecord], dict[str, Any]]:
+def _ray_batch(ctx: dict[str, Any], specs: list[MatchSpec]) -> Sealed:
     import ray
 
     records, info = play_batch(ctx, specs)
     info["node"] = ray.get_runtime_context().get_node_id()
-    return records, info
+    return seal(ctx, records, info)
 
 
 IN_FLIGHT_PER_WORKER = 2  # one running, one waiting behind it
 
 
-def run_ray(ctx: dict[str, Any], pending: deque[MatchSpec], sink: Sink, workers: int, batch_seconds: float,
+def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, batch_seconds: float,
             stop: StopFlag | None = None) -> set[str]:
     """``IN_FLIGHT_PER_WORKER`` tasks per worker are in flight, so that a worker that finishes a
     batch starts the next at once rather than idling while the driver writes results and sends
@@ -149,7 +148,7 @@ def run_ray(ctx: dict[str, Any], pending: deque[MatchSpec], sink: Sink, workers:
             for ref in ready:
                 batch, _ = inflight.pop(ref)
                 try:
-                    records, info = ray.get(ref)
+                    sealed = ray.get(ref)
                 except ray.exceptions.RayTaskError as e:
                     if stop is not None and stop.requested:
                         continue  # interrupted along with us
@@ -157,18 +156,17 @@ def run_ray(ctx: dict[str, Any], pending: deque[MatchSpec], sink: Sink, workers:
                 except ray.exceptions.RayError:
                     if stop is not None and stop.requested:
                         continue
-                    records, info = _salvage(ray, single, ctx_ref, batch, limit, stop)
-                nodes.add(info.get("node", ""))
-                sink.add(records)
-                size = _next_size(info["seconds"], len(batch), batch_seconds, len(pending), workers)
+                    sealed = _salvage(ray, single, ctx, ctx_ref, batch, stop)
+                nodes.add(sealed.info.get("node", ""))
+                sink.add(sealed)
+                size = _next_size(sealed.info["seconds"], len(batch), batch_seconds, len(pending), workers)
             now = time.monotonic()
             for ref, (batch, due) in list(inflight.items()):
                 if now > due and not (stop is not None and stop.requested) and not ray.wait([ref], timeout=0)[0]:
                     del inflight[ref]  # hung: cancelled, then its matches one by one
                     with contextlib.suppress(Exception):
                         ray.cancel(ref, force=True)
-                    records, info = _salvage(ray, single, ctx_ref, batch, limit, stop)
-                    sink.add(records)
+                    sink.add(_salvage(ray, single, ctx, ctx_ref, batch, stop))
     finally:
         for ref in inflight:
             with contextlib.suppress(Exception):
@@ -186,16 +184,14 @@ def _task_error(e: BaseException) -> str:
     return f"{getattr(e, 'cause_cls', type(e)).__name__}"
 
 
-def _salvage(ray: Any, single: Any, ctx_ref: Any, batch: list[MatchSpec], time_limit: float,
-             stop: StopFlag | None = None) -> tuple[list[MatchRecord], dict[str, Any]]:
+def _salvage(ray: Any, single: Any, ctx: dict[str, Any], ctx_ref: Any, batch: list[MatchSpec],
+             stop: StopFlag | None = None) -> Sealed:
     """A batch whose worker kept dying, or that hung: play its matches one by one; a match that
     still kills its worker, or does not finish by its deadline, is recorded as failed (no result),
     not fatal to the run, with a message that is the same in every run. A match that raises is a
     bug: the run fails. A stop (Ctrl-C) leaves the matches not yet played to a resumed run."""
-    records: list[MatchRecord]
-    info: dict[str, Any]
-    records, info = [], {"seconds": 0.0, "node": ""}
-    due = batch_deadline(time_limit, 1)
+    sealed = seal(ctx, [], {"seconds": 0.0, "node": ""})
+    due = batch_deadline(ctx["time_limit"], 1)
     for spec in batch:
         ref = single.remote(ctx_ref, [spec])
         until = time.monotonic() + due
@@ -203,11 +199,9 @@ def _salvage(ray: Any, single: Any, ctx_ref: Any, batch: list[MatchSpec], time_l
             if stop is not None and stop.requested:
                 with contextlib.suppress(Exception):
                     ray.cancel(ref, force=True)
-                return records, info
+                return sealed
         try:
-            recs, inf = ray.get(ref, timeout=max(0.0, until - time.monotonic()))
-            records += recs
-            info["seconds"] += inf["seconds"]
+            sealed.merge(ray.get(ref, timeout=max(0.0, until - time.monotonic())))
         except ray.exceptions.RayTaskError as e:
             raise RunFailed(f"cribsim: run failed: match {spec.id}: {_task_error(e)}") from None
         except (ray.exceptions.GetTimeoutError, ray.exceptions.RayError) as e:
@@ -217,9 +211,10 @@ def _salvage(ray: Any, single: Any, ctx_ref: Any, batch: list[MatchSpec], time_l
                 why = f"it did not finish within {due:g} s, so its worker was stopped"
             else:
                 why = _worker_died(e)
-            records.append(MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides),
-                                       -1, None, Forfeit(None, None, "crash", why)))
-    return records, info
+            failed = MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides), -1,
+                                 None, Forfeit(None, None, "crash", why))
+            sealed.merge(seal(ctx, [failed], {"seconds": 0.0}))
+    return sealed
 
 
 def _worker_died(e: BaseException) -> str:

@@ -11,17 +11,21 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..errors import CribsimError
-from ..gamelog import GAMES_DIR, GAMES_FILE
+from ..gamelog import GAMES_DIR, GAMES_FILE, MAX_LINE
+from ..gzmembers import NotGzip, Scan, members
 from ..lock import LOCK_NAME
-from ..nofollow import open_append, open_read, open_update
+from ..nofollow import open_read, open_update
 from ..records import MatchRecord, RecordError, match_from_json
 from .manifest import MANIFEST, RUN_LOG, Manifest, ManifestError
-from .schedule import Schedule
+from .recordfile import FILE, line_id
+from .recordfile import LEGACY as LEGACY
+from .schedule import Schedule, Seen
 
-RECORDS = "matches.jsonl"
+RECORDS = FILE
 SUMMARY = "summary.md"
 SCRATCH = ("manifest.tmp", "matches.tmp", "run.tmp")  # written then renamed into place
 BASE_FILES = (MANIFEST, RECORDS, SUMMARY, RUN_LOG)
@@ -32,6 +36,15 @@ MAX_MANIFEST = 10_000_000  # bytes
 
 class Damaged(CribsimError):
     """A results folder cribsim cannot trust (exit 2): nothing is written to it."""
+
+
+def refuse_legacy(out: Path) -> None:
+    """A folder whose records an older cribsim wrote (``matches.jsonl``, schema 2) is refused,
+    never misread: ``cribsim upgrade`` converts it."""
+    if (out / LEGACY).exists() and not (out / RECORDS).exists():
+        raise CribsimError(f"cribsim: {out}: its records are in {LEGACY}, written by an older cribsim (schema 2); "
+                           f"'cribsim upgrade {out}' converts them to {RECORDS} (the same tables), or run it again "
+                           "with --fresh")
 
 
 def read_manifest(out: str | os.PathLike[str]) -> Manifest | None:
@@ -73,7 +86,7 @@ def read_manifest(out: str | os.PathLike[str]) -> Manifest | None:
 def owned_files(manifest: Manifest) -> set[str]:
     """File names (in the folder) that cribsim wrote for this manifest's run: the ones it lists,
     else those cribsim's naming scheme gives (older manifests). Only plain names are kept."""
-    names = {MANIFEST, RECORDS, SUMMARY} | set(SCRATCH)  # the run log only when the manifest lists it
+    names = {MANIFEST, RECORDS, LEGACY, SUMMARY} | set(SCRATCH)  # the run log only when the manifest lists it
     if manifest.files:
         names.update(manifest.files)
     else:
@@ -115,11 +128,11 @@ def remove_owned(out: str | os.PathLike[str], manifest: Manifest) -> None:
 
 
 class Records:
-    """The records of matches.jsonl (:class:`cribsim.records.MatchRecord` objects), by id, with
-    every line that is not used counted, never silently dropped:
+    """What reading ``matches.jsonl.gz`` found, counted, never silently dropped (the records
+    themselves go to the reader's callback, or, from :func:`scan_records`, to ``records``):
 
-    - ``unreadable``: lines that could not be read (torn writes, damaged bytes, JSON that is not
-      a record);
+    - ``unreadable``: lines that could not be read (JSON that is not a record);
+    - ``damaged``: batches (gzip members) that do not decompress, skipped to the next one;
     - ``foreign``: records of no match of the run's schedule (an id it does not have, or sides
       other than its id stands for);
     - ``disputed``: ids recorded twice with different results: every record of such an id is
@@ -129,105 +142,165 @@ class Records:
     A failed match (no result: its worker kept dying) disputes nothing: a later record of it (a
     resumed run plays it again) replaces it, and a failed record after a result is not used.
 
-    ``torn_tail`` is a last line with no newline that does not parse: an interrupted write,
-    which a resumed run cuts off."""
+    ``torn_tail`` is an unfinished last batch (an interrupted write), which a resumed run cuts
+    off at ``good_end``; ``seen`` marks the matches a resumed run does not play again (those
+    with a result, and the disputed ones)."""
 
-    def __init__(self) -> None:
-        self.by_id: dict[str, MatchRecord] = {}
+    def __init__(self, seen: Seen | None = None) -> None:
+        self.records: list[MatchRecord] = []  # (scan_records only)
         self.unreadable = 0
         self.unreadable_lines: list[int] = []
+        self.damaged: list[int] = []
         self.foreign = 0
         self.foreign_lines: list[int] = []
         self.disputed: set[str] = set()
         self.repeats = 0
         self.torn_tail = False
-        self.good_end = 0  # byte offset just after the last line that is whole
+        self.good_end = 0  # byte offset just after the last whole batch
+        self.results = 0  # matches with a result
+        self.failed = 0  # matches whose only records are failed ones
+        self.seen = seen
 
     @property
-    def records(self) -> list[MatchRecord]:
-        return list(self.by_id.values())
+    def accounted(self) -> int:
+        """How many matches a resumed run does not play again: recorded with a result, or
+        disputed (their lines stay in the file, so another record would not settle them)."""
+        return self.results + len(self.disputed)
 
-    @property
-    def results(self) -> list[MatchRecord]:
-        """The records with a result: the matches a resumed run keeps (it plays failed ones again)."""
-        return [r for r in self.by_id.values() if not r.failed]
+    def _unreadable(self, line: int) -> None:
+        self.unreadable += 1
+        if len(self.unreadable_lines) < 5:
+            self.unreadable_lines.append(line)
 
-    @property
-    def accounted(self) -> set[str]:
-        """The ids a resumed run does not play again: those recorded with a result, and the
-        disputed ones (whose lines stay in the file, so another record would not settle them)."""
-        return {r.id for r in self.results} | self.disputed
-
-    def add(self, match: MatchRecord, line: int, schedule: Schedule | None) -> None:
-        if schedule is not None and not schedule.holds(match):
-            self.foreign += 1
-            if len(self.foreign_lines) < 5:
-                self.foreign_lines.append(line)
-        elif match.id in self.disputed:
-            pass
-        elif match.id not in self.by_id or (self.by_id[match.id].failed and not match.failed):
-            self.by_id[match.id] = match
-        elif self.by_id[match.id] == match or match.failed:
-            self.repeats += 1
-        else:
-            del self.by_id[match.id]
-            self.disputed.add(match.id)
+    def _foreign(self, line: int) -> None:
+        self.foreign += 1
+        if len(self.foreign_lines) < 5:
+            self.foreign_lines.append(line)
 
 
-def schedule_of(manifest: Manifest) -> Schedule | None:
-    """The schedule a run's records are checked against (None: a manifest too old to say)."""
-    return Schedule(manifest.tables, manifest.matches, manifest.paired) if manifest.matches >= 1 else None
+def schedule_of(manifest: Manifest) -> Schedule:
+    """The schedule a run's records are checked against."""
+    return Schedule(manifest.tables, manifest.matches, manifest.paired)
 
 
-def scan_records(path: str | os.PathLike[str], schedule: Schedule | None) -> Records:
-    """The records of ``path`` checked against ``schedule`` (see :class:`Records`)."""
-    r = Records()
+def read_records(path: str | os.PathLike[str], schedule: Schedule,
+                 each: Callable[[MatchRecord], None] | None = None) -> Records:
+    """Read ``path`` (see :class:`Records`), handing every record used to ``each``, in memory
+    that does not grow with the file: a first pass finds the ids written more than once (one bit
+    a match of the schedule), a second parses every line, and only the records of those ids are
+    held until the end, where each is settled."""
     path = Path(path)
+    seen = Seen(schedule)
+    recs = Records(seen)
     if not path.exists():
-        return r
+        return recs
     if not path.is_file():
         raise Damaged(f"cribsim: {path}: not a file")
-    offset = 0
+    again = _written_again(path, seen)
+    held: dict[str, list[MatchRecord]] = {}
+    seen = recs.seen = Seen(schedule)
+    for no, line in _numbered(path, recs):
+        match = _parse(path, no, line)
+        place = None if match is None else schedule.place(match)
+        if match is None:
+            recs._unreadable(no)
+        elif place is None:
+            recs._foreign(no)
+        elif match.id in again:
+            held.setdefault(match.id, []).append(match)
+        else:
+            _use(recs, match, place, each)
+    for match_id in sorted(held):
+        settled = _settle(held[match_id], recs)
+        if settled is not None:
+            _use(recs, settled, schedule.place(settled), each)
+    return recs
+
+
+def _use(recs: Records, match: MatchRecord, place: int | None, each: Callable[[MatchRecord], None] | None) -> None:
+    if match.failed:
+        recs.failed += 1
+    else:
+        recs.results += 1
+        if recs.seen is not None and place is not None:
+            recs.seen.add(place)
+    if each is not None:
+        each(match)
+
+
+def _written_again(path: Path, seen: Seen) -> set[str]:
+    """The ids of the schedule that start more than one line (read from the start of each line,
+    as cribsim writes them)."""
+    again: set[str] = set()
+    scratch = Records()
+    for _, line in _numbered(path, scratch):
+        match_id = line_id(line)
+        if match_id is None:
+            continue
+        i = seen.index(match_id)
+        if i is not None and not seen.add(i):
+            again.add(match_id)
+    return again
+
+
+def _settle(matches: list[MatchRecord], recs: Records) -> MatchRecord | None:
+    """The record of a match written more than once: the first result (a failed record before
+    it is replaced, an identical one after it is a repeat); None if two results differ (the
+    match is disputed)."""
+    kept: MatchRecord | None = None
+    for m in matches:
+        if kept is None or (kept.failed and not m.failed):
+            kept = m
+        elif kept == m or m.failed:
+            recs.repeats += 1
+        else:
+            recs.disputed.add(m.id)
+            assert recs.seen is not None
+            i = recs.seen.index(m.id)
+            if i is not None:
+                recs.seen.add(i)
+            return None
+    return kept
+
+
+def _numbered(path: Path, recs: Records) -> Iterator[tuple[int, bytes]]:
+    """(line number, line) of every whole batch, the damaged ones skipped and counted."""
+    scan = Scan()
+    no = 0
     try:
-        with open_read(path) as f:
-            for no, line in enumerate(f, 1):
-                end = offset + len(line)
-                whole = line.endswith(b"\n")
-                body = line.strip()
-                if body:
-                    rec = None
-                    try:
-                        rec = json.loads(body)
-                    except (ValueError, RecursionError):
-                        pass
-                    match = None
-                    if isinstance(rec, dict) and isinstance(rec.get("id"), str):
-                        try:
-                            match = match_from_json(rec)
-                        except RecordError as e:
-                            if "schema" not in rec and "v" in rec:
-                                raise Damaged(f"cribsim: {path}: written by an older cribsim (record schema 1); "
-                                              "this one reads schema 2: run again with --fresh (or another --out) "
-                                              "to replay it") from None
-                            raise Damaged(f"cribsim: {path}: line {no}: a record of the wrong shape ({e}); "
-                                          "nothing was changed") from None
-                    if match is not None:
-                        r.add(match, no, schedule)
-                    elif not whole and not isinstance(rec, dict):
-                        r.torn_tail = True  # not counted: the interrupted last write
-                        break
-                    else:
-                        r.unreadable += 1
-                        if len(r.unreadable_lines) < 5:
-                            r.unreadable_lines.append(no)
-                if whole:
-                    r.good_end = end
-                elif body and not r.torn_tail:
-                    r.good_end = end  # a whole record missing only its newline
-                offset = end
+        for _, lines in members(path, scan, resync=True, max_line=MAX_LINE):
+            for line in lines:
+                no += 1
+                yield no, line
+    except NotGzip:
+        raise Damaged(f"cribsim: {path}: not a gzip file (damaged, or not cribsim's); nothing was changed") from None
     except OSError as e:
         raise Damaged(f"cribsim: {path}: cannot read ({e.strerror or e})") from None
-    return r
+    recs.damaged, recs.torn_tail, recs.good_end = scan.damaged, scan.torn, scan.end
+
+
+def _parse(path: Path, no: int, line: bytes) -> MatchRecord | None:
+    """The record on a line; None for a line that is not a record; Damaged for a record of the
+    wrong shape (nothing is changed)."""
+    try:
+        rec = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
+        return None
+    try:
+        return match_from_json(rec)
+    except RecordError as e:
+        raise Damaged(f"cribsim: {path}: line {no}: a record of the wrong shape ({e}); nothing was changed") from None
+
+
+def scan_records(path: str | os.PathLike[str], schedule: Schedule) -> Records:
+    """:func:`read_records` keeping the records used (in ``records``): for the analyses
+    (compare, positions, tune, balance) that look at matches one by one."""
+    kept: list[MatchRecord] = []
+    recs = read_records(path, schedule, kept.append)
+    recs.records = kept
+    return recs
 
 
 def _lines(count: int, first: list[int]) -> str:
@@ -236,11 +309,16 @@ def _lines(count: int, first: list[int]) -> str:
 
 
 def unreadable_note(path: str | os.PathLike[str], recs: Records) -> str:
-    """What was not used of matches.jsonl, and why (empty if everything was): one line."""
+    """What was not used of the records file, and why (empty if everything was): one line."""
     parts = []
+    if recs.damaged:
+        n = len(recs.damaged)
+        parts.append(f"{n:,} damaged batch{'es' if n != 1 else ''} of records skipped (at byte "
+                     f"{', '.join(f'{b:,}' for b in recs.damaged[:3])}{', ...' if n > 3 else ''}: they do not "
+                     "decompress)")
     if recs.unreadable:
         parts.append(f"{recs.unreadable:,} unreadable line{'s' if recs.unreadable != 1 else ''} skipped "
-                     f"({_lines(recs.unreadable, recs.unreadable_lines)}: torn or damaged)")
+                     f"({_lines(recs.unreadable, recs.unreadable_lines)}: not a record)")
     if recs.foreign:
         parts.append(f"{recs.foreign:,} record{'s' if recs.foreign != 1 else ''} of no match of this run's schedule "
                      f"left out ({_lines(recs.foreign, recs.foreign_lines)}: an unknown id, or sides other than "
@@ -253,20 +331,10 @@ def unreadable_note(path: str | os.PathLike[str], recs: Records) -> str:
 
 
 def cut_torn_tail(path: str | os.PathLike[str], recs: Records) -> None:
-    """Cut an interrupted last write (and add a missing final newline) before appending."""
+    """Cut an interrupted last batch off before appending."""
     path = Path(path)
-    size = path.stat().st_size
-    if recs.good_end < size:
+    if recs.torn_tail and recs.good_end < path.stat().st_size:
         with open_update(path) as f:
             f.truncate(recs.good_end)
             f.flush()
             os.fsync(f.fileno())
-    if recs.good_end:
-        with open_read(path) as f:
-            f.seek(recs.good_end - 1)
-            last = f.read(1)
-        if last != b"\n":
-            with open_append(path) as f:
-                f.write(b"\n")
-                f.flush()
-                os.fsync(f.fileno())

@@ -9,16 +9,20 @@ import math
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tabulate import tabulate
 
 from ..errors import CribsimError, RunFailed, describe
 from . import folder as fld
-from .analysis import list_files, lock_folder, read_folder
+from .aggregate import Partial, VariantShape
+from .analysis import list_files, lock_folder, read_manifest_of
 from .atomic import atomic_write, save_figure
 from .manifest import Manifest
-from .summary import Table, csv_cells, csv_widths, fmt_cell, summarize, used_records
+from .summary import SprtUnits, Table, csv_cells, csv_widths, fmt_cell, sprt_streams, used_by
+from .summary import tables as summary_tables
 
 
 def render(tables: Sequence[Table], fmt: str) -> str:
@@ -35,33 +39,64 @@ def render(tables: Sequence[Table], fmt: str) -> str:
     return "".join(parts)
 
 
+@dataclass
+class Sums:
+    """A run's merged sums of every record its tables use, and how its earlier records read
+    (what was left out): the report without reading the records again."""
+
+    partial: Partial
+    records: fld.Records
+
+
 def write_report(out_dir: str | os.PathLike[str], quiet: bool = False, plots: bool = True,
-                 locked: bool = False) -> list[Table]:
+                 locked: bool = False, sums: Sums | None = None) -> list[Table]:
     """Write summary.md, one CSV per table and the plots; print the tables unless quiet. The
-    tables are computed before anything is written, the folder is locked while writing (unless
-    the caller, a run, holds it), and every file written is listed in the manifest."""
+    tables are computed (from ``sums``, else from the records read as a stream) before anything
+    is written, the folder is locked while writing (unless the caller, a run, holds it), and
+    every file written is listed in the manifest."""
     out = Path(out_dir)
     lock = None if locked else lock_folder(out, "report")
     try:
-        return _write_report(out, quiet, plots)
+        return _write_report(out, quiet, plots, sums)
     finally:
         if lock is not None:
             lock.release()
 
 
-def _write_report(out: Path, quiet: bool, plots: bool) -> list[Table]:
-    manifest, recs = read_folder(out)
-    records = recs.records
+def read_sums(out: Path, manifest: Manifest) -> tuple[Sums, list[dict[str, Any]]]:
+    """The sums of the records the tables use, read as a stream (memory does not grow with the
+    records), and the sequential test's streams: with a test, a first reading finds where each
+    stream decided, a second sums the groups up to there."""
+    path = out / fld.RECORDS
+    schedule = fld.schedule_of(manifest)
+    streams: list[dict[str, Any]] = []
+    partial = Partial(VariantShape.of(manifest))
+    if manifest.stop is not None:
+        sprt = SprtUnits()
+        fld.read_records(path, schedule, sprt.add)
+        streams = sprt_streams(manifest, sprt)
+        used = used_by(manifest, streams)
+        recs = fld.read_records(path, schedule, lambda r: partial.add(r) if used(r.variant, r.table, r.group) else None)
+    else:
+        recs = fld.read_records(path, schedule, partial.add)
+    return Sums(partial, recs), streams
+
+
+def _write_report(out: Path, quiet: bool, plots: bool, sums: Sums | None) -> list[Table]:
+    manifest = read_manifest_of(out)
+    streams: list[dict[str, Any]] = []
     try:
-        tables = summarize(manifest, records)
-        used = used_records(manifest, records)  # a run stopped by the SPRT: up to each decision
-        failed = sum(1 for r in used if r.failed)
+        if sums is None or manifest.stop is not None:
+            sums, streams = read_sums(out, manifest)
+        tables = summary_tables(manifest, sums.partial, streams)
+        failed = sums.partial.failed
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, ZeroDivisionError) as e:
         raise CribsimError(f"cribsim: {out}: cannot summarise its records ({describe(e, 200)}: damaged records or "
                            "manifest); nothing was written") from None
-    note = _left_out(out, recs)
+    note = _left_out(out, sums.records)
     head = (f"# {manifest.name}\n\n"
-            f"{len(used) - failed} matches{f' ({failed} failed)' if failed else ''}; seed {manifest.seed}; "
+            f"{sums.partial.matches - failed} matches{f' ({failed} failed)' if failed else ''}; "
+            f"seed {manifest.seed}; "
             f"config {manifest.config_hash}; "
             f"variants: {', '.join(manifest.variant_names)}; "
             f"{'paired' if manifest.paired else 'unpaired'} deals.{note}\n\n")
@@ -86,14 +121,19 @@ def _left_out(out: Path, recs: fld.Records) -> str:
     note = fld.unreadable_note(out / fld.RECORDS, recs)
     parts = [note] if note else []
     if recs.torn_tail:
-        parts.append(f"{out / fld.RECORDS}: 1 unfinished last line skipped (an interrupted write, or a run "
+        parts.append(f"{out / fld.RECORDS}: 1 unfinished last batch skipped (an interrupted write, or a run "
                      "still writing)")
     if parts:
         print("cribsim: warning: " + "; ".join(parts), file=sys.stderr)
     said = []
-    unreadable = recs.unreadable + (1 if recs.torn_tail else 0)
-    if unreadable:
-        said.append(f"{unreadable:,} unreadable line{'s' if unreadable != 1 else ''} of matches.jsonl skipped")
+    if recs.damaged:
+        n = len(recs.damaged)
+        said.append(f"{n:,} damaged batch{'es' if n != 1 else ''} of {fld.RECORDS} skipped")
+    if recs.torn_tail:
+        said.append(f"an unfinished last batch of {fld.RECORDS} skipped")
+    if recs.unreadable:
+        n = recs.unreadable
+        said.append(f"{n:,} unreadable line{'s' if n != 1 else ''} of {fld.RECORDS} skipped")
     if recs.foreign:
         said.append(f"{recs.foreign:,} record{'s' if recs.foreign != 1 else ''} of no match of the schedule left out")
     if recs.disputed:

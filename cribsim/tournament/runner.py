@@ -12,8 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +25,7 @@ from ..nofollow import refuse_links
 from ..records import MatchRecord
 from ..strategy import notes as strategy_notes
 from . import folder as fld
+from .aggregate import Partial, VariantShape
 from .batch import make_context
 from .executors import IN_FLIGHT_PER_WORKER, StopFlag, run_ray, run_serial
 from .manifest import (
@@ -44,17 +44,17 @@ from .manifest import (
     read_sessions,
 )
 from .raycluster import RAY_LOG, init_ray, joined_cluster, ray_messages_to_log, ray_or_bug, shutdown
-from .report import write_report
-from .schedule import MatchSpec, build_schedule, groups_for
+from .report import Sums, write_report
+from .schedule import Pending, Seen, groups_for
 from .secret import SECRET_FILE, commitment, run_secret, secret_seed
-from .sink import Sink, Tally, closed_streams, wanted, warn
-from .summary import sprt_streams, used_records
+from .sink import Sink, closed_streams, verdict, wanted, warn
+from .summary import SprtUnits, sprt_streams, used_by
 
 if TYPE_CHECKING:
     from .config import Experiment
 
 # what a run plays with: (context, pending matches, sink) -> the nodes that played them
-Play = Callable[[dict[str, Any], deque[MatchSpec], Sink], set[str]]
+Play = Callable[[dict[str, Any], Pending, Sink], set[str]]
 ENDED_WELL = ("complete", "stopped by the SPRT")
 
 
@@ -120,6 +120,8 @@ def check_out(exp: Experiment, out: Path, resume: bool, fresh: bool, locked: boo
         refuse_links(out)  # (its scratch files or lock)
         return None
     refuse_links(out)
+    if not fresh:
+        fld.refuse_legacy(out)
     if old.config_hash != exp.config_hash() and not fresh:
         raise CribsimError(f"cribsim: {out} already holds a run of a different config (hash "
                            f"{old.config_hash}, now {exp.config_hash()}); use another --out or --fresh")
@@ -144,43 +146,66 @@ def _few(names: list[str], n: int = 3) -> str:
     return shown + (f" and {len(names) - n} more" if len(names) > n else "")
 
 
-def load_done(path: Path, manifest: Manifest) -> fld.Records:
-    """Records already in matches.jsonl, checked against the run's schedule (see
-    :func:`folder.scan_records`). A half-written last line (an interrupted write) is cut off, so
-    its match is replayed; every other line that is not used stays in the file, counted and
-    reported: the matches of unreadable lines are played again, records of no match of the
-    schedule are left out, and a match recorded twice with different results is left out and
-    not played again (another record would not settle it)."""
-    recs = fld.scan_records(path, fld.schedule_of(manifest))
-    if recs.torn_tail:
-        warn(f"{path}: cut a half-written last line (an interrupted write); its match is played again")
+@dataclass
+class Earlier:
+    """What an earlier run left in the folder: how its records read (:class:`folder.Records`,
+    with the bit per match of those a resumed run does not play again), the sums of its
+    results, and for a run with ``stop:`` the sequential test's view of them. Its failed
+    matches are played again, so neither the sums nor the test count them."""
+
+    records: fld.Records
+    partial: Partial
+    sprt: SprtUnits | None
+
+
+def load_done(path: Path, manifest: Manifest, cut: bool = True) -> Earlier:
+    """The results already in matches.jsonl.gz, checked against the run's schedule (see
+    :func:`folder.read_records`), read as a stream. An unfinished last batch (an interrupted
+    write) is cut off (``cut``), so its matches are replayed; every other line that is not used
+    stays in the file, counted and reported: the matches of damaged batches and unreadable lines
+    are played again, records of no match of the schedule are left out, and a match recorded
+    twice with different results is left out and not played again (another record would not
+    settle it)."""
+    partial = Partial(VariantShape.of(manifest))
+    sprt = SprtUnits() if manifest.stop is not None else None
+
+    def fold(rec: MatchRecord) -> None:
+        if not rec.failed:
+            partial.add(rec)
+            if sprt is not None:
+                sprt.add(rec)
+
+    recs = fld.read_records(path, fld.schedule_of(manifest), fold)
+    if cut and recs.torn_tail:
+        warn(f"{path}: cut an unfinished last batch (an interrupted write); its matches are played again")
     note = fld.unreadable_note(path, recs)
-    if note:
+    if cut and note:
         warn(note + "; those lines stay in the file")
-    if path.exists():
+    if cut and path.exists():
         fld.cut_torn_tail(path, recs)
-    return recs
+        recs.torn_tail = False  # (cut off: the report has nothing to say of it)
+    return Earlier(recs, partial, sprt)
 
 
 def count_on_disk(path: Path, manifest: Manifest) -> int:
-    """Distinct matches of the schedule whose records are whole in matches.jsonl: what a
-    resumed run keeps."""
+    """Distinct matches of the schedule whose records are whole in matches.jsonl.gz, with a
+    result: what a resumed run keeps."""
     try:
-        return len(fld.scan_records(path, fld.schedule_of(manifest)).results)
+        return fld.read_records(path, fld.schedule_of(manifest)).results
     except CribsimError:
         return 0
 
 
-def pending_specs(manifest: Manifest, specs: Sequence[MatchSpec], done: Sequence[MatchRecord],
-                  disputed: Iterable[str] = ()) -> list[MatchSpec]:
-    """The matches still to play: not on disk (nor disputed there), and in no stream the SPRT
-    has decided."""
-    have = {r.id for r in done} | set(disputed)
-    pending = [s for s in specs if s.id not in have]
-    if pending and manifest.stop is not None:
-        closed = closed_streams(manifest, done)
-        pending = [s for s in pending if wanted(manifest, closed, s)]
-    return pending
+def pending_of(manifest: Manifest, seed: int, earlier: Earlier) -> Pending:
+    """The matches still to play, made as they are taken: not on disk (nor disputed there), and
+    in no stream the SPRT has decided."""
+    seen = earlier.records.seen
+    assert seen is not None
+    keep = None
+    if earlier.sprt is not None:
+        closed = closed_streams(manifest, earlier.sprt)
+        keep = (lambda spec: wanted(manifest, closed, spec)) if closed else None
+    return Pending(fld.schedule_of(manifest), seed, seen, keep)
 
 
 # ---- a run ---------------------------------------------------------------------------------------
@@ -191,7 +216,7 @@ class Run:
 
     exp: Experiment
     out: Path
-    specs: list[MatchSpec]
+    size: int  # matches in the schedule
     manifest: Manifest
     resume: bool
     fresh: bool
@@ -204,6 +229,7 @@ class Run:
     nodes: set[str] = field(default_factory=set)
     secret_from: Path | None = None  # --deal-secret FOLDER
     committed: str | None = None  # the earlier run's deal secret commitment
+    sums: Sums | None = None  # the merged sums of every result, when the run ended well
 
 
 def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = None, workers: int | None = None,
@@ -219,15 +245,15 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = Non
     RunFailed (1) or Interrupted (130), each one line, with every finished match kept."""
     out = Path(out_dir) if out_dir else Path("results") / exp.name
     old = check_out(exp, out, resume, fresh)
-    specs = build_schedule(exp)
     manifest = manifest_for(exp)
     finished = False
     if old is not None and not fresh:  # a quick look: is anything left to play? (read again under the lock)
-        peek = fld.scan_records(out / fld.RECORDS, fld.schedule_of(manifest))
-        finished = bool(peek.by_id) and not pending_specs(manifest, specs, peek.results, peek.disputed)
+        peek = load_done(out / fld.RECORDS, manifest, cut=False)
+        finished = peek.records.accounted > 0 and not pending_of(manifest, exp.seed, peek)
     with StopFlag() as stop:
         session = Session(config=exp.source, mode="serial" if serial or finished else "ray")
-        run = Run(exp, out, specs, manifest, resume, fresh, report, quiet, progress, stop, session,
+        run = Run(exp, out, fld.schedule_of(manifest).size, manifest, resume, fresh, report, quiet, progress, stop,
+                  session,
                   secret_from=Path(deal_secret) if deal_secret is not None else None)
         if serial or finished:
             session.workers = 1
@@ -290,12 +316,12 @@ def _run_locked(run: Run, play: Play) -> Manifest:
     try:
         lock = FolderLock(run.out, "run").acquire()
         earlier = _settle_earlier(run)
-        done = earlier.results  # (failed matches are played again)
-        pending = deque(pending_specs(run.manifest, run.specs, done, earlier.disputed))
-        if not pending and earlier.accounted:  # finished before: nothing to play (and no Ray was started for it)
-            return _finish(run, len(done), "stopped by the SPRT" if run.manifest.stop is not None and
-                           len(earlier.accounted) < len(run.specs) else "complete", None, done)
-        return _play(run, play, done, pending)
+        pending = pending_of(run.manifest, run.exp.seed, earlier)
+        accounted = earlier.records.accounted
+        if not pending and accounted:  # finished before: nothing to play (and no Ray was started for it)
+            return _finish(run, earlier.records.results, "stopped by the SPRT" if run.manifest.stop is not None and
+                           accounted < run.size else "complete", None, earlier.sprt)
+        return _play(run, play, earlier, pending)
     finally:
         if lock is not None:
             lock.release()
@@ -304,7 +330,7 @@ def _run_locked(run: Run, play: Play) -> Manifest:
                 run.out.rmdir()
 
 
-def _settle_earlier(run: Run) -> fld.Records:
+def _settle_earlier(run: Run) -> Earlier:
     """The earlier run in the folder, now that it is ours: removed (``--fresh``, only the files its
     manifest lists), else its records are the matches done and its files stay listed."""
     old = check_out(run.exp, run.out, run.resume, run.fresh, locked=True)
@@ -312,13 +338,16 @@ def _settle_earlier(run: Run) -> fld.Records:
         if run.fresh and old is not None:
             fld.remove_owned(run.out, old)
             old = None
-        done = load_done(run.out / fld.RECORDS, run.manifest) if old is not None else fld.Records()
+        done = load_done(run.out / fld.RECORDS, run.manifest) if old is not None else \
+            Earlier(fld.Records(Seen(fld.schedule_of(run.manifest))), Partial(VariantShape.of(run.manifest)),
+                    SprtUnits() if run.manifest.stop is not None else None)
     except OSError as e:
         raise RunFailed(f"cribsim: run failed: cannot prepare {run.out} ({e.strerror or e}); nothing was removed "
                         "but what --fresh names") from None
     if old is not None:
         run.committed = old.deal_secret
-        run.manifest.files = sorted(set(run.manifest.files) | fld.owned_files(old) - set(fld.SCRATCH))
+        gone = set(fld.SCRATCH) | ({fld.LEGACY} if not (run.out / fld.LEGACY).exists() else set())
+        run.manifest.files = sorted(set(run.manifest.files) | fld.owned_files(old) - gone)
         legacy = legacy_session(old)
         if legacy is not None and read_sessions(run.out) == []:  # an older folder: its own record first
             log_session(run.out, legacy)
@@ -331,6 +360,8 @@ def _context(run: Run) -> dict[str, Any]:
     """What the workers play by: with untrusted bots (or a secret given), the run's seed takes
     the deal secret."""
     ctx = make_context(run.exp)
+    ctx["shapes"] = VariantShape.of(run.manifest)  # what a worker sums each batch by
+    ctx["sprt"] = run.manifest.stop is not None
     if run.exp.untrusted() or run.secret_from is not None or run.committed is not None:
         secret = run_secret(run.out, run.secret_from, run.committed)
         ctx["seed"] = secret_seed(run.exp.seed, secret)
@@ -339,7 +370,7 @@ def _context(run: Run) -> dict[str, Any]:
     return ctx
 
 
-def _play(run: Run, play: Play, done: list[MatchRecord], pending: deque[MatchSpec]) -> Manifest:
+def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
     jsonl = run.out / fld.RECORDS
     ctx = _context(run)
     try:
@@ -347,11 +378,12 @@ def _play(run: Run, play: Play, done: list[MatchRecord], pending: deque[MatchSpe
         log_session(run.out, run.session)
     except OSError as e:
         raise RunFailed(f"cribsim: run failed: cannot write {run.out / MANIFEST} ({e.strerror or e}); "
-                        f"{len(done):,} matches on disk") from None
+                        f"{earlier.records.results:,} matches on disk") from None
     status, error = "complete", None
     sink, verdict = None, None
     try:
-        sink = Sink(jsonl, run.manifest, done, len(run.specs), run.progress and not run.quiet)
+        sink = Sink(jsonl, run.manifest, earlier.records, earlier.partial, earlier.sprt, run.size,
+                    run.progress and not run.quiet)
         run.nodes = play(ctx, pending, sink)
         if run.stop.requested:
             status = "interrupted"
@@ -386,34 +418,37 @@ def _play(run: Run, play: Play, done: list[MatchRecord], pending: deque[MatchSpe
         run.session.batches = {"count": len(sizes), "smallest": sizes[0], "median": sizes[len(sizes) // 2],
                                "largest": sizes[-1], "in_flight_per_worker": 1 if run.session.mode == "serial"
                                else IN_FLIGHT_PER_WORKER}
-    played = len(sink.played) if sink is not None and (status in ENDED_WELL or verdict is not None) \
-        else count_on_disk(jsonl, run.manifest)
-    return _finish(run, played, status, error, sink.records if sink is not None and sink.keep else None,
+    ended_well = sink is not None and (status in ENDED_WELL or verdict is not None)
+    played = sink.played if sink is not None and ended_well else count_on_disk(jsonl, run.manifest)
+    if sink is not None and ended_well and run.manifest.stop is None:
+        run.sums = Sums(sink.partial, earlier.records)  # the tables without reading the records again
+    return _finish(run, played, status, error, sink.sprt if sink is not None else None,
                    report_failed=verdict is not None)
 
 
 def _verdict(run: Run, sink: Sink) -> str | None:
     """Why a run that played to its end failed (None: it did not): too many failed matches (see
-    :class:`~.sink.Tally`), counted, with a sequential test, over the records its tables use
+    :func:`~.sink.verdict`), counted, with a sequential test, over the groups its tables use
     (how many more were in flight past a decision depends on the batches); or a failed match
     that keeps a sequential test from deciding."""
     m = run.manifest
-    tally = sink.tally
-    if m.stop is not None and sink.keep:
-        tally = Tally()
-        tally.add(used_records(m, sink.records))
-        for s in sprt_streams(m, sink.records):
+    counts = sink.partial.tables
+    if sink.sprt is not None:
+        streams = sprt_streams(m, sink.sprt)
+        counts = sink.sprt.counts(used_by(m, streams))
+        for s in streams:
             if s["result"]["decision"] is None:
-                stuck = sorted(r.id for r in sink.records if r.failed and r.variant == s["variant"]
-                               and (s["table"] is None or r.table == s["table"]))
+                stuck = sorted(match_id for (v, t), failed in sink.sprt.failed.items() for _, match_id in failed
+                               if v == s["variant"] and (s["table"] is None or t == s["table"]))
                 if stuck:
                     return (f"match {stuck[0]} failed, and the sequential test of {m.variant_names[s['variant']]} "
                             f"cannot go past it ({len(stuck):,} failed in that stream)")
-    return tally.verdict(run.exp.max_failed, m.variant_names, m.tables, m.entry_names)
+    return verdict(counts, sink.partial.first_failure(), run.exp.max_failed, m.variant_names, m.tables,
+                   m.entry_names)
 
 
-def _finish(run: Run, played: int, status: str, error: str | None,
-            records: Sequence[MatchRecord] | None = None, report_failed: bool = False) -> Manifest:
+def _finish(run: Run, played: int, status: str, error: str | None, sprt: SprtUnits | None = None,
+            report_failed: bool = False) -> Manifest:
     """Record how the run ended (the manifest, the run log), say so, and report a run that
     ended well, or that played to its end with too many failed matches (``report_failed``: its
     summary counts them). A run the SPRT stopped counts, in the manifest, the matches its tables use (the
@@ -421,8 +456,8 @@ def _finish(run: Run, played: int, status: str, error: str | None,
     on the batches, so that count goes to the run log only."""
     m = run.manifest
     counted = played
-    if (status == "stopped by the SPRT" or report_failed) and records is not None and m.stop is not None:
-        counted = len(used_records(m, records))
+    if (status == "stopped by the SPRT" or report_failed) and sprt is not None and m.stop is not None:
+        counted = sum(n for n, _ in sprt.counts(used_by(m, sprt_streams(m, sprt))).values())
     m.status, m.played, m.error = status, counted, error
     s = run.session
     s.status, s.played, s.ended, s.nodes = status, played, now(), sorted(n for n in run.nodes if n)
@@ -437,13 +472,13 @@ def _finish(run: Run, played: int, status: str, error: str | None,
     if status == "failed":
         if report_failed and run.report:
             with contextlib.suppress(CribsimError):  # the run's own failure is the one to say
-                write_report(run.out, quiet=run.quiet, locked=True)
+                write_report(run.out, quiet=run.quiet, locked=True, sums=run.sums)
         raise RunFailed(_with_log(f"cribsim: run failed: {error}; {played:,} matches saved in {run.out} "
                                   f"(continue with --resume){note}", run.log))
     if note:
         raise RunFailed(f"cribsim: run failed: {note.lstrip('; ')}")
     if run.report:
-        _report(run.out, run.quiet)
+        _report(run.out, run.quiet, run.sums)
     return m
 
 
@@ -465,11 +500,12 @@ def record_abrupt_end(out: str | os.PathLike[str], reason: str) -> int | None:
         return None
 
 
-def _report(out: Path, quiet: bool) -> None:
-    """The report of a run whose matches are all on disk; its failure fails the command (1), not
-    the run (``cribsim report`` can be run again)."""
+def _report(out: Path, quiet: bool, sums: Sums | None) -> None:
+    """The report of a run whose matches are all on disk (from the run's merged sums when it
+    has them); its failure fails the command (1), not the run (``cribsim report`` can be run
+    again)."""
     try:
-        write_report(out, quiet=quiet, locked=True)
+        write_report(out, quiet=quiet, locked=True, sums=sums)
     except RunFailed:
         raise
     except CribsimError as e:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
@@ -75,6 +75,22 @@ class Schedule:
         self.paired = paired
         self.seats = [seatings(len(ts[0])) if ts else [] for ts in self.tables]
         self.groups = [math.ceil(matches / (len(s) if paired else 1)) if s else 0 for s in self.seats]
+        self.per = [(len(s) if paired else 1) if s else 0 for s in self.seats]  # matches a group
+        self.base = [0]  # where each variant's matches start in :meth:`index`'s numbering
+        for v, ts in enumerate(self.tables):
+            self.base.append(self.base[-1] + len(ts) * self.groups[v] * self.per[v])
+
+    @property
+    def size(self) -> int:
+        """How many matches the schedule has."""
+        return self.base[-1]
+
+    def index(self, slot: Slot) -> int:
+        """A number for every match, 0 to ``size - 1`` (by variant, table, group and seating; not
+        the playing order): where a bitmap of the schedule keeps it."""
+        v = slot.variant
+        return self.base[v] + (slot.table * self.groups[v] + slot.group) * self.per[v] + \
+            (slot.seating if self.paired else 0)
 
     def slots(self) -> Iterator[Slot]:
         """By group, then variant, table and seating, so that all tables progress together and a
@@ -106,17 +122,88 @@ class Schedule:
 
     def holds(self, record: MatchRecord) -> bool:
         """Whether ``record`` is a match of this schedule, with the sides its id stands for."""
+        return self.place(record) is not None
+
+    def place(self, record: MatchRecord) -> int | None:
+        """The :meth:`index` of ``record``'s match, if it is one of this schedule with the sides
+        its id stands for (else None)."""
         slot = self.slot(record.id)
-        return slot is not None and slot == Slot(record.variant, record.table, record.group, record.seating,
-                                                 tuple(record.sides))
+        if slot is None or slot != Slot(record.variant, record.table, record.group, record.seating,
+                                        tuple(record.sides)):
+            return None
+        return self.index(slot)
 
 
 def build_schedule(exp: Any) -> list[MatchSpec]:
-    """Every MatchSpec of the experiment, in the canonical order (:meth:`Schedule.slots`); the
-    deal key depends on the table and group, not the variant or seating."""
-    specs = []
-    for slot in Schedule(exp.tables, exp.matches, exp.paired).slots():
-        key = derive(exp.seed, slot.table, slot.group) >> 1  # fits a signed 64-bit address
-        specs.append(MatchSpec(f"{slot.variant}.{slot.table}.{slot.group}.{slot.seating}", slot.variant, slot.table,
-                               slot.group, slot.seating, slot.sides, key))
-    return specs
+    """Every MatchSpec of the experiment, in the canonical order (:meth:`Schedule.slots`)."""
+    return list(specs_of(Schedule(exp.tables, exp.matches, exp.paired), exp.seed))
+
+
+def specs_of(schedule: Schedule, seed: int, skip: Callable[[Slot], bool] | None = None) -> Iterator[MatchSpec]:
+    """The MatchSpecs of ``schedule`` in the canonical order, made as they are taken (memory
+    does not grow with the schedule), leaving out the slots ``skip`` picks; the deal key
+    depends on the table and group, not the variant or seating."""
+    for slot in schedule.slots():
+        if skip is not None and skip(slot):
+            continue
+        key = derive(seed, slot.table, slot.group) >> 1  # fits a signed 64-bit address
+        yield MatchSpec(f"{slot.variant}.{slot.table}.{slot.group}.{slot.seating}", slot.variant, slot.table,
+                        slot.group, slot.seating, slot.sides, key)
+
+
+class Seen:
+    """One bit per match of a schedule (1/8 byte a match): which matches are on disk."""
+
+    def __init__(self, schedule: Schedule) -> None:
+        self.schedule = schedule
+        self.bits = bytearray((schedule.size + 7) // 8)
+        self.count = 0
+
+    def index(self, match_id: str) -> int | None:
+        slot = self.schedule.slot(match_id)
+        return None if slot is None else self.schedule.index(slot)
+
+    def has(self, i: int) -> bool:
+        return bool(self.bits[i >> 3] & (1 << (i & 7)))
+
+    def add(self, i: int) -> bool:
+        """Mark match ``i``; False if it was marked already."""
+        byte, bit = i >> 3, 1 << (i & 7)
+        if self.bits[byte] & bit:
+            return False
+        self.bits[byte] |= bit
+        self.count += 1
+        return True
+
+    def has_id(self, match_id: str) -> bool:
+        i = self.index(match_id)
+        return i is not None and self.has(i)
+
+    def holds_slot(self, slot: Slot) -> bool:
+        return self.has(self.schedule.index(slot))
+
+
+class Pending:
+    """The matches still to play, in the canonical order, made as they are taken (memory does
+    not grow with the schedule): those ``seen`` does not hold and ``keep`` (if given) keeps.
+    ``len`` is how many are left, at most."""
+
+    def __init__(self, schedule: Schedule, seed: int, seen: Seen,
+                 keep: Callable[[MatchSpec], bool] | None = None) -> None:
+        specs = specs_of(schedule, seed, seen.holds_slot)
+        self.specs = specs if keep is None else (s for s in specs if keep(s))
+        self.left = schedule.size - seen.count
+        self.head = next(self.specs, None)
+
+    def __len__(self) -> int:
+        return max(self.left, 1) if self.head is not None else 0
+
+    def __bool__(self) -> bool:
+        return self.head is not None
+
+    def popleft(self) -> MatchSpec:
+        spec = self.head
+        assert spec is not None, "popleft from no pending match"
+        self.head = next(self.specs, None)
+        self.left -= 1
+        return spec

@@ -1,25 +1,27 @@
-"""Where a run's results go as they arrive: ``matches.jsonl`` (a record per match, appended and
-flushed to disk), the game records, the sequential test's bookkeeping and the progress shown."""
+"""Where a run's results go as they arrive: ``matches.jsonl.gz`` (a batch of records per gzip
+member, appended and flushed to disk), the game records, the merged summary sums, the
+sequential test's bookkeeping and the progress shown."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 import time
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..errors import RunFailed
 from ..gamelog import GAMES_FILE, RecordFileError, append_logs, cut_torn_member, recorded_ids
 from ..nofollow import open_append
-from ..records import MatchRecord
+from .aggregate import Partial
+from .batch import Sealed, seal
+from .folder import Records
 from .manifest import Manifest
+from .recordfile import decode
 from .schedule import MatchSpec
-from .summary import sprt_streams
+from .summary import SprtUnits, sprt_streams
 
 # an SPRT stream that has decided: (variant, table), or (variant, None) for the first-dealer test
 Stream = tuple[int, int | None]
@@ -75,46 +77,35 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-class Tally:
-    """Matches played and failed (no result) by table, and the first failure's reason: what
-    decides whether a run that played to its end failed (:meth:`verdict`)."""
-
-    def __init__(self) -> None:
-        self.played: Counter[tuple[int, int]] = Counter()
-        self.failed: Counter[tuple[int, int]] = Counter()
-        self.first_failure = ""
-
-    def add(self, records: Iterable[MatchRecord]) -> None:
-        for r in records:
-            self.played[(r.variant, r.table)] += 1
-            if r.failed:
-                self.failed[(r.variant, r.table)] += 1
-                if not self.first_failure and r.forfeit is not None:
-                    self.first_failure = f"match {r.id}: {r.forfeit.error}"
-
-    def verdict(self, max_failed: float, variant_names: Sequence[str], tables: Sequence[Sequence[Sequence[int]]],
-                entry_names: Sequence[str]) -> str | None:
-        """Why the run failed (None: it did not): a table whose every match failed, or more
-        failed matches than the share ``max_failed``."""
-        failed, played = sum(self.failed.values()), sum(self.played.values())
-        if not failed:
-            return None
-        for (v, t), n in sorted(self.played.items()):
-            if self.failed[(v, t)] == n:
-                table = " vs ".join(entry_names[e] for e in tables[v][t])
-                return (f"every match of {table} in {variant_names[v]} failed ({n:,}; {failed:,} of {played:,} in "
-                        f"all; the first, {self.first_failure})")
-        if failed > max_failed * played:
-            return (f"{failed:,} of {played:,} matches failed ({failed / played:.1%}, more than max_failed "
-                    f"{max_failed:g}; the first, {self.first_failure})")
+def verdict(counts: dict[tuple[int, int], list[int]], first_failure: str, max_failed: float,
+            variant_names: Sequence[str], tables: Sequence[Sequence[Sequence[int]]],
+            entry_names: Sequence[str]) -> str | None:
+    """Why a run that played to its end failed (None: it did not), from its matches and failed
+    matches by (variant, table): a table whose every match failed, or more failed matches than
+    the share ``max_failed``."""
+    failed = sum(f for _, f in counts.values())
+    played = sum(n for n, _ in counts.values())
+    if not failed:
         return None
+    for (v, t), (n, f) in sorted(counts.items()):
+        if n and f == n:
+            table = " vs ".join(entry_names[e] for e in tables[v][t])
+            return (f"every match of {table} in {variant_names[v]} failed ({n:,}; {failed:,} of {played:,} in "
+                    f"all; the first, {first_failure})")
+    if failed > max_failed * played:
+        return (f"{failed:,} of {played:,} matches failed ({failed / played:.1%}, more than max_failed "
+                f"{max_failed:g}; the first, {first_failure})")
+    return None
 
 
 class Sink:
-    """Appends records to matches.jsonl, tracks the SPRT, reports progress."""
+    """Appends each sealed batch to matches.jsonl.gz (and its game records to games/), merges
+    its sums, tracks the SPRT, reports progress. What it keeps does not grow with the matches
+    played: a bit per match of the schedule (``seen``), the merged sums (``partial``), and for a
+    run with ``stop:`` the sequential test's outcomes (``sprt``)."""
 
-    def __init__(self, path: Path, manifest: Manifest, done: Sequence[MatchRecord], total: int,
-                 progress: bool) -> None:
+    def __init__(self, path: Path, manifest: Manifest, earlier: Records, partial: Partial,
+                 sprt: SprtUnits | None, total: int, progress: bool) -> None:
         self.path = path
         self.games: Path | None = None  # the game records (record:), appended before the results
         self.logged: set[str] = set()
@@ -122,41 +113,56 @@ class Sink:
             self.games, self.logged = open_games(path.parent)
         self.f: BinaryIO | None = open_append(path)
         self.manifest = manifest
-        self.keep = manifest.stop is not None  # records stay in memory only for the SPRT
-        self.records = list(done) if self.keep else []
-        self.played = {r.id for r in done}
+        assert earlier.seen is not None
+        self.seen = earlier.seen  # the matches on disk (with a result, or disputed)
+        self.partial = partial  # the sums of every result on disk, and of every new record
+        self.sprt = sprt
+        self.played = earlier.results  # matches with a record (a result, or failed) on disk
         self.batches: list[int] = []  # the size of each batch written (for the run log)
-        self.tally = Tally()
-        self.tally.add(done)
         self.closed: set[Stream] = set()
-        self.progress = Progress(total, len(done)) if progress else None
+        self.progress = Progress(total, earlier.accounted) if progress else None
         self.update_sprt()
 
-    def add(self, records: Sequence[MatchRecord]) -> None:
+    def add(self, batch: Sealed) -> None:
         f = self.f
-        assert f is not None, "records added to a closed sink"
-        records = [r for r in records if r.id not in self.played]  # (a batch salvaged twice: written once)
-        self.batches.append(len(records))
+        assert f is not None, "a batch added to a closed sink"
+        fresh = [self.seen.index(i) for i in batch.ids]
+        if any(i is None or self.seen.has(i) for i in fresh):  # (a batch salvaged twice: written once)
+            batch = self._without_seen(batch)
+            fresh = [self.seen.index(i) for i in batch.ids]
+        if not batch.ids:
+            return
+        self.batches.append(len(batch.ids))
         if self.games is not None:
-            logs = [r.log for r in records if r.log is not None and r.id not in self.logged]
+            logs = [m for m in batch.logs if m.id not in self.logged]
             append_logs(self.games, logs)
             self.logged.update(m.id for m in logs)
-        for r in records:
-            r.log = None  # written: not kept in memory (the SPRT keeps the records)
-        f.write("".join(json.dumps(r.to_json(), separators=(",", ":")) + "\n" for r in records).encode())
+        f.write(batch.data)
         f.flush()
         os.fsync(f.fileno())
-        self.played.update(r.id for r in records)
-        self.tally.add(records)
-        if self.keep:
-            self.records.extend(records)
+        for i in fresh:  # (a failed match too: this run does not play it again; a resumed one does)
+            if i is not None:
+                self.seen.add(i)
+        self.played += len(batch.ids)
+        self.partial.merge(batch.partial)
         if self.progress is not None:
-            self.progress.update(len(records))
-        if self.keep:
+            self.progress.update(len(batch.ids))
+        if self.sprt is not None and batch.sprt is not None:
+            self.sprt.merge(batch.sprt)
             self.update_sprt()
 
+    def _without_seen(self, batch: Sealed) -> Sealed:
+        """The batch without the matches already on disk, sealed again (a rare path: the records
+        are read back from the batch's own bytes)."""
+        kept = [r for r in decode(batch.data) if (i := self.seen.index(r.id)) is not None and not self.seen.has(i)]
+        ids = {r.id for r in kept}
+        ctx = {"shapes": self.partial.shapes, "sprt": self.sprt is not None}
+        sealed = seal(ctx, kept, batch.info)
+        sealed.logs = [m for m in batch.logs if m.id in ids]
+        return sealed
+
     def update_sprt(self) -> None:
-        self.closed = closed_streams(self.manifest, self.records)
+        self.closed = closed_streams(self.manifest, self.sprt) if self.sprt is not None else set()
 
     def wanted(self, spec: MatchSpec) -> bool:
         return wanted(self.manifest, self.closed, spec)
@@ -193,10 +199,10 @@ def open_games(out: Path) -> tuple[Path, set[str]]:
                         "cannot be read: copy the file aside, and remove it to go on without them") from None
 
 
-def closed_streams(manifest: Manifest, records: Sequence[MatchRecord]) -> set[Stream]:
+def closed_streams(manifest: Manifest, units: SprtUnits) -> set[Stream]:
     """The SPRT streams that have decided: (variant, table) for the elo test, (variant, None)
     for the first-dealer test."""
-    streams = sprt_streams(manifest, records)
+    streams = sprt_streams(manifest, units)
     decided = {(s["variant"], s["table"]) for s in streams if s["result"]["decision"]}
     stop = manifest.stop
     if stop is not None and stop.test == "first_dealer" and len(decided) == len(streams):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,45 +42,89 @@ def sort_key(rec: MatchRecord) -> tuple[int, int, int, int]:
 
 # ---- SPRT, shared with the runner --------------------------------------------------------------
 
-def _group_units(recs: Sequence[MatchRecord], per_group: int) -> list[list[MatchRecord]]:
-    """{group: [records]} restricted to complete groups, in group order up to the first gap."""
-    by_g = defaultdict(list)
-    for r in recs:
-        by_g[r.group].append(r)
-    out = []
-    g = 0
-    while len(by_g.get(g, ())) == per_group:
-        out.append(sorted(by_g[g], key=sort_key))
-        g += 1
-    return out
+@dataclass(frozen=True)
+class Outcome:
+    """What the sequential test needs of a match with a result: its seating (the order within
+    a group), the first entry's half-points, and the share of its games the first dealer's side
+    won (None: no game)."""
+
+    seating: int
+    halves: int
+    first_dealer: float | None
 
 
-def _first_dealer_score(rec: MatchRecord) -> float | None:
-    games = rec.games
-    if not games:
-        return None
-    return sum(1.0 for g in games if g.first_dealer_won) / len(games)
+class SprtUnits:
+    """The sequential test's view of the results: (variant, table) -> group -> outcomes, and the
+    failed matches by stream. About 100 bytes a match, kept only for a run with ``stop:``."""
+
+    def __init__(self) -> None:
+        self.groups: dict[tuple[int, int], dict[int, list[Outcome]]] = defaultdict(dict)
+        self.failed: dict[tuple[int, int], list[tuple[int, str]]] = defaultdict(list)  # (group, id)
+
+    @classmethod
+    def of(cls, records: Iterable[MatchRecord]) -> SprtUnits:
+        u = cls()
+        for r in records:
+            u.add(r)
+        return u
+
+    def add(self, rec: MatchRecord) -> None:
+        if rec.failed:
+            self.failed[(rec.variant, rec.table)].append((rec.group, rec.id))
+            return
+        fd = sum(1.0 for g in rec.games if g.first_dealer_won) / len(rec.games) if rec.games else None
+        self.groups[(rec.variant, rec.table)].setdefault(rec.group, []).append(
+            Outcome(rec.seating, halves_of_first(rec), fd))
+
+    def merge(self, other: SprtUnits) -> SprtUnits:
+        for key, groups in other.groups.items():
+            mine = self.groups[key]
+            for g, outcomes in groups.items():
+                mine.setdefault(g, []).extend(outcomes)
+        for key, failed in other.failed.items():
+            self.failed[key].extend(failed)
+        return self
+
+    def counts(self, used: Callable[[int, int, int], bool]) -> dict[tuple[int, int], list[int]]:
+        """(variant, table) -> [matches, failed] of the groups ``used(variant, table, group)`` picks."""
+        out: dict[tuple[int, int], list[int]] = {}
+        for (v, t), groups in self.groups.items():
+            n = sum(len(o) for g, o in groups.items() if used(v, t, g))
+            if n:
+                out.setdefault((v, t), [0, 0])[0] += n
+        for (v, t), failed in self.failed.items():
+            n = sum(1 for g, _ in failed if used(v, t, g))
+            if n:
+                counts = out.setdefault((v, t), [0, 0])
+                counts[0] += n
+                counts[1] += n
+        return out
+
+    def complete(self, v: int, t: int, per_group: int) -> list[list[Outcome]]:
+        """The complete groups of a stream in group order, up to the first one that is not."""
+        by_g = self.groups.get((v, t), {})
+        out = []
+        g = 0
+        while len(by_g.get(g, ())) == per_group:
+            out.append(sorted(by_g[g], key=lambda o: o.seating))
+            g += 1
+        return out
 
 
-def sprt_streams(manifest: Manifest, records: Sequence[MatchRecord]) -> list[dict[str, Any]]:
+def sprt_streams(manifest: Manifest, units: SprtUnits) -> list[dict[str, Any]]:
     """Evaluate the configured SPRT on the canonical prefix of complete groups. Returns a list of
     dicts, one per test stream: {'variant', 'table', 'result', 'last_group'}; 'last_group' is the
     group at which the test decided (records after it are not used), or None."""
     stop = manifest.stop
     if stop is None:
         return []
-    by_vt = defaultdict(list)
-    for r in records:
-        if not r.failed:
-            by_vt[(r.variant, r.table)].append(r)
     per = manifest.per_group
     streams = []
     if stop.test == "elo":
         for v, tables in enumerate(manifest.tables):
             for t in range(len(tables)):
-                units = [sum(_score_entry0(r) for r in grp) / len(grp)
-                         for grp in _group_units(by_vt[(v, t)], per[v])]
-                res = stats.gsprt(units, stop.mu0, stop.mu1, stop.alpha, stop.beta)
+                xs = [sum(o.halves / 2 for o in grp) / len(grp) for grp in units.complete(v, t, per[v])]
+                res = stats.gsprt(xs, stop.mu0, stop.mu1, stop.alpha, stop.beta)
                 streams.append({"variant": v, "table": t, "result": res,
                                 "last_group": res["units"] - 1 if res["decision"] else None})
         return streams
@@ -88,48 +132,48 @@ def sprt_streams(manifest: Manifest, records: Sequence[MatchRecord]) -> list[dic
     for v in range(len(manifest.variants)):
         if v == base:
             continue
-        units = []
-        gx = [_group_units(by_vt[(v, t)], per[v]) for t in range(len(manifest.tables[v]))]
-        gb = [_group_units(by_vt[(base, t)], per[base]) for t in range(len(manifest.tables[base]))]
+        diffs = []
+        gx = [units.complete(v, t, per[v]) for t in range(len(manifest.tables[v]))]
+        gb = [units.complete(base, t, per[base]) for t in range(len(manifest.tables[base]))]
         n = min(len(x) for x in gx + gb)
         for g in range(n):
-            xs_all = [_first_dealer_score(r) for t in range(len(gx)) for r in gx[t][g]]
-            bs_all = [_first_dealer_score(r) for t in range(len(gb)) for r in gb[t][g]]
-            xs, bs = [x for x in xs_all if x is not None], [x for x in bs_all if x is not None]
+            xs = [o.first_dealer for t in range(len(gx)) for o in gx[t][g] if o.first_dealer is not None]
+            bs = [o.first_dealer for t in range(len(gb)) for o in gb[t][g] if o.first_dealer is not None]
             if xs and bs:
-                units.append(sum(xs) / len(xs) - sum(bs) / len(bs))
-        res = stats.gsprt(units, stop.mu0, stop.mu1, stop.alpha, stop.beta)
+                diffs.append(sum(xs) / len(xs) - sum(bs) / len(bs))
+        res = stats.gsprt(diffs, stop.mu0, stop.mu1, stop.alpha, stop.beta)
         streams.append({"variant": v, "table": None, "result": res,
                         "last_group": res["units"] - 1 if res["decision"] else None})
     return streams
 
 
-def _score_entry0(rec: MatchRecord) -> float:
-    """Score of the table's first entry (the lower lineup index in sides order of the table)."""
-    return halves_of_first(rec) / 2
+Used = Callable[[int, int, int], bool]  # (variant, table, group) -> whether the summary uses it
 
 
-def used_records(manifest: Manifest, records: Sequence[MatchRecord]) -> list[MatchRecord]:
-    """The records the summary uses: all, or for a run stopped by the SPRT, only the groups up to
-    each stream's decision (so the tables do not depend on how many extra matches were in
+def used_by(manifest: Manifest, streams: Sequence[dict[str, Any]]) -> Used:
+    """Which groups the summary uses: all, or for a run with a sequential test, only the groups
+    up to each stream's decision (so the tables do not depend on how many extra matches were in
     flight when it stopped)."""
-    streams = sprt_streams(manifest, records)
-    if not streams:
-        return list(records)
-    assert manifest.stop is not None  # there are streams
+    if not streams or manifest.stop is None:
+        return lambda v, t, g: True
     cut: dict[Any, int] = {}
     if manifest.stop.test == "elo":
         for s in streams:
             if s["last_group"] is not None:
                 cut[(s["variant"], s["table"])] = s["last_group"]
-        return [r for r in records if r.group <= cut.get((r.variant, r.table), math.inf)]
-    base = manifest.stop.baseline
+        return lambda v, t, g: g <= cut.get((v, t), math.inf)
     for s in streams:
         if s["last_group"] is not None:
             cut[s["variant"]] = s["last_group"]
     if len(cut) == len(streams):
-        cut[base] = max(cut.values())
-    return [r for r in records if r.group <= cut.get(r.variant, math.inf)]
+        cut[manifest.stop.baseline] = max(cut.values())
+    return lambda v, t, g: g <= cut.get(v, math.inf)
+
+
+def used_records(manifest: Manifest, records: Sequence[MatchRecord]) -> list[MatchRecord]:
+    """The records the summary uses (:func:`used_by`) of a list of them."""
+    used = used_by(manifest, sprt_streams(manifest, SprtUnits.of(records)))
+    return [r for r in records if used(r.variant, r.table, r.group)]
 
 
 # ---- the tables -------------------------------------------------------------------------------
@@ -147,9 +191,10 @@ FAILED_ROW = "(failed: no result)"
 
 
 def summarize(manifest: Manifest, records: Sequence[MatchRecord]) -> list[Table]:
-    """All summary tables of ``records``, in a fixed order (see :func:`tables`)."""
-    used = used_records(manifest, records)
-    return tables(manifest, Partial.of(manifest, used), sprt_streams(manifest, used))
+    """All summary tables of a list of ``records``, in a fixed order (see :func:`tables`)."""
+    streams = sprt_streams(manifest, SprtUnits.of(records))
+    used = used_by(manifest, streams)
+    return tables(manifest, Partial.of(manifest, (r for r in records if used(r.variant, r.table, r.group))), streams)
 
 
 def tables(manifest: Manifest, partial: Partial, streams: Sequence[dict[str, Any]] = ()) -> list[Table]:

@@ -10,6 +10,7 @@ import pytest
 
 from cribsim.games.cribbage.engine.rollout import DealRollout, PlayRollout
 from cribsim.games.cribbage.scoring import show_points
+from cribsim.records import unflat_trail
 from cribsim.ruleset import load_rules
 from strategies.boardtable import load as board
 from strategies.boardtable import solve
@@ -19,6 +20,7 @@ from strategies.pegtable import cell_index, cells
 from strategies.pegtable import load as peg
 from tests.cribbage.helpers import C
 from tests.cribbage.test_strategies import obs_for
+from tests.kernel.matchfile import match_dicts
 
 
 def random_discard_obs(rng, dealer):
@@ -178,13 +180,13 @@ def test_dealstats_counts_every_deal_as_the_summary_does_and_open_deals_by_their
     run_experiment(load_experiment(cfg), out, serial=True, quiet=True, progress=False, report=False)
     assert main(["dealstats", str(out), "--quiet"]) == 0
     table = {r["points per deal"]: r for r in csv.DictReader(open(tmp_path / "d-dealstats" / "dealstats.csv"))}
-    games = [g for line in open(out / "matches.jsonl") for g in json.loads(line)["games"]]
+    games = [g for d in match_dicts(out) for g in d["games"]]
     deals = sum(g["deals"] for g in games)
     for role, key in ((0, "dealer"), (1, "pone")):
         for src in ("peg", "hand"):
             every = sum(g["points"][src][role] for g in games) / deals
             assert float(table[f"{key} {src}"]["every deal"]) == pytest.approx(every, abs=1e-3)
-    starts = [g["trail"][2 * k] for g in games for k in range(g["deals"])]
+    starts = [unflat_trail(g["trail"], g)[2 * k] for g in games for k in range(g["deals"])]
     assert int(table["dealer hand"]["open deals counted"]) == sum(max(s) <= 70 for s in starts)
     assert "dealstats.md" in json.loads((tmp_path / "d-dealstats" / ".cribsim-analysis.json").read_text())["files"]
     assert main(["dealstats", str(tmp_path / "nowhere")]) == 2

@@ -21,6 +21,7 @@ from cribsim.tournament import executors
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.raycluster import ray_messages_to_log
 from cribsim.tournament.runner import run_experiment
+from tests.kernel.matchfile import match_dicts, match_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 WHY = "its worker process died (RuntimeEnvSetupError), also when the match was retried"
@@ -71,7 +72,7 @@ def test_a_run_whose_every_match_failed_fails(tmp_path, capsys, monkeypatch):
     assert code == 0, err
     m = json.loads((out / "manifest.json").read_text())
     assert m["status"] == "complete" and "error" not in m
-    assert len((out / "matches.jsonl").read_text().splitlines()) == 8
+    assert len(match_lines(out)) == 8
     assert [r["entry"] for r in entries(out)] == ["random", "greedy"]
     fresh = tmp_path / "fresh"
     assert main(["run", str(cfg), "--serial", "--quiet", "--out", str(fresh)]) == 0
@@ -187,12 +188,12 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path):
     out = tmp_path / "out"
     p = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--serial", "--quiet", "--out", str(out)],
                          cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    jsonl = out / "matches.jsonl"
+    jsonl = out / "matches.jsonl.gz"
     deadline = time.time() + 60
-    while time.time() < deadline and (not jsonl.exists() or jsonl.stat().st_size < 5000):
+    while time.time() < deadline and (not jsonl.exists() or jsonl.stat().st_size < 1000):
         time.sleep(0.05)
     p.send_signal(signal.SIGTERM)
     _, err = p.communicate(timeout=60)
-    ids = [json.loads(x)["id"] for x in jsonl.read_text().splitlines()]
+    ids = [d["id"] for d in match_dicts(out)]
     assert p.returncode == 130 and err.decode().startswith(f"cribsim: interrupted; {len(ids):,} matches saved"), err
     assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"

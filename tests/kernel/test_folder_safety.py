@@ -1,10 +1,10 @@
 """Results folders cannot be turned against their owner (cribsim/nofollow.py, folder.py):
 
 - no command follows a symbolic link inside a results folder: a link in place of a report file,
-  the lock file, matches.jsonl, the game records or their folder is refused in one line naming
+  the lock file, matches.jsonl.gz, the game records or their folder is refused in one line naming
   it, and nothing outside the folder is written, truncated or created, also when the link is
   planted after the command's first look (every open is O_NOFOLLOW, every replacement a rename);
-- lines of matches.jsonl that are not matches of the run's schedule, and matches recorded twice
+- lines of matches.jsonl.gz that are not matches of the run's schedule, and matches recorded twice
   with different results, are counted, reported and left out of the tables, and a resumed run
   does not play a disputed match again."""
 
@@ -26,6 +26,7 @@ from cribsim.tournament import folder as fld  # noqa: E402
 from cribsim.tournament.atomic import atomic_write, save_figure  # noqa: E402
 from cribsim.tournament.manifest import Manifest  # noqa: E402
 from cribsim.tournament.tune import step_folder  # noqa: E402
+from tests.kernel.matchfile import match_dicts, write_matches
 
 CONFIG = "name: safe\nlineup: [random, greedy]\nmatches: 6\nseed: 5\nrecord: all\n"
 PRECIOUS = b"precious: not cribsim's\n"
@@ -85,7 +86,7 @@ def refused(code, err, link):
     assert f"{link}: a symbolic link inside a results folder" in lines[0], err
 
 
-LINKED = ["summary.md", "winrates.png", "entries.csv", "forfeits.csv", ".cribsim.lock", "matches.jsonl",
+LINKED = ["summary.md", "winrates.png", "entries.csv", "forfeits.csv", ".cribsim.lock", "matches.jsonl.gz",
           "manifest.json", "run.json", "games", "games/games.jsonl.gz"]
 
 
@@ -108,7 +109,7 @@ def test_a_link_planted_after_the_look_is_never_followed(run):
     (out / ".cribsim.lock").symlink_to(victim)
     with pytest.raises(LinkRefused, match=r"\.cribsim\.lock: a symbolic link"):
         FolderLock(out).acquire()
-    for name in ("matches.jsonl", "games.jsonl.gz"):
+    for name in ("matches.jsonl.gz", "games.jsonl.gz"):
         (out / name).unlink(missing_ok=True)
         (out / name).symlink_to(victim)
         with pytest.raises(LinkRefused):
@@ -116,7 +117,7 @@ def test_a_link_planted_after_the_look_is_never_followed(run):
         with pytest.raises(LinkRefused):
             open_read(out / name)
     with pytest.raises(LinkRefused):
-        fld.scan_records(out / "matches.jsonl", None)
+        fld.scan_records(out / "matches.jsonl.gz", fld.schedule_of(fld.read_manifest(out)))
     shutil.rmtree(out / "games")  # the records' folder swapped for a link while a run plays
     (out / "games").symlink_to(run / "outside", target_is_directory=True)
     for opener in (open_append, open_read, open_update):
@@ -138,11 +139,11 @@ def test_a_link_planted_after_the_look_is_never_followed(run):
 
 def test_a_hard_link_to_a_file_elsewhere_is_never_written(run, capsys):
     out, victim = run / "run", run / "outside" / "victim"
-    (out / "matches.jsonl").unlink()
-    os.link(victim, out / "matches.jsonl")
+    (out / "matches.jsonl.gz").unlink()
+    os.link(victim, out / "matches.jsonl.gz")
     code, _, err = cli(["run", run / "exp.yaml", "--serial", "--quiet", "--out", out], capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1, err
-    assert "matches.jsonl: has other hard links" in err
+    assert "matches.jsonl.gz: has other hard links" in err
     assert victim.read_bytes() == PRECIOUS and victim.stat().st_mtime == 1_000_000_000
 
 
@@ -188,7 +189,7 @@ def test_the_folder_itself_may_be_a_link(run, capsys):
 # ---- records that are not the run's -----------------------------------------------------------------
 
 def lines(out):
-    return [json.loads(x) for x in (out / "matches.jsonl").read_text().splitlines()]
+    return match_dicts(out)
 
 
 def test_records_of_no_scheduled_match_and_disputed_matches_are_left_out(run, capsys):
@@ -199,9 +200,7 @@ def test_records_of_no_scheduled_match_and_disputed_matches_are_left_out(run, ca
     unknown = {**first, "id": "0.0.99.0", "group": 99}                     # an id the schedule has not
     wrong_sides = {**second, "sides": list(reversed(second["sides"]))}     # its id stands for other sides
     flipped = {**first, "winner": 1 - first["winner"], "game_points": list(reversed(first["game_points"]))}
-    with open(out / "matches.jsonl", "a") as f:
-        for r in (unknown, wrong_sides, flipped, recs[2]):                 # and one repeated exactly
-            f.write(json.dumps(r) + "\n")
+    write_matches(out, [unknown, wrong_sides, flipped, recs[2]], append=True)  # and one repeated exactly
     code, _, err = cli(["report", out, "--quiet"], capsys)
     assert code == 0, err
     assert "2 records of no match of this run's schedule left out (lines 7, 8" in err
@@ -212,23 +211,22 @@ def test_records_of_no_scheduled_match_and_disputed_matches_are_left_out(run, ca
                          "results left out."), head
     manifest = fld.read_manifest(out)
     assert isinstance(manifest, Manifest)
-    scanned = fld.scan_records(out / "matches.jsonl", fld.schedule_of(manifest))
+    scanned = fld.scan_records(out / "matches.jsonl.gz", fld.schedule_of(manifest))
     assert (scanned.foreign, scanned.disputed, scanned.repeats) == (2, {first["id"]}, 1)
-    assert sorted(scanned.by_id) == sorted(r["id"] for r in recs[1:])
+    assert sorted(r.id for r in scanned.records) == sorted(r["id"] for r in recs[1:])
 
     # a resumed run: the disputed match is not played again (another line would not settle it)
-    before = (out / "matches.jsonl").read_bytes()
+    before = (out / "matches.jsonl.gz").read_bytes()
     code, _, err = cli(["run", run / "exp.yaml", "--serial", "--quiet", "--out", out], capsys)
     assert code == 0, err
-    assert (out / "matches.jsonl").read_bytes() == before
+    assert (out / "matches.jsonl.gz").read_bytes() == before
     assert "recorded twice with different results left out" in err
 
 
 def test_an_id_too_long_for_a_number_is_counted_not_a_crash(run, capsys):
     out = run / "run"
     rec = {**lines(out)[0], "id": "0.0." + "1" * 5000 + ".0"}
-    with open(out / "matches.jsonl", "a") as f:
-        f.write(json.dumps(rec) + "\n")
+    write_matches(out, [rec], append=True)
     code, _, err = cli(["report", out, "--quiet"], capsys)
     assert code == 0 and "1 record of no match of this run's schedule left out (line 7" in err, err
 
@@ -237,7 +235,7 @@ def test_a_lost_match_is_played_again_and_its_foreign_copy_stays_left_out(run, c
     out = run / "run"
     recs = lines(out)
     wrong = {**recs[-1], "sides": list(reversed(recs[-1]["sides"]))}
-    (out / "matches.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs[:-1] + [wrong]))
+    write_matches(out, recs[:-1] + [wrong])
     code, _, err = cli(["run", run / "exp.yaml", "--serial", "--quiet", "--out", out], capsys)
     assert code == 0, err
     after = lines(out)

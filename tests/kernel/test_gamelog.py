@@ -23,6 +23,7 @@ from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
+from tests.kernel.matchfile import match_dicts, match_lines, write_matches
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = sorted((ROOT / "configs" / "rules").glob("*.yaml"))
@@ -35,7 +36,7 @@ def write(tmp_path, text, name="exp.yaml"):
 
 
 def records(out):
-    return {r["id"]: r for r in map(json.loads, (Path(out) / "matches.jsonl").read_text().splitlines())}
+    return {r["id"]: r for r in match_dicts(out)}
 
 
 def logs(out):
@@ -96,7 +97,7 @@ def test_recording_changes_no_game_and_ray_records_the_same(tmp_path, ray_cluste
     cfg_all = write(tmp_path, base.rstrip(" ") + "    record: all\n", "all.yaml")
     run(cfg_none, tmp_path / "none")
     run(cfg_all, tmp_path / "all")
-    assert (tmp_path / "none" / "matches.jsonl").read_bytes() == (tmp_path / "all" / "matches.jsonl").read_bytes()
+    assert match_lines(tmp_path / "none") == match_lines(tmp_path / "all")
     assert not (tmp_path / "none" / "games").exists()
     run(cfg_all, tmp_path / "ray", serial=False, workers=2, batch_seconds=0.02)
     serial, ray = logs(tmp_path / "all"), logs(tmp_path / "ray")
@@ -192,8 +193,7 @@ def test_an_interrupted_run_resumes_with_every_match_recorded_once(tmp_path):
     run(cfg, tmp_path / "cut")
     games = tmp_path / "cut" / "games" / "games.jsonl.gz"
     # the run died: its last 5 results never reached matches.jsonl, a record batch was torn
-    lines = (tmp_path / "cut" / "matches.jsonl").read_text().splitlines(keepends=True)
-    (tmp_path / "cut" / "matches.jsonl").write_text("".join(lines[:-5]))
+    write_matches(tmp_path / "cut", match_lines(tmp_path / "cut")[:-5])
     whole = gzip.compress(b'{"format": "cribsim-game-record"', mtime=0)
     with open(games, "ab") as f:
         f.write(whole[: len(whole) // 2])
@@ -239,7 +239,7 @@ def test_damaged_records_are_one_line_errors_naming_file_and_line(tmp_path, caps
     cut = tmp_path / "cut.jsonl.gz"
     data = games.read_bytes()
     cut.write_bytes(data[: len(data) - 40])
-    _one_line_error(capsys, ["replay", str(cut)], "cut.jsonl.gz, line 2", "truncated")
+    _one_line_error(capsys, ["replay", str(cut)], "cut.jsonl.gz, line 1", "truncated")  # (only whole batches are read)
     capsys.readouterr()
     assert main(["games", str(cut)]) == 0  # a run still writing: the whole batches are listed
     assert "last batch of records is unfinished" in capsys.readouterr().err
@@ -420,7 +420,7 @@ def test_two_against_one_start_scores_are_by_role(tmp_path, capsys):
         assert all(g.start_scores == [40, 100] for g in log.games) and replay_match(log, "x")
         for k, g in enumerate(recs[mid]["games"]):
             assert g["sides"][0] == [k % 3] and len(g["sides"][1]) == 2  # the lone player first
-            assert g["trail"][0] == [40, 100]
+            assert g["trail"][:2] == [40, 100]  # (the file keeps the start, then each step's gains)
 
 
 def test_pgn_export_is_read_by_a_pgn_parser(tmp_path, capsys):
@@ -598,8 +598,7 @@ def test_damage_inside_the_records_file_is_refused_not_cut(tmp_path, capsys):
     m = json.loads((tmp_path / "out" / "manifest.json").read_text())
     m["status"] = "interrupted"
     (tmp_path / "out" / "manifest.json").write_text(json.dumps(m))
-    lines = (tmp_path / "out" / "matches.jsonl").read_text().splitlines(keepends=True)
-    (tmp_path / "out" / "matches.jsonl").write_text(lines[0])
+    write_matches(tmp_path / "out", match_lines(tmp_path / "out")[:1])
     cfg.write_text(cfg.read_text().replace("matches: 4", "matches: 2"))
     assert main(["run", str(cfg), "--serial", "--quiet", "--out", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err

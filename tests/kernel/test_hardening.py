@@ -6,6 +6,7 @@ validation, tracebacks before anything was written, alias bombs, silent surprise
 command lines and damaged results folders; then the runner's own failures (a bug in a match,
 a full disk, Ctrl-C, a dying raylet), the folder lock, --fresh and report."""
 
+import gzip
 import json
 import os
 import shutil
@@ -26,6 +27,7 @@ from cribsim.tournament import manifest as manifest_module
 from cribsim.tournament import raycluster, runner, sink
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
+from tests.kernel.matchfile import match_dicts, match_lines, write_matches
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in [str(ROOT), os.environ.get("PYTHONPATH", "")] if p))
@@ -258,8 +260,8 @@ def test_a_plain_class_and_plug_ins_beside_the_config(tmp_path, capsys, monkeypa
     monkeypatch.chdir(elsewhere)
     code, _, err = cli(["run", sub / "exp.yaml", "--serial", "--quiet", "--out", tmp_path / "out"], capsys)
     assert code == 0, err
-    recs = (tmp_path / "out" / "matches.jsonl").read_text().splitlines()
-    assert len(recs) == 4 and all(json.loads(r)["forfeit"] is None for r in recs)
+    recs = match_dicts(tmp_path / "out")
+    assert len(recs) == 4 and all(r["forfeit"] is None for r in recs)
 
 
 # ---- bad command lines ----------------------------------------------------------------------------
@@ -367,8 +369,8 @@ def finished_run(tmp_path_factory):
 
 def _damage(folder, how):
     m = folder / "manifest.json"
-    j = folder / "matches.jsonl"
-    if how == "committed":  # like results/ladder in git: no matches.jsonl
+    j = folder / "matches.jsonl.gz"
+    if how == "committed":  # like results/ladder in git: no records
         j.unlink()
     elif how == "truncated-manifest":
         m.write_bytes(m.read_bytes()[:200])
@@ -397,15 +399,18 @@ def _damage(folder, how):
         j.unlink()
         j.mkdir()
     elif how == "records-wrong-shape":
-        j.write_text('{"schema": 2, "id": "0.0.0.0", "variant": "x"}\n' * 3)
-    elif how == "records-schema-1":
-        j.write_text('{"id": "0.0.0.0", "v": 0, "t": 0, "g": 0, "s": 0}\n' * 3)
+        write_matches(folder, ['{"schema": 3, "id": "0.0.0.0", "variant": "x"}'] * 3)
+    elif how == "records-not-gzip":
+        j.write_text('{"schema": 3, "id": "0.0.0.0"}\n')
+    elif how == "records-schema-2":  # an older cribsim's plain matches.jsonl
+        j.unlink()
+        (folder / "matches.jsonl").write_text('{"schema": 2, "id": "0.0.0.0"}\n')
     elif how == "locked":
         pass  # see the test
 
 
 REFUSED = [
-    ("committed", "no matches.jsonl"),
+    ("committed", "no matches.jsonl.gz"),
     ("truncated-manifest", "not valid JSON"),
     ("list-manifest", "expected a JSON object"),
     ("empty-manifest", "not valid JSON"),
@@ -417,7 +422,8 @@ REFUSED = [
     ("no-manifest", "no manifest.json"),
     ("records-is-a-folder", "not a file"),
     ("records-wrong-shape", "wrong shape"),
-    ("records-schema-1", "older cribsim"),
+    ("records-not-gzip", "not a gzip file"),
+    ("records-schema-2", "cribsim upgrade"),
 ]
 
 
@@ -433,7 +439,7 @@ def test_a_damaged_folder_is_refused_and_left_as_it_is(tmp_path, capsys, finishe
     assert snapshot(tmp_path) == before
     assert not (tmp_path / "evil").exists()
     # a run is refused there too
-    if how not in ("committed", "records-wrong-shape", "records-schema-1", "records-is-a-folder"):
+    if how not in ("committed", "records-wrong-shape", "records-not-gzip", "records-is-a-folder", "records-schema-2"):
         cfg = tmp_path / "small.yaml"
         cfg.write_text(SMALL)
         before = snapshot(tmp_path)
@@ -445,22 +451,31 @@ def test_a_damaged_folder_is_refused_and_left_as_it_is(tmp_path, capsys, finishe
 
 def test_the_committed_ladder_folder_is_not_rewritten(tmp_path, capsys):
     folder = tmp_path / "ladder"
-    # as committed: matches.jsonl is never in git (a local rerun may have left one beside it)
+    # as committed: the records are never in git (a local rerun may have left them beside it)
     shutil.copytree(ROOT / "results" / "ladder", folder,
-                    ignore=shutil.ignore_patterns("matches.jsonl", ".cribsim.lock"))
+                    ignore=shutil.ignore_patterns("matches.jsonl*", ".cribsim.lock"))
     before = snapshot(folder)
     code, _, err = cli(["report", folder], capsys)
     one_line(err, code, 2)
-    assert "no matches.jsonl" in err and snapshot(folder) == before
+    assert "no matches.jsonl.gz" in err and snapshot(folder) == before
 
 
-@pytest.mark.parametrize("damage,count", [
-    ("half-torn", 10), ("binary-line", 1), ("json-not-record", 2), ("torn-last", 1)])
-def test_unreadable_lines_are_counted_and_reported(tmp_path, capsys, finished_run, damage, count):
+def _batches(lines, cut=(10,)):
+    """``lines`` as gzip members (a batch each), split at ``cut``."""
+    edges = [0, *cut, len(lines)]
+    return [gzip.compress(b"".join(lines[a:b]), mtime=0) for a, b in zip(edges, edges[1:])]
+
+
+@pytest.mark.parametrize("damage,count,said", [
+    ("half-torn", 10, "10 unreadable lines"), ("binary-line", 1, "1 unreadable line"),
+    ("json-not-record", 2, "2 unreadable lines"), ("torn-last", 1, "an unfinished last batch"),
+    ("damaged-batch", 1, "1 damaged batch")])
+def test_unreadable_lines_are_counted_and_reported(tmp_path, capsys, finished_run, damage, count, said):
     folder = tmp_path / "run"
     shutil.copytree(finished_run, folder)
-    j = folder / "matches.jsonl"
-    lines = j.read_bytes().splitlines(keepends=True)
+    j = folder / "matches.jsonl.gz"
+    lines = [x.encode() + b"\n" for x in match_lines(folder)]
+    extra = b""
     if damage == "half-torn":  # every other line cut in half
         lines = [ln[:len(ln) // 2] + b"\n" if i % 2 else ln for i, ln in enumerate(lines)]
     elif damage == "binary-line":
@@ -468,15 +483,21 @@ def test_unreadable_lines_are_counted_and_reported(tmp_path, capsys, finished_ru
     elif damage == "json-not-record":
         lines[4:4] = [b"[1, 2]\n", b'"text"\n']
     elif damage == "torn-last":
-        lines.append(b'{"id": "0.0.99.0", "v"')
-    j.write_bytes(b"".join(lines))
+        member = gzip.compress(b'{"schema":3,"id":"0.0.99.0"}\n', mtime=0)
+        extra = member[:len(member) // 2]
+    batches = _batches(lines)
+    if damage == "damaged-batch":  # bytes of the first batch overwritten: its 10 matches are lost
+        first = bytearray(batches[0])
+        first[40:60] = b"\x00" * 20
+        batches[0] = bytes(first)
+    j.write_bytes(b"".join(batches) + extra)
     records = j.read_bytes()
     code, out, err = cli(["report", folder, "--quiet"], capsys)
     assert code == 0 and "Traceback" not in err
     assert len(err.splitlines()) == 1 and err.startswith("cribsim: warning:") and str(count) in err, err
     summary = (folder / "summary.md").read_text()
-    assert f"{count} unreadable line" in summary
-    matches = 10 if damage == "half-torn" else 20
+    assert said in summary, summary
+    matches = 10 if damage in ("half-torn", "damaged-batch") else 20
     assert f"\n{matches} matches" in summary
     assert j.read_bytes() == records  # nothing cut or rewritten by a report
 
@@ -486,16 +507,17 @@ def test_a_resumed_run_keeps_damaged_lines_and_cuts_only_a_torn_tail(tmp_path, c
     shutil.copytree(finished_run, folder)
     cfg = tmp_path / "small.yaml"
     cfg.write_text(SMALL)
-    j = folder / "matches.jsonl"
-    lines = j.read_bytes().splitlines(keepends=True)
-    damaged = lines[:5] + [b"\xff garbage\n"] + lines[6:] + [b'{"id": "0.0.', ]
-    j.write_bytes(b"".join(damaged))
+    j = folder / "matches.jsonl.gz"
+    lines = [x.encode() + b"\n" for x in match_lines(folder)]
+    batches = _batches(lines[:5] + [b"\xff garbage\n"] + lines[6:])
+    torn = gzip.compress(b'{"schema":3,"id":"0.0.9.0"}\n', mtime=0)[:20]
+    j.write_bytes(b"".join(batches) + torn)
     code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", folder], capsys)
     assert code == 0 and "Traceback" not in err
-    assert "cut a half-written last line" in err and "1 unreadable line" in err
-    after = j.read_bytes().splitlines(keepends=True)
-    assert after[:len(damaged) - 1] == damaged[:-1]  # the damaged line stays where it was
-    assert len({json.loads(x)["id"] for x in after if x.startswith(b"{")}) == 20
+    assert "cut an unfinished last batch" in err and "1 unreadable line" in err
+    after = j.read_bytes()
+    assert after.startswith(b"".join(batches)) and torn not in after  # the damaged line stays where it was
+    assert len({json.loads(x)["id"] for x in match_lines(folder) if x.startswith("{")}) == 20
 
 
 def test_report_is_refused_while_a_run_holds_the_folder(tmp_path, capsys, finished_run):
@@ -521,7 +543,7 @@ def test_fresh_removes_only_what_the_manifest_lists(tmp_path, capsys):
     code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", out], capsys)
     assert code == 0, err
     listed = json.loads((out / "manifest.json").read_text())["files"]
-    assert {"manifest.json", "matches.jsonl", "summary.md", "entries.csv", "winrates.png"} <= set(listed)
+    assert {"manifest.json", "matches.jsonl.gz", "summary.md", "entries.csv", "winrates.png"} <= set(listed)
     (out / "my_notes.csv").write_text("keep me\n")
     (out / "photo.png").write_bytes(b"keep me too")
     (out / "heatmap_gone.png").write_bytes(b"not listed: kept")
@@ -579,7 +601,7 @@ def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
                               "--out", str(out)],
                              cwd=tmp_path, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        jsonl = out / "matches.jsonl"
+        jsonl = out / "matches.jsonl.gz"
         deadline = time.time() + 60
         while time.time() < deadline and (not jsonl.exists() or jsonl.stat().st_size == 0):
             time.sleep(0.05)
@@ -596,8 +618,7 @@ def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
         _, err = first.communicate(timeout=60)
     # the first run was not disturbed: Ctrl-C says exactly how many matches are on disk
     assert first.returncode == 130, err
-    lines = jsonl.read_text().splitlines()
-    ids = [json.loads(x)["id"] for x in lines]
+    ids = [d["id"] for d in match_dicts(out)]
     assert len(ids) == len(set(ids)) > 0
     assert err.decode().strip() == f"cribsim: interrupted; {len(ids):,} matches saved in {out}; continue with --resume"
     manifest = json.loads((out / "manifest.json").read_text())
@@ -666,26 +687,26 @@ def test_a_full_disk_keeps_what_was_written(tmp_path, capsys, monkeypatch):
     real_add = sink.Sink.add
     calls = []
 
-    def add(self, records):
-        calls.append(len(records))
-        if len(calls) == 2:  # a record and a half of the batch reach the disk, then it is full
-            self.f.write((json.dumps(records[0].to_json()) + "\n" + json.dumps(records[1].to_json())[:20]).encode())
+    def add(self, batch):
+        calls.append(len(batch.ids))
+        if len(calls) == 2:  # half of the batch reaches the disk, then it is full
+            self.f.write(batch.data[:len(batch.data) // 2])
             self.f.flush()
             raise OSError(28, "No space left on device")
-        return real_add(self, records)
+        return real_add(self, batch)
 
     monkeypatch.setattr(sink.Sink, "add", add)
     code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", out], capsys)
     one_line(err, code, 1)
     assert "No space left on device" in err
-    whole = calls[0] + 1
+    whole = calls[0]
     assert f"{whole:,} matches saved" in err
     m = json.loads((out / "manifest.json").read_text())
     assert m["status"] == "failed" and "No space left" in m["error"] and m["played"] == whole
     monkeypatch.setattr(sink.Sink, "add", real_add)
     code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", out], capsys)  # resume: the torn tail goes
-    assert code == 0 and "half-written last line" in err
-    ids = [json.loads(x)["id"] for x in (out / "matches.jsonl").read_text().splitlines()]
+    assert code == 0 and "cut an unfinished last batch" in err
+    ids = [d["id"] for d in match_dicts(out)]
     assert len(ids) == len(set(ids)) == 400
 
 
@@ -695,7 +716,7 @@ def test_a_full_disk_for_the_manifest_too_is_still_one_line(tmp_path, capsys, mo
     real_write = manifest_module.write_json
     state = {"n": 0}
 
-    def failing_add(self, records):
+    def failing_add(self, batch):
         raise OSError(28, "No space left on device")
 
     def write(path, data):
@@ -749,14 +770,14 @@ def test_ctrl_c_under_ray_counts_what_is_on_disk(tmp_path, ray_cluster):
     p = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--quiet", "--out", str(out)],
                          cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          start_new_session=True)
-    jsonl = out / "matches.jsonl"
+    jsonl = out / "matches.jsonl.gz"
     deadline = time.time() + 90
-    while time.time() < deadline and (not jsonl.exists() or jsonl.stat().st_size < 20000):
+    while time.time() < deadline and (not jsonl.exists() or jsonl.stat().st_size < 3000):
         time.sleep(0.05)
     os.killpg(p.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
     _, err = p.communicate(timeout=90)
     err = err.decode()
-    ids = [json.loads(x)["id"] for x in jsonl.read_text().splitlines()]
+    ids = [d["id"] for d in match_dicts(out)]
     assert p.returncode == 130, err
     assert err.strip() == f"cribsim: interrupted; {len(ids):,} matches saved in {out}; continue with --resume"
     assert len(ids) == len(set(ids)) > 0
@@ -775,9 +796,9 @@ def test_a_killed_supervisor_stops_its_run_and_frees_the_folder(tmp_path, ray_cl
     with open(tmp_path / "err.txt", "wb") as err:
         p = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--quiet", "--out", str(out)],
                              cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
-    jsonl = out / "matches.jsonl"
+    jsonl = out / "matches.jsonl.gz"
     deadline = time.time() + 90
-    while time.time() < deadline and (not jsonl.exists() or jsonl.stat().st_size < 20000):
+    while time.time() < deadline and (not jsonl.exists() or jsonl.stat().st_size < 3000):
         time.sleep(0.05)
     child = (lock.holder(out) or {}).get("pid")
     assert isinstance(child, int) and child != p.pid, child  # the run plays in the supervisor's child
@@ -789,7 +810,7 @@ def test_a_killed_supervisor_stops_its_run_and_frees_the_folder(tmp_path, ray_cl
     assert not _alive(child), "the run played on after its supervisor was killed"
     assert lock.holder(out) is None
     m = json.loads((out / "manifest.json").read_text())
-    ids = [json.loads(x)["id"] for x in jsonl.read_text().splitlines()]
+    ids = [d["id"] for d in match_dicts(out)]
     assert m["status"] == "interrupted" and m["played"] == len(ids) == len(set(ids)) < 40000
     assert "interrupted" in (tmp_path / "err.txt").read_text()
 
@@ -811,7 +832,7 @@ def test_a_dying_raylet_is_one_line_and_the_manifest_says_failed(tmp_path):
                           "--out", str(out)], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, start_new_session=True)
     try:
-        jsonl = out / "matches.jsonl"
+        jsonl = out / "matches.jsonl.gz"
         deadline = time.time() + 90
         while time.time() < deadline and (not jsonl.exists() or jsonl.stat().st_size == 0):
             time.sleep(0.1)
@@ -830,7 +851,7 @@ def test_a_dying_raylet_is_one_line_and_the_manifest_says_failed(tmp_path):
     assert "Traceback" not in err and len(err.splitlines()) == 1 and err.startswith("cribsim: run failed:"), err
     m = json.loads((out / "manifest.json").read_text())
     assert m["status"] == "failed" and "raylet" in m["error"]
-    on_disk = len({json.loads(x)["id"] for x in (out / "matches.jsonl").read_text().splitlines() if x.endswith("}")})
+    on_disk = len({d["id"] for d in match_dicts(out)})
     assert m["played"] == on_disk and f"{on_disk:,} matches saved" in err
     session = json.loads((out / "run.json").read_text())["sessions"][-1]
     assert session["status"] == "failed" and session["ended"] and session["played"] == on_disk

@@ -3,7 +3,6 @@ its entry and the run finishes, serially and on Ray, with the same tables; a plu
 reach the engine; a copy of a built-in plays exactly as the built-in; the player protocol
 works with a player that is not cribsim's host."""
 
-import json
 import os
 import subprocess
 import sys
@@ -24,6 +23,7 @@ from cribsim.ruleset import load_rules
 from cribsim.tournament import executors
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
+from tests.kernel.matchfile import match_dicts
 from tests.kernel.protocol_players import RAW_PLAYER, script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +47,7 @@ def csvs(out):
 
 
 def records(out):
-    return [json.loads(x) for x in (Path(out) / "matches.jsonl").read_text().splitlines()]
+    return match_dicts(out)
 
 
 def hosts_of(pid):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cribsim.cli.main import main
-from cribsim.records import GameRecord
+from cribsim.records import GameRecord, unflat_trail
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.manifest import VariantInfo
 from cribsim.tournament.metrics import (
@@ -26,6 +26,7 @@ from cribsim.tournament.metrics import (
 from cribsim.tournament.positions import monotone_violations
 from cribsim.tournament.runner import run_experiment
 from cribsim.tournament.study import write_compare, write_positions
+from tests.kernel.matchfile import match_dicts, write_matches
 
 T = (121.0, 121.0)
 
@@ -235,12 +236,11 @@ def test_records_without_trails_are_refused(tmp_path, run_dir, capsys):
     old = tmp_path / "old"
     shutil.copytree(run_dir, old)
     lines = []
-    for line in (old / "matches.jsonl").read_text().splitlines():
-        d = json.loads(line)
+    for d in match_dicts(old):
         for g in d["games"]:
             g.pop("trail", None)
-        lines.append(json.dumps(d))
-    (old / "matches.jsonl").write_text("\n".join(lines) + "\n")
+        lines.append(d)
+    write_matches(old, lines)
     capsys.readouterr()
     assert main(["compare", str(old)]) == 2
     assert "no score trails" in capsys.readouterr().err
@@ -255,11 +255,12 @@ def test_fives_and_threes_trails_count_hands(tmp_path):
     seed: 3
     """)
     run_experiment(load_experiment(cfg), tmp_path / "out", serial=True, quiet=True, progress=False, report=False)
-    recs = [json.loads(x) for x in (tmp_path / "out" / "matches.jsonl").read_text().splitlines()]
+    recs = match_dicts(tmp_path / "out")
     for r in recs:
         for g in r["games"]:
-            assert len(g["trail"]) == g["deals"] + 1  # start, after each hand (the last ends the game)
-            assert g["trail"][-1] == g["scores"] and g["decisions"] > 0
+            trail = unflat_trail(g["trail"], g)  # (the file keeps each step's gains)
+            assert len(trail) == g["deals"] + 1  # start, after each hand (the last ends the game)
+            assert trail[-1] == g["scores"] and g["decisions"] > 0
     c = write_compare(str(tmp_path / "out"), quiet=True)
     assert c.columns[0].figures["deals/game"].n == sum(len(r["games"]) for r in recs)
     assert Path(tmp_path / "out-compare" / "compare.md").exists()

@@ -13,7 +13,7 @@ from pathlib import Path
 from cribsim.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
-UNTRACKED = {"matches.jsonl", "run.json", ".cribsim.lock"}  # results/*/... in .gitignore
+UNTRACKED = {"matches.jsonl", "matches.jsonl.gz", "run.json", ".cribsim.lock"}  # results/*/... in .gitignore
 REPLAYED = "greedy_vs_random_sprt"
 
 
@@ -28,4 +28,4 @@ def test_a_committed_run_again_writes_every_committed_file_byte_identical(tmp_pa
     changed = sorted(n for n in before if after.get(n) != before[n])
     assert not changed, f"committed files that a re-run changes: {changed}"
     assert set(after) == set(before), f"files a re-run adds beside the committed ones: {set(after) - set(before)}"
-    assert (out / "run.json").is_file() and (out / "matches.jsonl").is_file()
+    assert (out / "run.json").is_file() and (out / "matches.jsonl.gz").is_file()

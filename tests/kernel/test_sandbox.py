@@ -20,6 +20,7 @@ from cribsim.errors import ConfigError
 from cribsim.isolation import sandbox
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
+from tests.kernel.matchfile import match_dicts, match_lines, write_matches
 from tests.kernel.protocol_players import script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,7 +35,7 @@ needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js
 
 
 def records(folder):
-    return [json.loads(line) for line in (Path(folder) / "matches.jsonl").read_text().splitlines()]
+    return match_dicts(folder)
 
 
 def tables(folder):
@@ -310,11 +311,10 @@ def test_a_run_with_untrusted_bots_resumes_and_replays_exactly(tmp_path):
                    "matches: 12\nseed: 4\nrecord: all\n")
     exp = load_experiment(cfg)
     run_experiment(exp, tmp_path / "whole", serial=True, quiet=True)
-    whole = (tmp_path / "whole" / "matches.jsonl").read_bytes()
+    whole = match_lines(tmp_path / "whole")
     part = tmp_path / "part"
     run_experiment(exp, part, serial=True, quiet=True, deal_secret=tmp_path / "whole")
-    lines = (part / "matches.jsonl").read_bytes().splitlines(keepends=True)
-    (part / "matches.jsonl").write_bytes(b"".join(lines[:5]))  # as if interrupted
+    write_matches(part, match_lines(part)[:5])  # as if interrupted
     secret = (part / "deal-secret").read_text()
     (part / "deal-secret").write_text("00" * 32 + "\n")
     with pytest.raises(Exception, match="not the secret its matches were dealt with"):
@@ -322,7 +322,7 @@ def test_a_run_with_untrusted_bots_resumes_and_replays_exactly(tmp_path):
     (part / "deal-secret").write_text(secret)
     assert main(["run", str(cfg), "--serial", "--quiet", "--out", str(part), "--resume"]) == 0
     assert tables(part) == tables(tmp_path / "whole")
-    assert sorted((part / "matches.jsonl").read_bytes().splitlines()) == sorted(whole.splitlines())
+    assert sorted(match_lines(part)) == sorted(whole)
     assert main(["replay", str(tmp_path / "whole"), "--match", "0.0.0.0"]) == 0
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from cribsim.cli.main import main
 from cribsim.games.cribbage import variants as registry
+from tests.kernel.matchfile import match_dicts
 
 SWEEP = """\
 name: sweep_small
@@ -50,8 +51,7 @@ def test_a_sweep_plays_named_points_and_compare_draws_them(tmp_path, capsys):
     assert (tmp_path / "cmp" / "sweep.png").stat().st_size > 10_000
     # paired: every point played the same deals (the same first dealers)
     deals = {}
-    for line in (out / "matches.jsonl").read_text().splitlines():
-        r = json.loads(line)
+    for r in match_dicts(out):
         if "variant" in r:
             deals.setdefault(r["variant"], []).append(r["games"][0]["first_dealer"])
     assert len({tuple(v) for v in deals.values()}) == 1

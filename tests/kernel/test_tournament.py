@@ -2,6 +2,7 @@
 SIGKILL; strategies that crash, hang or cheat forfeit; bad input is one line, exit 2, nothing
 written."""
 
+import gzip
 import json
 import os
 import re
@@ -17,6 +18,7 @@ import pytest
 from cribsim.cli.main import main
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
+from tests.kernel.matchfile import match_dicts, match_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -116,22 +118,23 @@ def test_sigkill_then_resume_gives_the_same_tables(tmp_path):
     out = tmp_path / "killed"
     p = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--serial", "--quiet", "--out", str(out)],
                          cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    jsonl = out / "matches.jsonl"
+    jsonl = out / "matches.jsonl.gz"
     deadline = time.time() + 120
-    while time.time() < deadline and (not jsonl.exists() or jsonl.read_text().count("\n") < 200):
+    while time.time() < deadline and (not jsonl.exists() or len(match_lines(out)) < 200):
         time.sleep(0.05)
     p.send_signal(signal.SIGKILL)
     p.wait()
-    done_before = jsonl.read_text().count("\n")
+    done_before = len(match_lines(out))
     assert 200 <= done_before < 2000
-    with open(jsonl, "a") as f:  # a half-written last line, as a kill mid-write leaves
-        f.write('{"id": "0.0.9999.0", "v": 0, "t"')
+    member = gzip.compress(b'{"schema":3,"id":"0.0.9999.0","variant":0}\n', mtime=0)
+    with open(jsonl, "ab") as f:  # a half-written last batch, as a kill mid-write leaves
+        f.write(member[:len(member) // 2])
     exp = load_experiment(cfg)
     other = load_experiment(cfg, seed=4)  # a different config may not mix into this folder
     with pytest.raises(Exception, match="already holds a run of a different config"):
         run_experiment(other, out, serial=True, quiet=True)
     run_experiment(exp, out, serial=True, resume=True, quiet=True)
-    ids = [json.loads(x)["id"] for x in jsonl.read_text().splitlines()]
+    ids = [d["id"] for d in match_dicts(out)]
     assert len(ids) == len(set(ids)) == 2000  # only the missing matches were played
     run_experiment(exp, tmp_path / "clean", serial=True, quiet=True)
     assert tables(out) == tables(tmp_path / "clean")
@@ -139,7 +142,7 @@ def test_sigkill_then_resume_gives_the_same_tables(tmp_path):
     assert [s["status"] for s in sessions] == ["running", "complete"]  # the killed session never logged its end
     # the same config again continues (nothing left to play) and reports the same tables
     run_experiment(exp, out, serial=True, quiet=True)
-    assert len(jsonl.read_text().splitlines()) == 2000
+    assert len(match_lines(out)) == 2000
     assert tables(out) == tables(tmp_path / "clean")
 
 
@@ -167,7 +170,7 @@ def test_faulty_strategies_forfeit_and_the_run_goes_on(tmp_path, ray_cluster):
     (tmp_path / "secret").mkdir()
     (tmp_path / "secret" / "deal-secret").write_text("5a" * 32 + "\n")
     run_experiment(exp, tmp_path / "ray", workers=2, quiet=True, batch_seconds=0.3, deal_secret=tmp_path / "secret")
-    recs = [json.loads(x) for x in (tmp_path / "ray" / "matches.jsonl").read_text().splitlines()]
+    recs = match_dicts(tmp_path / "ray")
     assert len(recs) == 4 * 20
     kinds = {}
     for r in recs:

@@ -12,6 +12,7 @@ from cribsim.ruleset import load_rules, rules_from_mapping
 from cribsim.strategy import factory
 from tests.cribbage.helpers import C, Scripted
 from tests.cribbage.variants.helpers import bare_state, observe, run
+from tests.kernel.matchfile import match_dicts
 
 # ---- V-TEAM3-1, V-TEAM3-2 ---------------------------------------------------------------------------
 
@@ -142,8 +143,7 @@ def test_two_against_one_through_the_tournament(tmp_path):
     run_experiment(load_experiment(cfg), tmp_path / "out", serial=True, quiet=True)
     summary = (tmp_path / "out" / "summary.md").read_text()
     assert "Win rate, row against column (three_player_team_inspect)" in summary
-    import json
-    recs = [json.loads(x) for x in (tmp_path / "out" / "matches.jsonl").read_text().splitlines()]
+    recs = match_dicts(tmp_path / "out")
     assert all(len(r["games"]) == 3 and all(len(g["sides"]) == 2 for g in r["games"]) for r in recs)
 
 

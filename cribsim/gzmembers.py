@@ -1,0 +1,138 @@
+"""Files of appended gzip members (one member per batch of JSON lines), read as a stream: the
+game records (``games/games.jsonl.gz``) and the match results (``matches.jsonl.gz``).
+
+A writer appends a whole member at a time, flushed to disk, so a reader finds whole members and
+at most one unfinished member at the end (an interrupted append). Memory stays bounded: the file
+is read in chunks, and at most one member's lines are held."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from .nofollow import open_read
+
+CHUNK = 1 << 16  # bytes read (and at most decompressed) at a time
+# How cribsim's members begin (gzip.compress with mtime=0: ID1 ID2, deflate, no flags, mtime 0):
+# after damage, reading resumes at the next such header.
+HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00"
+
+
+class NotGzip(ValueError):
+    """A file that does not start as a gzip file."""
+
+
+@dataclass
+class Scan:
+    """What reading a file of members found: the end of its last whole member (``end``),
+    whether a member is unfinished at the end (``torn``), and the offsets where damage starts
+    (``damaged``: a member that does not decompress or holds a line past the limit; with
+    ``resync`` the reading goes on at the next member)."""
+
+    end: int = 0
+    torn: bool = False
+    damaged: list[int] = field(default_factory=list)
+
+    @property
+    def damaged_at(self) -> int | None:
+        return self.damaged[0] if self.damaged else None
+
+
+def members(path: Path, scan: Scan, levels: int = 0, resync: bool = False,
+            max_line: int = 50_000_000) -> Iterator[tuple[int, list[bytes]]]:
+    """(offset, lines) for every whole member of ``path``: its offset in the file and its lines
+    that are not blank. A member that does not decompress ends the reading (or, with
+    ``resync``, is skipped up to the next member's header); an unfinished last member is not
+    yielded (``scan.torn``)."""
+    with open_read(path, levels) as f:
+        data = f.read(CHUNK)
+        if data and data[:2] != b"\x1f\x8b":
+            raise NotGzip(f"{path}: not a gzip file")
+        reader = _Reader(scan, max_line)
+        pos = 0
+        damaged_to_end = False
+        while data:
+            pos += len(data)
+            yield from reader.feed(data, pos)
+            if reader.lost and not resync:
+                return
+            if reader.lost:
+                data = reader.skip_to_header(f)
+                pos = reader.start
+                damaged_to_end = not data
+                continue
+            data = f.read(CHUNK)
+        if pos > scan.end and not reader.lost and not damaged_to_end:
+            scan.torn = True
+
+
+class _Reader:
+    """Decompresses members as chunks arrive, holding the current member's lines."""
+
+    def __init__(self, scan: Scan, max_line: int) -> None:
+        self.scan, self.max_line = scan, max_line
+        self.d = zlib.decompressobj(wbits=31)
+        self.start = 0  # the current member's offset
+        self.buf = b""
+        self.lines: list[bytes] = []
+        self.lost = False  # the current member is damaged
+
+    def feed(self, data: bytes, pos: int) -> Iterator[tuple[int, list[bytes]]]:
+        while data:
+            try:
+                out = self.d.decompress(data, CHUNK)
+            except zlib.error:
+                self._damage()
+                return
+            self.buf += out
+            if b"\n" in out:
+                *whole, self.buf = self.buf.split(b"\n")
+                self.lines.extend(x for x in whole if x.strip())
+            if len(self.buf) > self.max_line:
+                self._damage()
+                return
+            if self.d.eof:  # a member ended: the next starts in its unused data
+                rest = self.d.unused_data
+                if self.buf.strip():
+                    self.lines.append(self.buf)
+                yield self.start, self.lines
+                self.start = self.scan.end = pos - len(rest)
+                self._next()
+                data = rest
+            elif self.d.unconsumed_tail:
+                data = self.d.unconsumed_tail
+            else:
+                data = b""
+
+    def _next(self) -> None:
+        self.d = zlib.decompressobj(wbits=31)
+        self.buf, self.lines = b"", []
+
+    def _damage(self) -> None:
+        self.scan.damaged.append(self.start)
+        self.lost = True
+
+    def skip_to_header(self, f: BinaryIO) -> bytes:
+        """After damage: the data from the next member header after the damaged member's start
+        (empty at the end of the file); ``start`` is set to its offset."""
+        at = self.start + 1
+        f.seek(at)
+        tail = b""
+        while True:
+            chunk = f.read(CHUNK)
+            if not chunk:
+                self.start, self.lost = at, False
+                return b""
+            window = tail + chunk
+            i = window.find(HEADER)
+            if i >= 0:
+                self.start = at - len(tail) + i
+                self.lost = False
+                self._next()
+                f.seek(self.start)
+                return f.read(CHUNK)
+            tail = window[-(len(HEADER) - 1):]
+            at += len(chunk)

@@ -1,0 +1,109 @@
+"""The results file, matches.jsonl.gz: at most 100 bytes a match, readable by other tools as it
+is, read as a stream in memory that does not grow with it, and an older cribsim's
+matches.jsonl refused (never misread) until ``cribsim upgrade`` converts it, with the same tables."""
+
+import gzip
+import json
+import tracemalloc
+
+import duckdb
+import pytest
+
+from cribsim.cli.main import main
+from cribsim.records import LEGACY_SCHEMA, match_from_json, unflat_trail
+from cribsim.tournament import folder as fld
+from cribsim.tournament.config import load_experiment
+from cribsim.tournament.runner import run_experiment
+from tests.kernel.matchfile import match_dicts
+
+ONE_GAME = "name: small\nlineup: [random, greedy]\nmatches: 400\npaired: false\nseed: 8\n"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("rf")
+    (tmp / "exp.yaml").write_text(ONE_GAME)
+    run_experiment(load_experiment(tmp / "exp.yaml"), tmp / "out", serial=True, quiet=True)
+    return tmp
+
+
+def tables(folder):
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.suffix in (".csv", ".md")}
+
+
+def test_a_match_takes_at_most_100_bytes_and_any_gzip_reader_reads_it(run):
+    path = run / "out" / "matches.jsonl.gz"
+    assert path.stat().st_size <= 100 * 400, path.stat().st_size
+    lines = gzip.open(path, "rt").read().splitlines()  # (as pandas, DuckDB or zcat read it)
+    assert len(lines) == 400 and all(json.loads(x)["schema"] == 3 for x in lines)
+    game = json.loads(lines[0])["games"][0]
+    trail = unflat_trail(game["trail"], game)
+    assert trail[0] == [0, 0] and trail[-1] == game["scores"]
+
+
+def test_duckdb_reads_a_run_as_it_is(run):
+    """The README's example: the records, batches of gzip'd JSON lines, are a table to DuckDB."""
+    path = run / "out" / "matches.jsonl.gz"
+    ((n, deals),) = duckdb.sql(f"select count(*), sum(games[1].deals) from read_json('{path}')").fetchall()
+    games = [g for d in match_dicts(run / "out") for g in d["games"]]
+    assert n == 400 and deals == sum(g["deals"] for g in games)
+    ((wins,),) = duckdb.sql(f"select count(*) from read_json('{path}') where sides[winner + 1] = 1").fetchall()
+    entries = (run / "out" / "entries.csv").read_text().splitlines()
+    greedy = next(x for x in entries if ",greedy," in x).split(",")  # (no draws: one game a match)
+    assert float(greedy[2]) == pytest.approx(wins / 400, abs=1e-6)
+
+
+def test_reading_the_records_does_not_hold_them(run):
+    path = run / "out" / "matches.jsonl.gz"
+    manifest = fld.read_manifest(run / "out")
+    count = []
+    tracemalloc.start()
+    recs = fld.read_records(path, fld.schedule_of(manifest), lambda r: count.append(1))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert recs.results == len(count) == 400
+    assert peak < 1_000_000, peak  # (the file holds 400 records of about 600 bytes of JSON each, decompressed)
+
+
+def legacy_line(d):
+    """A schema 3 record as an older cribsim wrote it (schema 2: the trail as running scores)."""
+    d = dict(d, schema=LEGACY_SCHEMA)
+    d["games"] = [dict(g, trail=unflat_trail(g["trail"], g)) for g in d["games"]]
+    return json.dumps(d) + "\n"
+
+
+def test_an_older_folder_is_refused_until_upgraded_then_gives_the_same_tables(run, tmp_path, capsys):
+    out = tmp_path / "old"
+    out.mkdir()
+    for p in (run / "out").iterdir():
+        if p.is_file() and p.name != "matches.jsonl.gz":
+            (out / p.name).write_bytes(p.read_bytes())
+    lines = [legacy_line(d) for d in match_dicts(run / "out")]
+    (out / "matches.jsonl").write_text("".join(lines))
+    assert match_from_json(json.loads(lines[0]), LEGACY_SCHEMA).games[0].trail is not None
+    before = tables(out)
+    for argv in (["report", str(out)], ["run", str(run / "exp.yaml"), "--serial", "--out", str(out)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"'cribsim upgrade {out}' converts them" in err, err
+    assert main(["upgrade", str(out)]) == 0
+    assert "400 records converted from matches.jsonl to matches.jsonl.gz" in capsys.readouterr().out
+    assert not (out / "matches.jsonl").exists()
+    assert "matches.jsonl.gz" in json.loads((out / "manifest.json").read_text())["files"]
+    assert main(["report", str(out), "--quiet"]) == 0
+    assert tables(out) == before == tables(run / "out")
+    assert main(["run", str(run / "exp.yaml"), "--serial", "--quiet", "--out", str(out)]) == 0  # resumes
+
+
+def test_an_upgrade_keeps_an_old_file_with_lines_it_cannot_convert(run, tmp_path, capsys):
+    out = tmp_path / "old"
+    out.mkdir()
+    (out / "manifest.json").write_bytes((run / "out" / "manifest.json").read_bytes())
+    good = legacy_line(match_dicts(run / "out")[0])
+    (out / "matches.jsonl").write_text(good + "not json\n")
+    assert main(["upgrade", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "1 record converted" in said and "1 line that is not a record left out" in said
+    assert (out / "matches.jsonl").exists() and (out / "matches.jsonl.gz").exists()
+    assert main(["upgrade", str(out)]) == 2  # both: which one is meant cannot be told
+    assert "move matches.jsonl aside" in capsys.readouterr().err
