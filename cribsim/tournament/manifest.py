@@ -312,6 +312,7 @@ class Session:
     # how the matches went out: batches written, their sizes (smallest, median, largest), the
     # batches in flight per worker (timing decides the sizes, so this is the log's, not the manifest's)
     batches: dict[str, int] | None = None
+    peak_rss_mb: float | None = None  # the driver's peak resident memory while it played (before its report)
     played: int = 0
     host: str = field(default_factory=platform.node)
     python: str = field(default_factory=lambda: sys.version.split()[0])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -461,6 +462,7 @@ def _finish(run: Run, played: int, status: str, error: str | None, sprt: SprtUni
     m.status, m.played, m.error = status, counted, error
     s = run.session
     s.status, s.played, s.ended, s.nodes = status, played, now(), sorted(n for n in run.nodes if n)
+    s.peak_rss_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)  # (kilobytes on Linux)
     note = ""
     try:
         m.write(run.out)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from cribsim.cli.main import main
+from cribsim.tournament import sink
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
 from tests.kernel.matchfile import match_dicts, match_lines
@@ -210,6 +211,37 @@ def test_a_dying_worker_is_retried_and_results_stay_identical(tmp_path, ray_clus
     assert marker.exists()  # a worker really died
     run_experiment(exp, tmp_path / "calm", serial=True, quiet=True)  # marker exists: no crash
     assert tables(tmp_path / "crashy") == tables(tmp_path / "calm")
+
+
+def test_a_node_lost_mid_run_costs_only_retries(tmp_path, ray_cluster, monkeypatch):
+    """A node removed while its batches run (its raylet and workers killed): Ray retries them on
+    the other nodes, and the tables are those of an undisturbed run."""
+    cfg = write(tmp_path, """\
+        name: lost
+        variants: [standard]
+        lineup: [greedy, random]
+        matches: 300
+        seed: 12
+    """)
+    exp = load_experiment(cfg)
+    doomed = ray_cluster.add_node(num_cpus=1)
+    ray_cluster.wait_for_nodes()
+    real_add = sink.Sink.add
+    lost = []
+
+    def add(self, batch):
+        real_add(self, batch)
+        if not lost and batch.info.get("node") == doomed.node_id:  # it has played: its next batch is in flight
+            ray_cluster.remove_node(doomed, allow_graceful=False)
+            lost.append(batch.info["node"])
+
+    monkeypatch.setattr(sink.Sink, "add", add)
+    run_experiment(exp, tmp_path / "lost", workers=3, quiet=True, batch_seconds=0.05)
+    monkeypatch.setattr(sink.Sink, "add", real_add)
+    assert lost, "the doomed node never played a batch"
+    run_experiment(exp, tmp_path / "calm", serial=True, quiet=True)
+    assert tables(tmp_path / "lost") == tables(tmp_path / "calm")
+    assert json.loads((tmp_path / "lost" / "manifest.json").read_text())["status"] == "complete"
 
 
 def test_sprt_stops_early_and_reports(tmp_path, ray_cluster):
