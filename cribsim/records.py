@@ -93,16 +93,17 @@ class GameRecord:
     OPTIONAL = ("targets", "shared", "first_scores")
 
     def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"winner": self.winner, "scores": list(self.scores), "deals": self.deals,
+        """The record as JSON data, for writing at once: its lists are the record's own, not copies
+        (a game is encoded for every match played, so this is on the hot path)."""
+        d: dict[str, Any] = {"winner": self.winner, "scores": self.scores, "deals": self.deals,
                              "first_dealer": self.first_dealer, "first_dealer_won": self.first_dealer_won,
-                             "skunk": self.skunk, "sides": [list(s) for s in self.sides], "order": list(self.order),
-                             "points": {k: list(v) for k, v in self.points.items()}}
+                             "skunk": self.skunk, "sides": self.sides, "order": self.order, "points": self.points}
         for k in self.OPTIONAL:
             v = getattr(self, k)
             if v is not None:
-                d[k] = list(v)
+                d[k] = v
         if self.metrics:
-            d["metrics"] = dict(self.metrics)
+            d["metrics"] = self.metrics
         if self.trail is not None:
             d["trail"] = flat_trail(self.trail)
         if self.decisions is not None:
@@ -235,10 +236,8 @@ def _trail(v: Any) -> list[list[int]] | None:
 
 def flat_trail(trail: list[list[int]]) -> list[int]:
     """The trail as schema 3 writes it: the starting scores, then each step's gains, flat."""
-    out = list(trail[0])
-    for before, after in zip(trail, trail[1:]):
-        out.extend(b - a for a, b in zip(before, after))
-    return out
+    gains = [[b - a for a, b in zip(side, side[1:])] for side in zip(*trail)]
+    return [*trail[0], *(x for step in zip(*gains) for x in step)]
 
 
 def unflat_trail(v: Any, game: dict[str, Any]) -> list[list[int]] | None:

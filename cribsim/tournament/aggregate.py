@@ -16,9 +16,10 @@ paired group whose other seating has not arrived yet.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from ..records import Column, GameRecord, MatchRecord, getter
@@ -90,6 +91,15 @@ def halves_of_first(rec: MatchRecord) -> int:
     return 2 if rec.sides[rec.winner] == first else 0
 
 
+ColumnPlan = tuple[str, Callable[[GameRecord], Any], Callable[[GameRecord], Any], float | None]
+
+
+@lru_cache(maxsize=1024)
+def _plan(col: Column) -> ColumnPlan:
+    """A column as its kind, its field's and its denominator's getters, and its threshold."""
+    return col.kind, getter(col.field or "deals"), getter(col.denominator), col.at_least
+
+
 @dataclass
 class ColumnSums:
     """A summary column's sums over games: ``n`` games, ``hits`` (rate), ``sx``/``sxx`` (mean,
@@ -104,20 +114,25 @@ class ColumnSums:
     sxd: Exact = 0
 
     def add(self, col: Column, g: GameRecord) -> None:
-        self.n += 1
-        kind = col.kind
+        self.add_games(_plan(col), (g,))
+
+    def add_games(self, plan: ColumnPlan, games: Sequence[GameRecord]) -> None:
+        kind, fget, dget, at_least = plan
+        self.n += len(games)
         if kind == "rate":
-            v = getter(col.field)(g)
-            self.hits += bool(v) if col.at_least is None else v >= col.at_least
+            for g in games:
+                v = fget(g)
+                self.hits += bool(v) if at_least is None else v >= at_least
         elif kind == "mean" or kind == "ratio":
-            x = exact(getter(col.field)(g))
-            self.sx += x
-            self.sxx += x * x
-            if kind == "ratio":
-                d = exact(getter(col.denominator)(g))
-                self.sd += d
-                self.sdd += d * d
-                self.sxd += x * d
+            for g in games:
+                x = exact(fget(g))
+                self.sx += x
+                self.sxx += x * x
+                if kind == "ratio":
+                    d = exact(dget(g))
+                    self.sd += d
+                    self.sdd += d * d
+                    self.sxd += x * d
 
     def merge(self, o: ColumnSums) -> None:
         self.n += o.n
@@ -240,7 +255,7 @@ class VariantSums:
     failed: int = 0
     paired: dict[int, PairedSums] = field(default_factory=dict)
 
-    def add(self, rec: MatchRecord, shape: VariantShape) -> None:
+    def add(self, rec: MatchRecord, shape: VariantShape, plans: Sequence[tuple[str, ColumnPlan]]) -> None:
         k = shape.sides
         rank = side_ranking(rec, k, shape.objective)
         sides = rec.sides
@@ -263,10 +278,13 @@ class VariantSums:
             row[2] += drawn
             row[3] += rec.forfeit is not None and rec.forfeit.entry == e
         self.forfeited += rec.forfeit is not None
-        for col in shape.columns:
-            sums = self.columns.setdefault(col.header, ColumnSums())
-            for g in rec.games:
-                sums.add(col, g)
+        games = rec.games
+        columns = self.columns
+        for header, plan in plans:
+            sums = columns.get(header)
+            if sums is None:
+                sums = columns[header] = ColumnSums()
+            sums.add_games(plan, games)
         if shape.paired:
             self.paired.setdefault(rec.table, PairedSums()).add(rec.group, [halves_of_first(rec)], shape.per_group)
 
@@ -332,7 +350,7 @@ class Partial:
         if rec.failed:
             v.failed += 1
             return
-        v.add(rec, self.shapes[rec.variant])
+        v.add(rec, self.shapes[rec.variant], self._plans()[rec.variant])
 
     def merge(self, other: Partial) -> Partial:
         self.matches += other.matches
@@ -344,6 +362,16 @@ class Partial:
             v.merge(o, shape)
         self.forfeits.extend(other.forfeits)
         return self
+
+    def _plans(self) -> list[list[tuple[str, ColumnPlan]]]:
+        """Each variant's columns with their getters, made once per process (not pickled)."""
+        plans = self.__dict__.get("_column_plans")
+        if plans is None:
+            plans = self.__dict__["_column_plans"] = [[(c.header, _plan(c)) for c in s.columns] for s in self.shapes]
+        return plans
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_column_plans"}
 
     @property
     def failed(self) -> int:
