@@ -28,12 +28,14 @@ class NotGzip(ValueError):
 @dataclass
 class Scan:
     """What reading a file of members found: the end of its last whole member (``end``),
-    whether a member is unfinished at the end (``torn``), and the offsets where damage starts
+    whether a member is unfinished at the end (``torn``, starting at ``torn_at``), and the
+    offsets where damage starts
     (``damaged``: a member that does not decompress or holds a line past the limit; with
     ``resync`` the reading goes on at the next member)."""
 
     end: int = 0
     torn: bool = False
+    torn_at: int = 0  # where the unfinished last member starts (after damage, past the end of the last whole one)
     damaged: list[int] = field(default_factory=list)
 
     @property
@@ -65,8 +67,8 @@ def members(path: Path, scan: Scan, levels: int = 0, resync: bool = False,
                 damaged_to_end = not data
                 continue
             data = f.read(CHUNK)
-        if pos > scan.end and not reader.lost and not damaged_to_end:
-            scan.torn = True
+        if pos > reader.start and not reader.lost and not damaged_to_end:
+            scan.torn, scan.torn_at = True, reader.start
 
 
 class _Reader:

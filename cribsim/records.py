@@ -216,14 +216,20 @@ def match_from_json(d: Any, schema: int = SCHEMA) -> MatchRecord:
         if not isinstance(games, list):
             raise RecordError("field 'games' is not a list")
         gp = d.get("game_points")
-        return MatchRecord(id=str(get_field(d, "id")), variant=int_field(d, "variant"), table=int_field(d, "table"),
-                           group=int_field(d, "group"), seating=int_field(d, "seating"), sides=_ints(d, "sides"),
-                           winner=int_field(d, "winner"), game_points=None if gp is None else [int(x) for x in gp],
-                           forfeit=forfeit, games=[GameRecord.from_json(g, schema) for g in games])
+        rec = MatchRecord(id=str(get_field(d, "id")), variant=int_field(d, "variant"), table=int_field(d, "table"),
+                          group=int_field(d, "group"), seating=int_field(d, "seating"), sides=_ints(d, "sides"),
+                          winner=int_field(d, "winner"), game_points=None if gp is None else [int(x) for x in gp],
+                          forfeit=forfeit, games=[GameRecord.from_json(g, schema) for g in games])
     except (KeyError, TypeError, ValueError) as e:
         if isinstance(e, RecordError):
             raise
         raise RecordError(f"a field is missing or of the wrong type ({e})") from None
+    k = len(rec.sides)
+    if not -1 <= rec.winner < k or (rec.game_points is not None and len(rec.game_points) != k) \
+            or (rec.forfeit is not None and rec.forfeit.side is not None
+                and (not isinstance(rec.forfeit.side, int) or not 0 <= rec.forfeit.side < k)):
+        raise RecordError("a match's winner, game points or forfeiting side do not match its sides")
+    return rec
 
 
 def _trail(v: Any) -> list[list[int]] | None:

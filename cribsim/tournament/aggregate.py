@@ -27,6 +27,14 @@ from . import stats
 from .manifest import Manifest
 
 Exact = int | Fraction  # a sum kept exactly
+# what summing a record of the right shape but wrong contents can raise (a hand-edited or damaged
+# file): the callers turn it into one line saying the records cannot be summarised
+SUM_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError, ZeroDivisionError, OverflowError,
+              StopIteration, RecursionError)
+
+
+def _finite(x: Any) -> bool:
+    return type(x) is int or not isinstance(x, float) or math.isfinite(x)
 
 
 def exact(x: Any) -> Exact:
@@ -107,6 +115,7 @@ class ColumnSums:
 
     n: int = 0
     hits: int = 0
+    nonfinite: int = 0  # values that are NaN or infinite: the cell is NaN (blank), as a mean over them is
     sx: Exact = 0
     sxx: Exact = 0
     sd: Exact = 0
@@ -125,11 +134,15 @@ class ColumnSums:
                 self.hits += bool(v) if at_least is None else v >= at_least
         elif kind == "mean" or kind == "ratio":
             for g in games:
-                x = exact(fget(g))
+                xv, dv = fget(g), dget(g) if kind == "ratio" else 0
+                if not (_finite(xv) and _finite(dv)):
+                    self.nonfinite += 1
+                    continue
+                x = exact(xv)
                 self.sx += x
                 self.sxx += x * x
                 if kind == "ratio":
-                    d = exact(dget(g))
+                    d = exact(dv)
                     self.sd += d
                     self.sdd += d * d
                     self.sxd += x * d
@@ -137,6 +150,7 @@ class ColumnSums:
     def merge(self, o: ColumnSums) -> None:
         self.n += o.n
         self.hits += o.hits
+        self.nonfinite += o.nonfinite
         self.sx += o.sx
         self.sxx += o.sxx
         self.sd += o.sd
@@ -150,6 +164,8 @@ class ColumnSums:
             return n
         if col.kind == "rate":
             return (*stats.wilson(self.hits, n), n)
+        if self.nonfinite and col.kind in ("mean", "ratio"):
+            return (math.nan, math.nan, math.nan)
         if col.kind == "mean":
             return mean_interval(n, self.sx, self.sxx)
         if col.kind == "ratio":

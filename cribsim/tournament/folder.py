@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import CribsimError
 from ..gamelog import GAMES_DIR, GAMES_FILE, MAX_LINE
-from ..gzmembers import NotGzip, Scan, members
+from ..gzmembers import HEADER, NotGzip, Scan, members
 from ..lock import LOCK_NAME
 from ..nofollow import open_read, open_update
 from ..records import MatchRecord, RecordError, match_from_json
@@ -198,7 +198,8 @@ def read_records(path: str | os.PathLike[str], schedule: Schedule,
         raise Damaged(f"cribsim: {path}: not a file")
     again = _written_again(path, seen)
     held: dict[str, list[MatchRecord]] = {}
-    seen = recs.seen = Seen(schedule)
+    recs.seen = Seen(schedule)
+    used = Seen(schedule)  # every match handed on, failed or not (seen: those with a result, or disputed)
     for no, line in _numbered(path, recs):
         match = _parse(path, no, line)
         place = None if match is None else schedule.place(match)
@@ -209,21 +210,25 @@ def read_records(path: str | os.PathLike[str], schedule: Schedule,
         elif match.id in again:
             held.setdefault(match.id, []).append(match)
         else:
-            _use(recs, match, place, each)
+            _use(recs, used, match, place, each)
     for match_id in sorted(held):
         settled = _settle(held[match_id], recs)
         if settled is not None:
-            _use(recs, settled, schedule.place(settled), each)
+            _use(recs, used, settled, schedule.place(settled), each)
     return recs
 
 
-def _use(recs: Records, match: MatchRecord, place: int | None, each: Callable[[MatchRecord], None] | None) -> None:
+def _use(recs: Records, used: Seen, match: MatchRecord, place: int | None,
+         each: Callable[[MatchRecord], None] | None) -> None:
+    if place is None or not used.add(place):
+        recs.repeats += 1  # (written twice, but not as cribsim writes a line: the first pass missed it)
+        return
     if match.failed:
         recs.failed += 1
     else:
         recs.results += 1
-        if recs.seen is not None and place is not None:
-            recs.seen.add(place)
+        assert recs.seen is not None
+        recs.seen.add(place)
     if each is not None:
         each(match)
 
@@ -245,11 +250,13 @@ def _written_again(path: Path, seen: Seen) -> set[str]:
 
 def _settle(matches: list[MatchRecord], recs: Records) -> MatchRecord | None:
     """The record of a match written more than once: the first result (a failed record before
-    it is replaced, an identical one after it is a repeat); None if two results differ (the
-    match is disputed)."""
+    it is replaced, as a resumed run replaces it, by a result or by the failure of its replay;
+    one after it is a repeat); None if two results differ (the match is disputed)."""
     kept: MatchRecord | None = None
     for m in matches:
-        if kept is None or (kept.failed and not m.failed):
+        if kept is None or kept.failed:
+            if kept is not None:
+                recs.repeats += 1
             kept = m
         elif kept == m or m.failed:
             recs.repeats += 1
@@ -276,7 +283,8 @@ def _numbered(path: Path, recs: Records) -> Iterator[tuple[int, bytes]]:
         raise Damaged(f"cribsim: {path}: not a gzip file (damaged, or not cribsim's); nothing was changed") from None
     except OSError as e:
         raise Damaged(f"cribsim: {path}: cannot read ({e.strerror or e})") from None
-    recs.damaged, recs.torn_tail, recs.good_end = scan.damaged, scan.torn, scan.end
+    recs.damaged, recs.torn_tail = scan.damaged, scan.torn
+    recs.good_end = scan.torn_at if scan.torn else scan.end
 
 
 def _parse(path: Path, no: int, line: bytes) -> MatchRecord | None:
@@ -330,11 +338,32 @@ def unreadable_note(path: str | os.PathLike[str], recs: Records) -> str:
     return f"{path}: " + "; ".join(parts) if parts else ""
 
 
-def cut_torn_tail(path: str | os.PathLike[str], recs: Records) -> None:
-    """Cut an interrupted last batch off before appending."""
+def cut_torn_tail(path: str | os.PathLike[str], recs: Records) -> bool:
+    """Cut an interrupted last batch off before appending (True if one was). An unfinished
+    member with another member's header inside it is damage that ran on, not an interrupted
+    append: cutting it would cut the whole batches after it, and appending after it would add
+    to it, so the run is refused (Damaged) and the file left as it is."""
     path = Path(path)
-    if recs.torn_tail and recs.good_end < path.stat().st_size:
-        with open_update(path) as f:
-            f.truncate(recs.good_end)
-            f.flush()
-            os.fsync(f.fileno())
+    if not recs.torn_tail or recs.good_end >= path.stat().st_size:
+        return False
+    if _holds_header(path, recs.good_end + 1):
+        raise Damaged(f"cribsim: {path}: damaged at byte {recs.good_end:,} (a batch of records that does not end, "
+                      "with batches after it); nothing was changed: copy the file aside, and cut it at that byte "
+                      "to go on without the batches after it")
+    with open_update(path) as f:
+        f.truncate(recs.good_end)
+        f.flush()
+        os.fsync(f.fileno())
+    return True
+
+
+def _holds_header(path: Path, start: int) -> bool:
+    """Whether a gzip member of cribsim's begins anywhere in ``path`` from ``start`` on."""
+    with open_read(path) as f:
+        f.seek(start)
+        tail = b""
+        while chunk := f.read(1 << 16):
+            if HEADER in tail + chunk:
+                return True
+            tail = chunk[-(len(HEADER) - 1):]
+    return False

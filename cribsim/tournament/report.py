@@ -17,7 +17,7 @@ from tabulate import tabulate
 
 from ..errors import CribsimError, RunFailed, describe
 from . import folder as fld
-from .aggregate import Partial, VariantShape
+from .aggregate import SUM_ERRORS, Partial, VariantShape
 from .analysis import list_files, lock_folder, read_manifest_of
 from .atomic import atomic_write, save_figure
 from .manifest import Manifest
@@ -90,7 +90,7 @@ def _write_report(out: Path, quiet: bool, plots: bool, sums: Sums | None) -> lis
             sums, streams = read_sums(out, manifest)
         tables = summary_tables(manifest, sums.partial, streams)
         failed = sums.partial.failed
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError, ZeroDivisionError) as e:
+    except SUM_ERRORS as e:
         raise CribsimError(f"cribsim: {out}: cannot summarise its records ({describe(e, 200)}: damaged records or "
                            "manifest); nothing was written") from None
     note = _left_out(out, sums.records)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import CribsimError, Interrupted, RunFailed
+from ..errors import CribsimError, Interrupted, RunFailed, describe
 from ..gamelog import GAMES_FILE
 from ..games import game_named
 from ..lock import FolderLock, describe_holder, holder
@@ -26,7 +26,7 @@ from ..nofollow import refuse_links
 from ..records import MatchRecord
 from ..strategy import notes as strategy_notes
 from . import folder as fld
-from .aggregate import Partial, VariantShape
+from .aggregate import SUM_ERRORS, Partial, VariantShape
 from .batch import make_context
 from .executors import IN_FLIGHT_PER_WORKER, StopFlag, run_ray, run_serial
 from .manifest import (
@@ -176,7 +176,11 @@ def load_done(path: Path, manifest: Manifest, cut: bool = True) -> Earlier:
             if sprt is not None:
                 sprt.add(rec)
 
-    recs = fld.read_records(path, fld.schedule_of(manifest), fold)
+    try:
+        recs = fld.read_records(path, fld.schedule_of(manifest), fold)
+    except SUM_ERRORS as e:
+        raise fld.Damaged(f"cribsim: {path}: cannot summarise its records ({describe(e, 200)}: damaged records or "
+                          "manifest); nothing was changed") from None
     if cut and recs.torn_tail:
         warn(f"{path}: cut an unfinished last batch (an interrupted write); its matches are played again")
     note = fld.unreadable_note(path, recs)

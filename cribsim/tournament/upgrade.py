@@ -32,13 +32,17 @@ def upgrade(out_dir: str | os.PathLike[str]) -> str:
     if manifest is None:
         raise CribsimError(f"cribsim: {out}: no manifest.json (not a results folder)")
     old, new = out / LEGACY, out / fld.RECORDS
-    if not old.exists():
-        return f"{out}: nothing to upgrade (no {LEGACY})"
-    if new.exists():
-        raise CribsimError(f"cribsim: {out}: holds both {LEGACY} and {fld.RECORDS}; cribsim reads only the "
-                           f"second: move {LEGACY} aside")
     with FolderLock(out, "upgrade"):
-        converted, unreadable = _convert(old, out / TMP)
+        if not old.exists():
+            return f"{out}: nothing to upgrade (no {LEGACY})"
+        if new.exists():
+            raise CribsimError(f"cribsim: {out}: holds both {LEGACY} and {fld.RECORDS}; cribsim reads only the "
+                               f"second: move {LEGACY} aside")
+        try:
+            converted, unreadable = _convert(old, out / TMP)
+        except BaseException:
+            (out / TMP).unlink(missing_ok=True)
+            raise
         os.replace(out / TMP, new)
         manifest.files = sorted({f for f in manifest.files or fld.owned_files(manifest) - set(fld.SCRATCH)
                                  if f != LEGACY} | {fld.RECORDS} | ({LEGACY} if unreadable else set()))
@@ -87,8 +91,16 @@ def _legacy(path: Path) -> Iterator[MatchRecord | None]:
                 if not line.strip():
                     continue
                 try:
-                    yield match_from_json(json.loads(line), LEGACY_SCHEMA)
-                except (ValueError, RecursionError, RecordError):
+                    d = json.loads(line)
+                except (ValueError, RecursionError):
+                    yield None
+                    continue
+                if isinstance(d, dict) and "schema" not in d and "v" in d:
+                    raise CribsimError(f"cribsim: {path}: written with record schema 1, too old to convert; run the "
+                                       "experiment again with --fresh")
+                try:
+                    yield match_from_json(d, LEGACY_SCHEMA)
+                except RecordError:
                     yield None
     except OSError as e:
         raise CribsimError(f"cribsim: {path}: cannot read ({e.strerror or e})") from None

@@ -4,17 +4,20 @@ matches.jsonl refused (never misread) until ``cribsim upgrade`` converts it, wit
 
 import gzip
 import json
+import math
 import tracemalloc
 
 import duckdb
 import pytest
 
 from cribsim.cli.main import main
-from cribsim.records import LEGACY_SCHEMA, match_from_json, unflat_trail
+from cribsim.records import LEGACY_SCHEMA, Column, match_from_json, unflat_trail
 from cribsim.tournament import folder as fld
+from cribsim.tournament.aggregate import ColumnSums
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
-from tests.kernel.matchfile import match_dicts
+from tests.kernel.matchfile import match_dicts, match_lines, write_matches
+from tests.kernel.test_aggregate import game
 
 ONE_GAME = "name: small\nlineup: [random, greedy]\nmatches: 400\npaired: false\nseed: 8\n"
 
@@ -107,3 +110,89 @@ def test_an_upgrade_keeps_an_old_file_with_lines_it_cannot_convert(run, tmp_path
     assert (out / "matches.jsonl").exists() and (out / "matches.jsonl.gz").exists()
     assert main(["upgrade", str(out)]) == 2  # both: which one is meant cannot be told
     assert "move matches.jsonl aside" in capsys.readouterr().err
+
+
+def copy_run(run, dest):
+    dest.mkdir()
+    for p in (run / "out").iterdir():
+        if p.is_file():
+            (dest / p.name).write_bytes(p.read_bytes())
+    return dest
+
+
+def failed(d, why):
+    return dict(d, winner=-1, game_points=None, games=[], forfeit={"side": None, "entry": None, "kind": "crash",
+                                                                    "error": why})
+
+
+def test_a_failure_replayed_and_failed_again_is_the_one_reported(run, tmp_path):
+    """A resumed run replays a failed match; if it fails again, the later failure is the one its
+    sums hold, and the one a report re-reading the file keeps."""
+    out = copy_run(run, tmp_path / "f")
+    recs = match_dicts(out)
+    write_matches(out, recs[1:] + [failed(recs[0], "first"), failed(recs[0], "second")])
+    manifest = fld.read_manifest(out)
+    scanned = fld.scan_records(out / "matches.jsonl.gz", fld.schedule_of(manifest))
+    kept = next(r for r in scanned.records if r.id == recs[0]["id"])
+    assert kept.failed and kept.forfeit.error == "second"
+    assert not scanned.seen.has_id(recs[0]["id"])  # (a resumed run plays it again)
+
+
+def test_a_record_written_twice_in_another_hand_is_used_once(run, tmp_path):
+    out = copy_run(run, tmp_path / "d")
+    recs = match_dicts(out)
+    with gzip.open(out / "matches.jsonl.gz", "ab") as f:  # json.dumps' own spacing: not as cribsim writes
+        f.write((json.dumps(recs[5]) + "\n").encode())
+    manifest = fld.read_manifest(out)
+    scanned = fld.read_records(out / "matches.jsonl.gz", fld.schedule_of(manifest))
+    assert (scanned.results, scanned.repeats) == (400, 1)
+
+
+def test_a_damaged_batch_before_a_torn_one_stays_when_the_run_resumes(run, tmp_path, capsys):
+    out = copy_run(run, tmp_path / "t")
+    lines = match_lines(out)
+    whole = gzip.compress(("\n".join(lines[:200]) + "\n").encode(), mtime=0)
+    damaged = bytearray(gzip.compress(("\n".join(lines[200:300]) + "\n").encode(), mtime=0))
+    damaged[30:50] = b"\0" * 20
+    torn = gzip.compress(("\n".join(lines[300:]) + "\n").encode(), mtime=0)
+    (out / "matches.jsonl.gz").write_bytes(whole + bytes(damaged) + torn[:len(torn) // 2])
+    assert main(["run", str(run / "exp.yaml"), "--serial", "--quiet", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "cut an unfinished last batch" in err and "1 damaged batch" in err, err
+    data = (out / "matches.jsonl.gz").read_bytes()
+    assert data.startswith(whole + bytes(damaged))  # the damaged batch stays where it was
+    manifest = fld.read_manifest(out)
+    assert fld.read_records(out / "matches.jsonl.gz", fld.schedule_of(manifest)).results == 400
+    csvs = {k: v for k, v in tables(out).items() if k.endswith(".csv")}
+    assert csvs == {k: v for k, v in tables(run / "out").items() if k.endswith(".csv")}
+    assert "1 damaged batch of matches.jsonl.gz skipped" in (out / "summary.md").read_text()
+
+
+def test_a_record_that_contradicts_itself_is_one_line(run, tmp_path, capsys):
+    out = copy_run(run, tmp_path / "w")
+    recs = match_dicts(out)
+    write_matches(out, recs[:-1] + [dict(recs[-1], winner=7)])
+    for argv in (["report", str(out)], ["run", str(run / "exp.yaml"), "--serial", "--out", str(out)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "wrong shape" in err and "do not match its sides" in err, err
+
+
+def test_a_metric_that_is_not_a_number_blanks_its_cell_and_breaks_nothing():
+    col = Column("x", "mean", "metrics.x")
+    a, b = ColumnSums(), ColumnSums()
+    a.add(col, game(1.5))
+    b.add(col, game(float("nan")))
+    a.merge(b)
+    assert all(math.isnan(x) for x in a.cell(col)) and a.n == 2
+
+
+def test_an_upgrade_names_the_first_schema(run, tmp_path, capsys):
+    out = tmp_path / "s1"
+    out.mkdir()
+    (out / "manifest.json").write_bytes((run / "out" / "manifest.json").read_bytes())
+    (out / "matches.jsonl").write_text('{"id": "0.0.0.0", "v": 0, "t": 0}\n')
+    assert main(["upgrade", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "schema 1, too old to convert" in err
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "matches.jsonl"]
