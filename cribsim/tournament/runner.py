@@ -386,12 +386,13 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
                         f"{earlier.records.results:,} matches on disk") from None
     status, error = "complete", None
     sink, verdict = None, None
+    stopped = False  # stopped as asked, every batch in hand written: the sink's count is what is on disk
     try:
         sink = Sink(jsonl, run.manifest, earlier.records, earlier.partial, earlier.sprt, run.size,
                     run.progress and not run.quiet)
         run.nodes = play(ctx, pending, sink)
         if run.stop.requested:
-            status = "interrupted"
+            status, stopped = "interrupted", True
         else:
             if sink.closed:
                 status = "stopped by the SPRT"
@@ -424,7 +425,12 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
                                "largest": sizes[-1], "in_flight_per_worker": 1 if run.session.mode == "serial"
                                else IN_FLIGHT_PER_WORKER}
     ended_well = sink is not None and (status in ENDED_WELL or verdict is not None)
-    played = sink.played if sink is not None and ended_well else count_on_disk(jsonl, run.manifest)
+    if sink is not None and ended_well:
+        played = sink.played
+    elif sink is not None and stopped and sink.f is None and status == "interrupted":
+        played = sink.results  # (reading the file again would take as long as the run's records are many)
+    else:
+        played = count_on_disk(jsonl, run.manifest)
     if sink is not None and ended_well and run.manifest.stop is None:
         run.sums = Sums(sink.partial, earlier.records)  # the tables without reading the records again
     return _finish(run, played, status, error, sink.sprt if sink is not None else None,

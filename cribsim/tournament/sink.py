@@ -118,6 +118,7 @@ class Sink:
         self.partial = partial  # the sums of every result on disk, and of every new record
         self.sprt = sprt
         self.played = earlier.results  # matches with a record (a result, or failed) on disk
+        self.results = earlier.results  # of which with a result (what a resumed run keeps)
         self.batches: list[int] = []  # the size of each batch written (for the run log)
         self.closed: set[Stream] = set()
         self.progress = Progress(total, earlier.accounted) if progress else None
@@ -144,6 +145,7 @@ class Sink:
             if i is not None:
                 self.seen.add(i)
         self.played += len(batch.ids)
+        self.results += len(batch.ids) - sum(1 for f in batch.partial.forfeits if f.failed)
         self.partial.merge(batch.partial)
         if self.progress is not None:
             self.progress.update(len(batch.ids))
