@@ -233,6 +233,25 @@ def _use(recs: Records, used: Seen, match: MatchRecord, place: int | None,
         each(match)
 
 
+FAILED_MARK = b'"forfeit":{"side":null,'  # how cribsim writes a failed match's forfeit
+
+
+def count_results(path: str | os.PathLike[str], schedule: Schedule) -> int:
+    """About how many matches of ``schedule`` have a result in ``path``, from the start of each
+    line and whether it is a failed match as cribsim writes one, without parsing the records (a
+    quick look: what is used is read in full)."""
+    path = Path(path)
+    if not path.is_file():
+        return 0
+    seen = Seen(schedule)
+    for _, line in _numbered(path, Records()):
+        match_id = line_id(line)
+        i = seen.index(match_id) if match_id is not None and FAILED_MARK not in line else None
+        if i is not None:
+            seen.add(i)
+    return seen.count
+
+
 def _written_again(path: Path, seen: Seen) -> set[str]:
     """The ids of the schedule that start more than one line (read from the start of each line,
     as cribsim writes them)."""

@@ -192,6 +192,18 @@ def load_done(path: Path, manifest: Manifest, cut: bool = True) -> Earlier:
     return Earlier(recs, partial, sprt)
 
 
+def _looks_finished(path: Path, manifest: Manifest, seed: int) -> bool:
+    """A quick look, before the lock and before Ray starts: does the file hold a result for every
+    match (read from the start of each line: the records are read in full, once, under the
+    lock; a failed match is played again on Ray, where it failed)? With a sequential test,
+    whether every stream has decided (its records read in full: such runs are small)."""
+    if manifest.stop is not None:
+        peek = load_done(path, manifest, cut=False)
+        return peek.records.accounted > 0 and not pending_of(manifest, seed, peek)
+    schedule = fld.schedule_of(manifest)
+    return schedule.size > 0 and fld.count_results(path, schedule) == schedule.size
+
+
 def count_on_disk(path: Path, manifest: Manifest) -> int:
     """Distinct matches of the schedule whose records are whole in matches.jsonl.gz, with a
     result: what a resumed run keeps."""
@@ -253,8 +265,7 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = Non
     manifest = manifest_for(exp)
     finished = False
     if old is not None and not fresh:  # a quick look: is anything left to play? (read again under the lock)
-        peek = load_done(out / fld.RECORDS, manifest, cut=False)
-        finished = peek.records.accounted > 0 and not pending_of(manifest, exp.seed, peek)
+        finished = _looks_finished(out / fld.RECORDS, manifest, exp.seed)
     with StopFlag() as stop:
         session = Session(config=exp.source, mode="serial" if serial or finished else "ray")
         run = Run(exp, out, fld.schedule_of(manifest).size, manifest, resume, fresh, report, quiet, progress, stop,
