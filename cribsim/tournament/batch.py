@@ -209,6 +209,7 @@ class Sealed:
 
     data: bytes
     ids: list[str]
+    places: list[int]  # each match's place in the schedule (-1: not known), as its id says
     partial: Partial
     sprt: SprtUnits | None
     logs: list[MatchLog]
@@ -218,6 +219,7 @@ class Sealed:
         """Two batches as one (a salvaged batch's matches, one by one)."""
         self.data += other.data
         self.ids += other.ids
+        self.places += other.places
         self.partial.merge(other.partial)
         if self.sprt is not None and other.sprt is not None:
             self.sprt.merge(other.sprt)
@@ -226,15 +228,18 @@ class Sealed:
         return self
 
 
-def seal(ctx: dict[str, Any], records: Sequence[MatchRecord], info: dict[str, Any]) -> Sealed:
-    """``records`` sealed for the driver (see :class:`Sealed`), where they were played."""
+def seal(ctx: dict[str, Any], records: Sequence[MatchRecord], info: dict[str, Any],
+         places: Sequence[int] | None = None) -> Sealed:
+    """``records`` sealed for the driver (see :class:`Sealed`), where they were played;
+    ``places``: their specs' places in the schedule, in the same order."""
     logs = [r.log for r in records if r.log is not None]
     for r in records:
         r.log = None  # written on its own (games/): not in the match record
     shapes = ctx["shapes"]
     partial = Partial(shapes)
     partial.add_all(records)
-    return Sealed(encode(records), [r.id for r in records], partial,
+    where = list(places) if places is not None and len(places) == len(records) else [-1] * len(records)
+    return Sealed(encode(records), [r.id for r in records], where, partial,
                   SprtUnits.of(records) if ctx.get("sprt") else None, logs, info)
 
 

@@ -35,6 +35,7 @@ class MatchSpec:
     seating: int
     sides: tuple[int, ...]
     key: int
+    place: int = -1  # its :meth:`Schedule.index` (-1: not known), so that no one parses the id back
 
 
 def seatings(k: int) -> list[tuple[int, ...]]:
@@ -148,7 +149,7 @@ def specs_of(schedule: Schedule, seed: int, skip: Callable[[Slot], bool] | None 
             continue
         key = derive(seed, slot.table, slot.group) >> 1  # fits a signed 64-bit address
         yield MatchSpec(f"{slot.variant}.{slot.table}.{slot.group}.{slot.seating}", slot.variant, slot.table,
-                        slot.group, slot.seating, slot.sides, key)
+                        slot.group, slot.seating, slot.sides, key, schedule.index(slot))
 
 
 class Seen:

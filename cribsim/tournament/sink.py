@@ -127,10 +127,10 @@ class Sink:
     def add(self, batch: Sealed) -> None:
         f = self.f
         assert f is not None, "a batch added to a closed sink"
-        fresh = [self.seen.index(i) for i in batch.ids]
+        fresh = self._places(batch)
         if any(i is None or self.seen.has(i) for i in fresh):  # (a batch salvaged twice: written once)
             batch = self._without_seen(batch)
-            fresh = [self.seen.index(i) for i in batch.ids]
+            fresh = self._places(batch)
         if not batch.ids:
             return
         self.batches.append(len(batch.ids))
@@ -152,6 +152,10 @@ class Sink:
         if self.sprt is not None and batch.sprt is not None:
             self.sprt.merge(batch.sprt)
             self.update_sprt()
+
+    def _places(self, batch: Sealed) -> list[int | None]:
+        """Each match's place in the schedule: as the worker had it from the spec, or from its id."""
+        return [p if p >= 0 else self.seen.index(i) for i, p in zip(batch.ids, batch.places)]
 
     def _without_seen(self, batch: Sealed) -> Sealed:
         """The batch without the matches already on disk, sealed again (a rare path: the records

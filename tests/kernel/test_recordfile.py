@@ -16,6 +16,7 @@ from cribsim.tournament import folder as fld
 from cribsim.tournament.aggregate import ColumnSums
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
+from cribsim.tournament.schedule import Schedule, specs_of
 from tests.kernel.matchfile import match_dicts, match_lines, write_matches
 from tests.kernel.test_aggregate import game
 
@@ -196,3 +197,14 @@ def test_an_upgrade_names_the_first_schema(run, tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "schema 1, too old to convert" in err
     assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "matches.jsonl"]
+
+
+def test_a_spec_carries_its_place_in_the_schedule_as_its_id_says():
+    """The driver marks a match done by the place the worker hands back with it, not by parsing
+    its id: the two must agree, paired or not, for every number of sides."""
+    for paired in (True, False):
+        schedule = Schedule([[[0, 1], [0, 2], [1, 2]], [[0, 1, 2]], [[0, 1, 2, 3, 4]]], 7, paired)
+        specs = list(specs_of(schedule, 5))
+        assert len(specs) == schedule.size
+        assert [s.place for s in specs] == [schedule.index(schedule.slot(s.id)) for s in specs]
+        assert sorted(s.place for s in specs) == list(range(schedule.size))
