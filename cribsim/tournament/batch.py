@@ -229,16 +229,18 @@ class Sealed:
 
 
 def seal(ctx: dict[str, Any], records: Sequence[MatchRecord], info: dict[str, Any],
-         places: Sequence[int] | None = None) -> Sealed:
+         specs: Sequence[MatchSpec] = ()) -> Sealed:
     """``records`` sealed for the driver (see :class:`Sealed`), where they were played;
-    ``places``: their specs' places in the schedule, in the same order."""
+    ``specs``: the specs they were played for, in the same order, whose places in the schedule
+    go with them (a record that is not its spec's match carries none)."""
     logs = [r.log for r in records if r.log is not None]
     for r in records:
         r.log = None  # written on its own (games/): not in the match record
     shapes = ctx["shapes"]
     partial = Partial(shapes)
     partial.add_all(records)
-    where = list(places) if places is not None and len(places) == len(records) else [-1] * len(records)
+    where = [s.place if s.id == r.id else -1 for s, r in zip(specs, records)] if len(specs) == len(records) \
+        else [-1] * len(records)
     return Sealed(encode(records), [r.id for r in records], where, partial,
                   SprtUnits.of(records) if ctx.get("sprt") else None, logs, info)
 

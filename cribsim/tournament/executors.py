@@ -74,7 +74,7 @@ def run_serial(ctx: dict[str, Any], pending: Pending, sink: Sink, batch_seconds:
             if not batch:
                 break
             records, info = play_batch(ctx, batch)
-            sink.add(seal(ctx, records, info, [s.place for s in batch]))
+            sink.add(seal(ctx, records, info, batch))
             size = _next_size(info["seconds"], len(batch), batch_seconds, len(pending), 1)
     finally:
         release()  # isolated plug-ins' player processes end with the run
@@ -107,7 +107,7 @@ def _ray_batch(ctx: dict[str, Any], specs: list[MatchSpec]) -> Sealed:
 
     records, info = play_batch(ctx, specs)
     info["node"] = ray.get_runtime_context().get_node_id()
-    return seal(ctx, records, info, [s.place for s in specs])
+    return seal(ctx, records, info, specs)
 
 
 IN_FLIGHT_PER_WORKER = 2  # one running, one waiting behind it
@@ -213,7 +213,7 @@ def _salvage(ray: Any, single: Any, ctx: dict[str, Any], ctx_ref: Any, batch: li
                 why = _worker_died(e)
             failed = MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides), -1,
                                  None, Forfeit(None, None, "crash", why))
-            sealed.merge(seal(ctx, [failed], {"seconds": 0.0}, [spec.place]))
+            sealed.merge(seal(ctx, [failed], {"seconds": 0.0}, [spec]))
     return sealed
 
 

@@ -247,6 +247,7 @@ class Run:
     secret_from: Path | None = None  # --deal-secret FOLDER
     committed: str | None = None  # the earlier run's deal secret commitment
     sums: Sums | None = None  # the merged sums of every result, when the run ended well
+    looked_finished: bool = False  # the quick look found a line for every match: no Ray was started
 
 
 def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = None, workers: int | None = None,
@@ -273,6 +274,7 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = Non
                   secret_from=Path(deal_secret) if deal_secret is not None else None)
         if serial or finished:
             session.workers = 1
+            run.looked_finished = finished and not serial
             return _run_locked(run, lambda ctx, pending, sink: run_serial(ctx, pending, sink, batch_seconds, stop))
         return _run_on_ray(run, workers, address, batch_seconds)
 
@@ -337,6 +339,10 @@ def _run_locked(run: Run, play: Play) -> Manifest:
         if not pending and accounted:  # finished before: nothing to play (and no Ray was started for it)
             return _finish(run, earlier.records.results, "stopped by the SPRT" if run.manifest.stop is not None and
                            accounted < run.size else "complete", None, earlier.sprt)
+        if run.looked_finished:  # lines that looked like results but are not the run's: said, played here
+            n = len(pending)
+            warn(f"{run.out / fld.RECORDS}: every match has a line, but {n:,} {'is' if n == 1 else 'are'} not a "
+                 "result of this run (see the lines left out); played here, serially: run again to use Ray")
         return _play(run, play, earlier, pending)
     finally:
         if lock is not None:
@@ -428,8 +434,9 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
             except OSError as e:
                 if status != "failed":
                     status, error = "failed", f"cannot write {jsonl} ({e.strerror or e})"
-    # a run that ended cleanly wrote (and fsynced) exactly what its sink counted; any other end is
-    # counted on disk, as a resumed run will find it
+    # a run that ended cleanly, or stopped as asked with every batch in hand written, wrote (and
+    # fsynced) exactly what its sink counted; any other end is counted on disk, as a resumed run
+    # will find it
     if sink is not None and sink.batches:
         sizes = sorted(sink.batches)
         run.session.batches = {"count": len(sizes), "smallest": sizes[0], "median": sizes[len(sizes) // 2],

@@ -155,7 +155,8 @@ class Sink:
 
     def _places(self, batch: Sealed) -> list[int | None]:
         """Each match's place in the schedule: as the worker had it from the spec, or from its id."""
-        return [p if p >= 0 else self.seen.index(i) for i, p in zip(batch.ids, batch.places)]
+        size = self.seen.schedule.size
+        return [p if 0 <= p < size else self.seen.index(i) for i, p in zip(batch.ids, batch.places)]
 
     def _without_seen(self, batch: Sealed) -> Sealed:
         """The batch without the matches already on disk, sealed again (a rare path: the records

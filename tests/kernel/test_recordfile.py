@@ -208,3 +208,19 @@ def test_a_spec_carries_its_place_in_the_schedule_as_its_id_says():
         assert len(specs) == schedule.size
         assert [s.place for s in specs] == [schedule.index(schedule.slot(s.id)) for s in specs]
         assert sorted(s.place for s in specs) == list(range(schedule.size))
+
+
+def test_a_line_for_every_match_that_is_not_all_results_is_said_and_played_here(run, tmp_path, capsys):
+    """The quick look before Ray starts reads only the start of each line: a record whose sides
+    are not its id's looks like a result. The full read under the lock finds it is not; the match
+    is played (here, serially, as the quick look chose) and the run says why."""
+    out = copy_run(run, tmp_path / "q")
+    recs = match_dicts(out)
+    wrong = dict(recs[-1], sides=list(reversed(recs[-1]["sides"])))
+    write_matches(out, recs[:-1] + [wrong])
+    assert main(["run", str(run / "exp.yaml"), "--quiet", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "every match has a line, but 1 is not a result of this run" in err, err
+    assert json.loads((out / "run.json").read_text())["sessions"][-1]["mode"] == "serial"
+    csvs = {k: v for k, v in tables(out).items() if k.endswith(".csv")}
+    assert csvs == {k: v for k, v in tables(run / "out").items() if k.endswith(".csv")}
