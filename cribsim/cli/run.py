@@ -52,7 +52,7 @@ def experiment_path(ref: str) -> str:
 def add_commands(sub: Any) -> None:
     r = sub.add_parser("run", help="run an experiment (matches in parallel on Ray) and report",
                        description="Play every match of an experiment config and write results/<name>/: "
-                                   "manifest.json, matches.jsonl (appended as results arrive), summary tables "
+                                   "manifest.json, matches.jsonl.gz (appended as results arrive), summary tables "
                                    "(Markdown, CSV) and plots. Starts an embedded local Ray unless --address "
                                    "or RAY_ADDRESS names a cluster.")
     r.add_argument("config", help="an experiment YAML file, or the name of an example (cribsim run quickstart; "

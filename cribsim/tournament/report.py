@@ -1,5 +1,5 @@
 """Write and print the summary of a results folder: Markdown, CSV, PNG plots, terminal tables.
-Everything is rebuilt from ``manifest.json`` and ``matches.jsonl`` alone."""
+Everything is rebuilt from ``manifest.json`` and ``matches.jsonl.gz`` alone."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ def _write_report(out: Path, quiet: bool, plots: bool, sums: Sums | None) -> lis
 
 
 def _left_out(out: Path, recs: fld.Records) -> str:
-    """Warn of every line of matches.jsonl the tables do not use; the summary's note on them."""
+    """Warn of every line of matches.jsonl.gz the tables do not use; the summary's note on them."""
     note = fld.unreadable_note(out / fld.RECORDS, recs)
     parts = [note] if note else []
     if recs.torn_tail:

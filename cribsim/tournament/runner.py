@@ -132,9 +132,10 @@ def check_out(exp: Experiment, out: Path, resume: bool, fresh: bool, locked: boo
 def _check_unowned(out: Path, resume: bool) -> None:
     """A folder without a manifest: empty (or cribsim's scratch files) only."""
     others = fld.foreign_files(out)
-    if (out / fld.RECORDS).exists():
-        raise CribsimError(f"cribsim: {out}: matches.jsonl has no manifest.json beside it; cribsim cannot tell "
-                           "what it holds: move it aside or use another --out")
+    for name in (fld.RECORDS, fld.LEGACY):
+        if (out / name).exists():
+            raise CribsimError(f"cribsim: {out}: {name} has no manifest.json beside it; cribsim cannot tell "
+                               "what it holds: move it aside or use another --out")
     if others:
         raise CribsimError(f"cribsim: {out} holds files that are not cribsim's ({_few(others)}) and no cribsim "
                            "manifest: not a results folder; use a new or empty --out")
