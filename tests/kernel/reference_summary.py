@@ -9,26 +9,9 @@ from typing import Any
 
 from cribsim.records import Column, GameRecord, MatchRecord
 from cribsim.tournament import stats, summary
+from cribsim.tournament.aggregate import side_ranking  # (the ranking rule: what is checked here is the summing)
 from cribsim.tournament.manifest import Manifest
 from cribsim.tournament.summary import FAILED_ROW, Table, Whole, sort_key, variant_columns
-
-
-def side_ranking(rec: MatchRecord, k: int, objective: int = 1) -> list[int]:
-    """Rank per side (0 best) for pairwise outcomes: the match winner first, then game points,
-    then the last game's score (the lower the better when ``objective`` is -1); a forfeiting
-    side last."""
-    if rec.forfeit:
-        bad = rec.forfeit.side
-        if k == 2:
-            return [0 if s != bad else 1 for s in range(k)]
-        return [1 if s == bad else 0 for s in range(k)]
-    last = list(rec.games[-1].scores) if rec.games else [0] * k
-    if rec.games and len(rec.games[-1].sides) != k:  # a game's own sides (the match sides are seats)
-        game_sides = rec.games[-1].sides
-        last = [last[next(i for i, side in enumerate(game_sides) if s in side)] for s in range(k)]
-    gp = rec.game_points or [0] * k
-    keys = [(rec.winner == s, gp[s], objective * last[s]) for s in range(k)]
-    return [sum(1 for o in keys if o > keys[s]) for s in range(k)]
 
 
 def pairwise(rec: MatchRecord, k: int, objective: int = 1) -> list[tuple[int, int, float]]:
@@ -160,22 +143,6 @@ def summarize(manifest: Manifest, records: Sequence[MatchRecord]) -> list[Table]
         tables.append(Table("forfeits", "Forfeits", ["variant", "match", "entry", "kind", "error"], forfeit_rows))
     return tables
 
-
-def _matrix(variant: str, names: list[str], present: list[int], pair: dict[tuple[int, int], list[float]]) -> Table:
-    """The win-rate matrix, row against column."""
-    mat = Table(f"matrix_{variant}", f"Win rate, row against column ({variant}): "
-                "score [95% Wilson interval] (matches)", ["entry"] + [names[e] for e in present])
-    for a in present:
-        row: list[Any] = [names[a]]
-        for b in present:
-            if a == b:
-                row.append("")
-                continue
-            s, n = pair.get((min(a, b), max(a, b)), (0.0, 0))
-            sa = s if a < b else n - s
-            row.append((*stats.wilson(sa, n), n) if n else "")
-        mat.rows.append(row)
-    return mat
 
 
 def _paired(manifest: Manifest, v: int, variant: str, names: list[str], recs: list[MatchRecord]) -> list[list[Any]]:
