@@ -213,6 +213,21 @@ def test_a_dying_worker_is_retried_and_results_stay_identical(tmp_path, ray_clus
     assert tables(tmp_path / "crashy") == tables(tmp_path / "calm")
 
 
+def _ready() -> bool:
+    """Run on a worker, which imports this module (and so the engine) to find it."""
+    return True
+
+
+def _warm(node_id: str) -> None:
+    """Start a worker on that node and import the engine in it, so that the node takes batches
+    from the run's first moment (Ray reuses the worker)."""
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    pinned = NodeAffinitySchedulingStrategy(node_id=node_id, soft=False)
+    ray.get(ray.remote(_ready).options(scheduling_strategy=pinned).remote(), timeout=120)
+
+
 def test_a_node_lost_mid_run_costs_only_retries(tmp_path, ray_cluster, monkeypatch):
     """A node removed while its batches run (its raylet and workers killed): Ray retries them on
     the other nodes, and the tables are those of an undisturbed run."""
@@ -226,6 +241,7 @@ def test_a_node_lost_mid_run_costs_only_retries(tmp_path, ray_cluster, monkeypat
     exp = load_experiment(cfg)
     doomed = ray_cluster.add_node(num_cpus=1)
     ray_cluster.wait_for_nodes()
+    _warm(doomed.node_id)  # its worker ready before the run starts, or the others may play all 300 first
     real_add = sink.Sink.add
     lost = []
 
