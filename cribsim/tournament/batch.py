@@ -245,6 +245,18 @@ def seal(ctx: dict[str, Any], records: Sequence[MatchRecord], info: dict[str, An
                   SprtUnits.of(records) if ctx.get("sprt") else None, logs, info)
 
 
+def play_places(ctx: dict[str, Any], places: Sequence[int], node: str = "") -> Sealed:
+    """The matches at ``places`` in the run's schedule (``ctx["schedule"]``), played and sealed
+    where they are played: the driver sends bare numbers, and the specs (deal keys, ids) are
+    made here, from the experiment's seed (``ctx["schedule_seed"]``)."""
+    schedule, seed = ctx["schedule"], ctx["schedule_seed"]
+    specs = [schedule.spec(place, seed) for place in places]
+    records, info = play_batch(ctx, specs)
+    if node:
+        info["node"] = node
+    return seal(ctx, records, info, specs)
+
+
 def play_batch(ctx: dict[str, Any], specs: Iterable[MatchSpec]) -> tuple[list[MatchRecord], dict[str, Any]]:
     """Records for the given specs, plus (pid, node, seconds) for the runner's bookkeeping."""
     t0 = time.perf_counter()

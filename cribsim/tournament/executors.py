@@ -1,10 +1,11 @@
 """Executors: play pending matches in this process (serial) or on Ray, in batches sized to take
 about ``batch_seconds`` each, and hand each batch's records to the sink as it finishes.
 
-Both call :func:`cribsim.tournament.batch.play_batch`. Ray gets the context once
-(``ray.put``), two tasks in flight per worker (``ray.wait`` for back-pressure), tasks retried if
-a worker dies, a batch past its deadline cancelled and its matches played one by one. Ctrl-C
-asks the run to stop after the results in hand are written."""
+Both call :func:`cribsim.tournament.batch.play_places`: a batch travels as the matches' places in
+the schedule (bare numbers), and its specs are made where it is played. Ray gets the context
+once (``ray.put``), two tasks in flight per worker (``ray.wait`` for back-pressure), tasks
+retried if a worker dies, a batch past its deadline cancelled and its matches played one by
+one. Ctrl-C asks the run to stop after the results in hand are written."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from typing import Any, Literal
 
 from ..errors import CribsimError, RunFailed, describe
 from ..records import Forfeit, MatchRecord
-from .batch import Sealed, play_batch, release, seal
-from .schedule import MatchSpec, Pending
+from .batch import Sealed, play_places, release, seal
+from .schedule import Pending
 from .sink import Sink
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -55,12 +56,13 @@ class StopFlag:
         return False
 
 
-def _take(pending: Pending, sink: Sink, size: int) -> list[MatchSpec]:
-    batch: list[MatchSpec] = []
+def _take(pending: Pending, sink: Sink, size: int) -> list[int]:
+    """Up to ``size`` pending matches, by their places in the schedule."""
+    batch: list[int] = []
     while pending and len(batch) < size:
-        spec = pending.popleft()
-        if sink.wanted(spec):
-            batch.append(spec)
+        place = pending.popleft()
+        if sink.wanted(place):
+            batch.append(place)
     return batch
 
 
@@ -73,9 +75,9 @@ def run_serial(ctx: dict[str, Any], pending: Pending, sink: Sink, batch_seconds:
             batch = _take(pending, sink, size)
             if not batch:
                 break
-            records, info = play_batch(ctx, batch)
-            sink.add(seal(ctx, records, info, batch))
-            size = _next_size(info["seconds"], len(batch), batch_seconds, len(pending), 1)
+            sealed = play_places(ctx, batch)
+            sink.add(sealed)
+            size = _next_size(sealed.info["seconds"], len(batch), batch_seconds, len(pending), 1)
     finally:
         release()  # isolated plug-ins' player processes end with the run
     return nodes
@@ -102,12 +104,10 @@ def _next_size(seconds: float, n: int, target: float, remaining: int, workers: i
     return max(1, min(size, 5000, max(share, 1)))
 
 
-def _ray_batch(ctx: dict[str, Any], specs: list[MatchSpec]) -> Sealed:
+def _ray_batch(ctx: dict[str, Any], places: list[int]) -> Sealed:
     import ray
 
-    records, info = play_batch(ctx, specs)
-    info["node"] = ray.get_runtime_context().get_node_id()
-    return seal(ctx, records, info, specs)
+    return play_places(ctx, places, ray.get_runtime_context().get_node_id())
 
 
 IN_FLIGHT_PER_WORKER = 2  # one running, one waiting behind it
@@ -129,7 +129,7 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
     single = ray.remote(max_retries=3, retry_exceptions=False)(_ray_batch)
     ctx_ref = ray.put(ctx)
     limit = ctx["time_limit"]
-    inflight: dict[Any, tuple[list[MatchSpec], float]] = {}  # ref -> (batch, the time it is cancelled)
+    inflight: dict[Any, tuple[list[int], float]] = {}  # ref -> (batch's places, the time it is cancelled)
     nodes: set[str]
     size, nodes = 4, set()
     try:
@@ -152,7 +152,8 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
                 except ray.exceptions.RayTaskError as e:
                     if stop is not None and stop.requested:
                         continue  # interrupted along with us
-                    raise RunFailed(f"cribsim: run failed: match {batch[0].id}..: {_task_error(e)}") from None
+                    first = ctx["schedule"].spec(batch[0], ctx["schedule_seed"]).id
+                    raise RunFailed(f"cribsim: run failed: match {first}..: {_task_error(e)}") from None
                 except ray.exceptions.RayError:
                     if stop is not None and stop.requested:
                         continue
@@ -184,7 +185,7 @@ def _task_error(e: BaseException) -> str:
     return f"{getattr(e, 'cause_cls', type(e)).__name__}"
 
 
-def _salvage(ray: Any, single: Any, ctx: dict[str, Any], ctx_ref: Any, batch: list[MatchSpec],
+def _salvage(ray: Any, single: Any, ctx: dict[str, Any], ctx_ref: Any, batch: list[int],
              stop: StopFlag | None = None) -> Sealed:
     """A batch whose worker kept dying, or that hung: play its matches one by one; a match that
     still kills its worker, or does not finish by its deadline, is recorded as failed (no result),
@@ -192,8 +193,9 @@ def _salvage(ray: Any, single: Any, ctx: dict[str, Any], ctx_ref: Any, batch: li
     bug: the run fails. A stop (Ctrl-C) leaves the matches not yet played to a resumed run."""
     sealed = seal(ctx, [], {"seconds": 0.0, "node": ""})
     due = batch_deadline(ctx["time_limit"], 1)
-    for spec in batch:
-        ref = single.remote(ctx_ref, [spec])
+    for place in batch:
+        spec = ctx["schedule"].spec(place, ctx["schedule_seed"])
+        ref = single.remote(ctx_ref, [place])
         until = time.monotonic() + due
         while not ray.wait([ref], timeout=0.5)[0] and time.monotonic() < until:
             if stop is not None and stop.requested:

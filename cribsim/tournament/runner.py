@@ -193,14 +193,14 @@ def load_done(path: Path, manifest: Manifest, cut: bool = True) -> Earlier:
     return Earlier(recs, partial, sprt)
 
 
-def _looks_finished(path: Path, manifest: Manifest, seed: int) -> bool:
+def _looks_finished(path: Path, manifest: Manifest) -> bool:
     """A quick look, before the lock and before Ray starts: does the file hold a result for every
     match (read from the start of each line: the records are read in full, once, under the
     lock; a failed match is played again on Ray, where it failed)? With a sequential test,
     whether every stream has decided (its records read in full: such runs are small)."""
     if manifest.stop is not None:
         peek = load_done(path, manifest, cut=False)
-        return peek.records.accounted > 0 and not pending_of(manifest, seed, peek)
+        return peek.records.accounted > 0 and not pending_of(manifest, peek)
     schedule = fld.schedule_of(manifest)
     return schedule.size > 0 and fld.count_results(path, schedule) == schedule.size
 
@@ -214,7 +214,7 @@ def count_on_disk(path: Path, manifest: Manifest) -> int:
         return 0
 
 
-def pending_of(manifest: Manifest, seed: int, earlier: Earlier) -> Pending:
+def pending_of(manifest: Manifest, earlier: Earlier) -> Pending:
     """The matches still to play, made as they are taken: not on disk (nor disputed there), and
     in no stream the SPRT has decided."""
     seen = earlier.records.seen
@@ -222,8 +222,8 @@ def pending_of(manifest: Manifest, seed: int, earlier: Earlier) -> Pending:
     keep = None
     if earlier.sprt is not None:
         closed = closed_streams(manifest, earlier.sprt)
-        keep = (lambda spec: wanted(manifest, closed, spec)) if closed else None
-    return Pending(fld.schedule_of(manifest), seed, seen, keep)
+        keep = (lambda slot: wanted(manifest, closed, slot)) if closed else None
+    return Pending(fld.schedule_of(manifest), seen, keep)
 
 
 # ---- a run ---------------------------------------------------------------------------------------
@@ -267,7 +267,7 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = Non
     manifest = manifest_for(exp)
     finished = False
     if old is not None and not fresh:  # a quick look: is anything left to play? (read again under the lock)
-        finished = _looks_finished(out / fld.RECORDS, manifest, exp.seed)
+        finished = _looks_finished(out / fld.RECORDS, manifest)
     with StopFlag() as stop:
         session = Session(config=exp.source, mode="serial" if serial or finished else "ray")
         run = Run(exp, out, fld.schedule_of(manifest).size, manifest, resume, fresh, report, quiet, progress, stop,
@@ -335,7 +335,7 @@ def _run_locked(run: Run, play: Play) -> Manifest:
     try:
         lock = FolderLock(run.out, "run").acquire()
         earlier = _settle_earlier(run)
-        pending = pending_of(run.manifest, run.exp.seed, earlier)
+        pending = pending_of(run.manifest, earlier)
         accounted = earlier.records.accounted
         if not pending and accounted:  # finished before: nothing to play (and no Ray was started for it)
             return _finish(run, earlier.records.results, "stopped by the SPRT" if run.manifest.stop is not None and
@@ -379,12 +379,20 @@ def _settle_earlier(run: Run) -> Earlier:
     return done
 
 
+def worker_context(exp: Experiment, manifest: Manifest) -> dict[str, Any]:
+    """What the workers play a run's batches by (:func:`cribsim.tournament.batch.play_places`)."""
+    ctx = make_context(exp)
+    ctx["shapes"] = VariantShape.of(manifest)  # what a worker sums each batch by
+    ctx["sprt"] = manifest.stop is not None
+    ctx["schedule"] = fld.schedule_of(manifest)  # a worker makes its batch's specs from their places
+    ctx["schedule_seed"] = exp.seed  # the deal keys' (ctx["seed"] may take the deal secret)
+    return ctx
+
+
 def _context(run: Run) -> dict[str, Any]:
     """What the workers play by: with untrusted bots (or a secret given), the run's seed takes
     the deal secret."""
-    ctx = make_context(run.exp)
-    ctx["shapes"] = VariantShape.of(run.manifest)  # what a worker sums each batch by
-    ctx["sprt"] = run.manifest.stop is not None
+    ctx = worker_context(run.exp, run.manifest)
     if run.exp.untrusted() or run.secret_from is not None or run.committed is not None:
         secret = run_secret(run.out, run.secret_from, run.committed)
         ctx["seed"] = secret_seed(run.exp.seed, secret)

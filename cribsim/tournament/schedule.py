@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import permutations
@@ -93,6 +94,33 @@ class Schedule:
         return self.base[v] + (slot.table * self.groups[v] + slot.group) * self.per[v] + \
             (slot.seating if self.paired else 0)
 
+    def order(self) -> Iterator[int]:
+        """The :meth:`index` of every match in the order :meth:`slots` gives them (the playing
+        order), as bare numbers: what the driver hands out, without making a slot or spec."""
+        for g in range(max(self.groups, default=0)):
+            for v, ts in enumerate(self.tables):
+                groups = self.groups[v]
+                if g < groups:
+                    per, base = self.per[v], self.base[v]
+                    for t in range(len(ts)):
+                        first = base + (t * groups + g) * per
+                        yield from range(first, first + per)
+
+    def at(self, place: int) -> Slot:
+        """The slot whose :meth:`index` is ``place`` (0 <= place < size)."""
+        v = bisect_right(self.base, place) - 1
+        q, s = divmod(place - self.base[v], self.per[v])
+        t, g = divmod(q, self.groups[v])
+        return self._slot(v, t, g, s if self.paired else g % len(self.seats[v]))
+
+    def spec(self, place: int, seed: int) -> MatchSpec:
+        """The match at ``place``, ready to play: the deal key depends on the table and group,
+        not the variant or seating."""
+        slot = self.at(place)
+        key = derive(seed, slot.table, slot.group) >> 1  # fits a signed 64-bit address
+        return MatchSpec(f"{slot.variant}.{slot.table}.{slot.group}.{slot.seating}", slot.variant, slot.table,
+                         slot.group, slot.seating, slot.sides, key, place)
+
     def slots(self) -> Iterator[Slot]:
         """By group, then variant, table and seating, so that all tables progress together and a
         prefix of groups is complete early."""
@@ -140,16 +168,10 @@ def build_schedule(exp: Any) -> list[MatchSpec]:
     return list(specs_of(Schedule(exp.tables, exp.matches, exp.paired), exp.seed))
 
 
-def specs_of(schedule: Schedule, seed: int, skip: Callable[[Slot], bool] | None = None) -> Iterator[MatchSpec]:
+def specs_of(schedule: Schedule, seed: int) -> Iterator[MatchSpec]:
     """The MatchSpecs of ``schedule`` in the canonical order, made as they are taken (memory
-    does not grow with the schedule), leaving out the slots ``skip`` picks; the deal key
-    depends on the table and group, not the variant or seating."""
-    for slot in schedule.slots():
-        if skip is not None and skip(slot):
-            continue
-        key = derive(seed, slot.table, slot.group) >> 1  # fits a signed 64-bit address
-        yield MatchSpec(f"{slot.variant}.{slot.table}.{slot.group}.{slot.seating}", slot.variant, slot.table,
-                        slot.group, slot.seating, slot.sides, key, schedule.index(slot))
+    does not grow with the schedule)."""
+    return (schedule.spec(place, seed) for place in schedule.order())
 
 
 class Seen:
@@ -180,21 +202,20 @@ class Seen:
         i = self.index(match_id)
         return i is not None and self.has(i)
 
-    def holds_slot(self, slot: Slot) -> bool:
-        return self.has(self.schedule.index(slot))
-
 
 class Pending:
-    """The matches still to play, in the canonical order, made as they are taken (memory does
-    not grow with the schedule): those ``seen`` does not hold and ``keep`` (if given) keeps.
-    ``len`` is how many are left, at most."""
+    """The matches still to play, as their places in the schedule (:meth:`Schedule.order`),
+    taken one by one (memory does not grow with the schedule): those ``seen`` does not hold
+    and ``keep`` (if given: a place's slot) keeps. ``len`` is how many are left, at most. The
+    specs are made where the matches are played (:meth:`Schedule.spec`)."""
 
-    def __init__(self, schedule: Schedule, seed: int, seen: Seen,
-                 keep: Callable[[MatchSpec], bool] | None = None) -> None:
-        specs = specs_of(schedule, seed, seen.holds_slot)
-        self.specs = specs if keep is None else (s for s in specs if keep(s))
+    def __init__(self, schedule: Schedule, seen: Seen, keep: Callable[[Slot], bool] | None = None) -> None:
+        bits = seen.bits
+        places = (i for i in schedule.order() if not bits[i >> 3] & (1 << (i & 7)))
+        self.places = places if keep is None else (i for i in places if keep(schedule.at(i)))
+        self.schedule = schedule
         self.left = schedule.size - seen.count
-        self.head = next(self.specs, None)
+        self.head = next(self.places, None)
 
     def __len__(self) -> int:
         return max(self.left, 1) if self.head is not None else 0
@@ -202,9 +223,9 @@ class Pending:
     def __bool__(self) -> bool:
         return self.head is not None
 
-    def popleft(self) -> MatchSpec:
-        spec = self.head
-        assert spec is not None, "popleft from no pending match"
-        self.head = next(self.specs, None)
+    def popleft(self) -> int:
+        place = self.head
+        assert place is not None, "popleft from no pending match"
+        self.head = next(self.places, None)
         self.left -= 1
-        return spec
+        return place

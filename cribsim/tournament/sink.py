@@ -20,7 +20,7 @@ from .batch import Sealed, seal
 from .folder import Records
 from .manifest import Manifest
 from .recordfile import decode
-from .schedule import MatchSpec
+from .schedule import Slot
 from .summary import SprtUnits, sprt_streams
 
 # an SPRT stream that has decided: (variant, table), or (variant, None) for the first-dealer test
@@ -171,8 +171,9 @@ class Sink:
     def update_sprt(self) -> None:
         self.closed = closed_streams(self.manifest, self.sprt) if self.sprt is not None else set()
 
-    def wanted(self, spec: MatchSpec) -> bool:
-        return wanted(self.manifest, self.closed, spec)
+    def wanted(self, place: int) -> bool:
+        """Whether the match at ``place`` is still to play (its stream not decided by the SPRT)."""
+        return not self.closed or wanted(self.manifest, self.closed, self.seen.schedule.at(place))
 
     def close(self) -> None:
         """Close the file; an error here (a full disk on the last flush) is raised after the
@@ -217,8 +218,8 @@ def closed_streams(manifest: Manifest, units: SprtUnits) -> set[Stream]:
     return decided
 
 
-def wanted(manifest: Manifest, closed: set[Stream], spec: MatchSpec) -> bool:
+def wanted(manifest: Manifest, closed: set[Stream], slot: Slot) -> bool:
     if not closed or manifest.stop is None:
         return True
-    key = (spec.variant, spec.table) if manifest.stop.test == "elo" else (spec.variant, None)
+    key = (slot.variant, slot.table) if manifest.stop.test == "elo" else (slot.variant, None)
     return key not in closed

@@ -17,7 +17,7 @@ import pytest
 from cribsim.cli.main import main
 from cribsim.errors import CribsimError
 from cribsim.records import Forfeit, MatchRecord
-from cribsim.tournament import executors
+from cribsim.tournament import batch
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.raycluster import ray_messages_to_log
 from cribsim.tournament.runner import run_experiment
@@ -35,14 +35,14 @@ def cli(argv, capsys):
 
 def failing(monkeypatch, which):
     """Serial batches whose matches ``which(id)`` picks come back failed, as a dying worker's do."""
-    real = executors.play_batch
+    real = batch.play_batch
 
     def play_batch(ctx, specs):
         records, info = real(ctx, specs)
         return [MatchRecord(r.id, r.variant, r.table, r.group, r.seating, r.sides, -1, None,
                             Forfeit(None, None, "crash", WHY)) if which(r.id) else r for r in records], info
 
-    monkeypatch.setattr(executors, "play_batch", play_batch)
+    monkeypatch.setattr(batch, "play_batch", play_batch)
 
 
 def entries(out):

@@ -12,11 +12,12 @@ import pytest
 
 from cribsim.cli.main import main
 from cribsim.records import LEGACY_SCHEMA, Column, match_from_json, unflat_trail
+from cribsim.rng import derive
 from cribsim.tournament import folder as fld
 from cribsim.tournament.aggregate import ColumnSums
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
-from cribsim.tournament.schedule import Schedule, specs_of
+from cribsim.tournament.schedule import Pending, Schedule, Seen, specs_of
 from tests.kernel.matchfile import match_dicts, match_lines, write_matches
 from tests.kernel.test_aggregate import game
 
@@ -199,15 +200,40 @@ def test_an_upgrade_names_the_first_schema(run, tmp_path, capsys):
     assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "matches.jsonl"]
 
 
-def test_a_spec_carries_its_place_in_the_schedule_as_its_id_says():
-    """The driver marks a match done by the place the worker hands back with it, not by parsing
-    its id: the two must agree, paired or not, for every number of sides."""
-    for paired in (True, False):
-        schedule = Schedule([[[0, 1], [0, 2], [1, 2]], [[0, 1, 2]], [[0, 1, 2, 3, 4]]], 7, paired)
-        specs = list(specs_of(schedule, 5))
-        assert len(specs) == schedule.size
-        assert [s.place for s in specs] == [schedule.index(schedule.slot(s.id)) for s in specs]
-        assert sorted(s.place for s in specs) == list(range(schedule.size))
+SHAPES = [([[[0, 1], [0, 2], [1, 2]], [[0, 1, 2]], [[0, 1, 2, 3, 4]]], 7),
+          ([[[0, 1]], [], [[1, 0], [2, 1]]], 5),  # a variant with no table
+          ([[[0, 1, 2, 3]], [[0, 1]]], 30)]  # groups per table that differ by variant (paired)
+
+
+@pytest.mark.parametrize("tables,matches", SHAPES)
+@pytest.mark.parametrize("paired", [True, False])
+def test_a_place_in_the_schedule_is_the_match_its_id_says(tables, matches, paired):
+    """The driver hands out places (bare numbers) in the playing order and a worker makes each
+    spec from its place: the order is the slots' order, a place makes the spec of its slot (id,
+    sides, deal key), and the place the worker hands back is the one its id says."""
+    schedule = Schedule(tables, matches, paired)
+    slots = list(schedule.slots())
+    assert list(schedule.order()) == [schedule.index(slot) for slot in slots]
+    assert sorted(schedule.order()) == list(range(schedule.size)) and len(slots) == schedule.size
+    specs = list(specs_of(schedule, 5))
+    for slot, spec in zip(slots, specs, strict=True):
+        assert schedule.at(spec.place) == slot == schedule.slot(spec.id)
+        assert (spec.id, spec.sides, spec.key) == (f"{slot.variant}.{slot.table}.{slot.group}.{slot.seating}",
+                                                   slot.sides, derive(5, slot.table, slot.group) >> 1)
+    assert [s.place for s in specs] == [schedule.index(schedule.slot(s.id)) for s in specs]
+
+
+def test_pending_hands_out_the_places_not_on_disk_in_the_playing_order():
+    schedule = Schedule(SHAPES[0][0], 7, True)
+    seen = Seen(schedule)
+    done = set(list(schedule.order())[::3])
+    for i in done:
+        seen.add(i)
+    pending = Pending(schedule, seen, keep=lambda slot: slot.variant != 1)
+    got = []
+    while pending:
+        got.append(pending.popleft())
+    assert got == [i for i in schedule.order() if i not in done and schedule.at(i).variant != 1]
 
 
 def test_a_line_for_every_match_that_is_not_all_results_is_said_and_played_here(run, tmp_path, capsys):
