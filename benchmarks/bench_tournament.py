@@ -33,9 +33,11 @@ import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cribsim.games.cribbage.match import play_match
 from cribsim.strategy import factory
+from cribsim.tournament import sink
 from cribsim.tournament.batch import play_places
 from cribsim.tournament.config import Experiment, load_experiment
 from cribsim.tournament.runner import manifest_for, run_experiment, worker_context
@@ -63,45 +65,56 @@ def experiment(tmp: Path, name: str, strategy: str, matches: int, seed: int) -> 
 @dataclass
 class WorkerCost:
     strategy: str
-    per_match: float  # seconds
-    per_batch: float  # seconds, the fixed part
+    per_match: float  # seconds a match, played and sealed
+    per_batch: float  # seconds a batch, the fixed part
+    play: float  # seconds a match of play alone (what cribsim sizes batches by)
+
+
+K = 4  # matches a batch against one a batch
 
 
 def worker_cost(tmp: Path, strategy: str, seconds: float) -> WorkerCost:
-    """Matches played and sealed one a batch, then the same number in one batch, alternately
-    until ``seconds`` have gone by (at least 2 matches each way)."""
+    """Rounds of K matches played and sealed one a batch, then K more in one batch, until
+    ``seconds`` have gone by (at least one round). With U a match and F a batch, a round costs
+    K(U + F) one way and KU + F the other."""
     exp = experiment(tmp, f"w-{strategy}", strategy, 100_000, 7)
     ctx = worker_context(exp, manifest_for(exp))
     places = iter(ctx["schedule"].order())
     play_places(ctx, [next(places)])  # tables built, strategies made
-    ones = many = 0.0
-    n = 0
+    ones = many = play = 0.0
+    rounds = 0
     t_end = time.perf_counter() + seconds
-    while n < 2 or time.perf_counter() < t_end:
-        batch = [next(places) for _ in range(4)]
+    while rounds < 1 or time.perf_counter() < t_end:
+        batch = [next(places) for _ in range(K)]
         t0 = time.perf_counter()
         for p in batch:
             play_places(ctx, [p])
         ones += time.perf_counter() - t0
-        batch = [next(places) for _ in range(4)]
+        batch = [next(places) for _ in range(K)]
         t0 = time.perf_counter()
-        play_places(ctx, batch)
+        play += play_places(ctx, batch).info["seconds"]
         many += time.perf_counter() - t0
-        n += 4
-    per_match = many / n
-    return WorkerCost(strategy, per_match, max(0.0, (ones - many) / n))
+        rounds += 1
+    fixed = max(0.0, (ones - many) / (rounds * (K - 1)))
+    return WorkerCost(strategy, (many - rounds * fixed) / (rounds * K), fixed, play / (rounds * K))
 
 
-def fsync_cost(tmp: Path, size: int, rounds: int = 40) -> float:
-    """Seconds to append ``size`` bytes and fsync, as the sink does for each batch."""
+@dataclass
+class Sync:
+    wall: float  # seconds the driver waits for a batch's append and fsync
+    cpu: float  # of which its own CPU (already in the driver's CPU a batch)
+
+
+def fsync_cost(tmp: Path, size: int, rounds: int = 40) -> Sync:
+    """An append of ``size`` bytes and its fsync, as the sink does for each batch."""
     data = os.urandom(size)
     with open(tmp / "fsync.bin", "ab") as f:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         for _ in range(rounds):
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-    return (time.perf_counter() - t0) / rounds
+    return Sync((time.perf_counter() - t0) / rounds, (time.process_time() - c0) / rounds)
 
 
 @dataclass
@@ -148,46 +161,85 @@ def _solve(rows: list[tuple[float, int, int]]) -> DriverCost:
     return DriverCost(c1 - per_batch * b1 - per_match * m1, per_batch, per_match)
 
 
-def model(w: WorkerCost, d: DriverCost, sync: float) -> tuple[int, float, float]:
-    """The batch size cribsim chooses for ``w``'s matches, the driver's seconds per match at that
-    size, and the number of workers one driver keeps busy (each worker hands it a match every
-    per_match + per_batch / size seconds)."""
-    size = max(1, min(LARGEST, int(BATCH_SECONDS / w.per_match)))
-    driver = d.per_match + (d.per_batch + sync) / size
-    worker = w.per_match + w.per_batch / size
-    return size, driver, worker / driver
+@dataclass
+class Model:
+    size: int  # matches a batch cribsim chooses
+    worker: float  # a worker's seconds a match, its batch's fixed cost shared out
+    driver_cpu: float  # the driver's CPU seconds a match
+    driver_busy: float  # the driver's seconds a match, its waits for fsync too
+    workers: float  # how many workers one driver keeps busy
 
+    def rate(self, workers: int, cores: int) -> float:
+        """Matches a second of ``workers`` workers sharing ``cores`` cores with the driver: what
+        the workers can play, what the driver can take, what the cores can run."""
+        return min(workers / self.worker, 1 / self.driver_busy, cores / (self.worker + self.driver_cpu))
+
+
+def model(w: WorkerCost, d: DriverCost, sync: Sync) -> Model:
+    """Batches of ``batch_seconds`` of play (at most 5,000 matches), as cribsim sizes them; each
+    worker hands the driver a match every ``worker`` seconds, which costs it ``driver_busy``."""
+    size = max(1, min(LARGEST, int(BATCH_SECONDS / w.play)))
+    worker = w.per_match + w.per_batch / size
+    cpu = d.per_match + d.per_batch / size
+    busy = cpu + max(0.0, sync.wall - sync.cpu) / size
+    return Model(size, worker, cpu, busy, worker / busy)
+
+
+class Arrivals:
+    """When each batch reached the driver, and the matches so far (Sink.add, wrapped)."""
+
+    def __init__(self) -> None:
+        self.times: list[tuple[float, int]] = []
+        self.real = sink.Sink.add
+
+    def __enter__(self) -> "Arrivals":
+        real, times = self.real, self.times
+
+        def add(self_: sink.Sink, batch: Any) -> None:
+            real(self_, batch)
+            times.append((time.perf_counter(), self_.played))
+        sink.Sink.add = add  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        sink.Sink.add = self.real  # type: ignore[method-assign]
+
+    def steady(self) -> float:
+        """Matches a second between the arrivals of the 10th and the 90th percent of the
+        matches: neither the run's start (batches growing from 4) nor its drain."""
+        total = self.times[-1][1]
+        t0, n0 = next((t, n) for t, n in self.times if n >= total // 10)
+        t1, n1 = next((t, n) for t, n in self.times if n >= total * 9 // 10)
+        return (n1 - n0) / (t1 - t0)
 
 
 def _rate(exp: Experiment, out: Path, workers: int) -> float:
-    """Matches a second of a run on the Ray this process is connected to (its start-up excluded)."""
-    n = exp.matches * len(exp.tables[0])
-    t0 = time.perf_counter()
-    run_experiment(exp, out, workers=workers, quiet=True, report=False)
-    return n / (time.perf_counter() - t0)
+    """Matches a second of a run on the Ray this process is connected to, in its steady part."""
+    with Arrivals() as arrivals:
+        run_experiment(exp, out, workers=workers, quiet=True, report=False)
+    return arrivals.steady()
 
 
-def check(tmp: Path, matches: int, w: WorkerCost, d: DriverCost, sync: float) -> str:
+def check(tmp: Path, matches: int, w: WorkerCost, d: DriverCost, sync: Sync) -> str:
     """The model against runs of ``w``'s strategy on this machine: 1 and 2 workers of an embedded
-    Ray, and a ray.cluster_utils cluster of 4 one-CPU nodes, all on this machine's 2 cores. A
-    match takes a worker u seconds and the driver d; one worker on a core of its own plays 1/u
-    a second; workers that share C cores with the driver play C / (u + d)."""
+    Ray started with that many CPUs, and a ray.cluster_utils cluster of 4 one-CPU nodes, all on
+    this machine's cores (:meth:`Model.rate`)."""
     import ray
     from ray.cluster_utils import Cluster
 
-    size, driver, _ = model(w, d, sync)
-    u = w.per_match + w.per_batch / size
+    m = model(w, d, sync)
     cores = os.cpu_count() or 1
-    predicted = {1: 1 / u, 2: min(2, cores) / (u + driver), 4: min(4, cores) / (u + driver)}
+    predicted = {k: m.rate(k, cores) for k in (1, 2, 4)}
     measured = {}
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
-    try:
-        _rate(experiment(tmp, "cwarm", w.strategy, 500, 1), tmp / "cwarm", 2)
-        for workers in (1, 2):
+    for workers in (1, 2):
+        ray.init(address="local", num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.ERROR)
+        try:
+            _rate(experiment(tmp, f"cwarm{workers}", w.strategy, 500, 1), tmp / f"cwarm{workers}", workers)
             measured[workers] = _rate(experiment(tmp, f"c{workers}", w.strategy, matches, 20 + workers),
                                       tmp / f"c{workers}", workers)
-    finally:
-        ray.shutdown()
+        finally:
+            ray.shutdown()
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
     try:
         for _ in range(3):
@@ -279,25 +331,25 @@ def main() -> None:
     print(" | ".join(lines))
 
 
-def costs(tmp: Path, strategies: list[str], seconds: float, matches: int) -> tuple[str, WorkerCost, DriverCost, float]:
+def costs(tmp: Path, strategies: list[str], seconds: float, matches: int) -> tuple[str, WorkerCost, DriverCost, Sync]:
     workers = []
     for s in strategies:
         w = worker_cost(tmp, s, seconds)
         workers.append(w)
-        print(f"worker, {s}: {w.per_match * 1e6:,.0f} us a match, {w.per_batch * 1e6:,.0f} us fixed a batch")
+        print(f"worker, {s}: {w.per_match * 1e6:,.0f} us a match ({w.play * 1e6:,.0f} of play), "
+              f"{w.per_batch * 1e6:,.0f} us fixed a batch")
     d = driver_cost(tmp, matches)
     print(f"driver: {d.per_match * 1e6:.1f} us CPU a match, {d.per_batch * 1e6:,.0f} us CPU a batch, "
           f"{d.fixed:.2f} s a run")
     sync = fsync_cost(tmp, 60_000)
-    print(f"driver: append and fsync of a 60 KB batch {sync * 1e6:,.0f} us")
+    print(f"driver: append and fsync of a 60 KB batch {sync.wall * 1e6:,.0f} us ({sync.cpu * 1e6:,.0f} us CPU)")
     last = ""
     for w in workers:
-        size, driver, busy = model(w, d, sync)
-        last = last or (f"costs: {w.strategy}: batches of {size:,}, driver {driver * 1e6:.1f} us a match, "
-                        f"{busy:,.0f} workers a driver")
-        each = 1 / (w.per_match + w.per_batch / size)
-        print(f"model, {w.strategy}: batches of {size:,} matches; the driver {driver * 1e6:.1f} us a match; "
-              f"one driver keeps {busy:,.0f} workers busy ({each:,.1f} matches/s each)")
+        m = model(w, d, sync)
+        last = last or (f"costs: {w.strategy}: batches of {m.size:,}, driver {m.driver_busy * 1e6:.1f} us a match, "
+                        f"{m.workers:,.0f} workers a driver")
+        print(f"model, {w.strategy}: batches of {m.size:,} matches; a worker {m.worker * 1e3:,.2f} ms a match, "
+              f"the driver {m.driver_busy * 1e6:.1f} us; one driver keeps {m.workers:,.0f} workers busy")
     return last, workers[0], d, sync
 
 
