@@ -19,6 +19,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..errors import CribsimError
 from ..lock import LOCK_NAME, FolderLock
@@ -27,8 +28,10 @@ from ..records import MatchRecord
 from . import folder as fld
 from .atomic import atomic_write, write_json
 from .manifest import MANIFEST, Manifest
+from .summary import SprtUnits, sprt_streams, used_by
 
 MARK = ".cribsim-analysis.json"
+Streams = list[dict[str, Any]]  # the sequential test's streams (summary.sprt_streams)
 
 
 def read_manifest_of(out: Path) -> Manifest:
@@ -57,6 +60,25 @@ def read_folder(out: Path) -> tuple[Manifest, fld.Records]:
     be read are counted in the records, never silently dropped."""
     manifest = read_manifest_of(out)
     return manifest, fld.scan_records(out / fld.RECORDS, fld.schedule_of(manifest))
+
+
+def each_used(path: Path, manifest: Manifest, each: Callable[[MatchRecord], None]) -> tuple[fld.Records, Streams]:
+    """Hand ``each`` every record of ``path`` that the run's tables use, read as a stream (memory
+    does not grow with the records); returns how the file read and the sequential test's
+    streams. With a test, a first reading finds where each stream decided, a second hands over
+    the groups up to there."""
+    schedule = fld.schedule_of(manifest)
+    if manifest.stop is None:
+        return fld.read_records(path, schedule, each), []
+    sprt = SprtUnits()
+    fld.read_records(path, schedule, sprt.add)
+    streams = sprt_streams(manifest, sprt)
+    used = used_by(manifest, streams)
+
+    def if_used(r: MatchRecord) -> None:
+        if used(r.variant, r.table, r.group):
+            each(r)
+    return fld.read_records(path, schedule, if_used), streams
 
 
 def read_results(out_dir: str | os.PathLike[str]) -> tuple[Manifest, list[MatchRecord]]:
@@ -97,7 +119,7 @@ class Derived:
 
     run: Path
     manifest: Manifest
-    records: fld.Records
+    records: fld.Records | None  # (None: the analysis reads them as a stream itself)
     dest: Path
     written: list[str] = field(default_factory=list)
 
@@ -128,14 +150,16 @@ def destination(run: Path, manifest: Manifest, command: str, files: Sequence[str
 
 @contextlib.contextmanager
 def derived(run_dir: str | os.PathLike[str], command: str, files: Sequence[str],
-            out: str | None = None) -> Iterator[Derived]:
+            out: str | None = None, listed: bool = True) -> Iterator[Derived]:
     """Read the run (locked, so no run writes meanwhile) and open the destination (see the
-    module doc); yields the :class:`Derived` to write with, and lists what was written."""
+    module doc); yields the :class:`Derived` to write with, and lists what was written. Its
+    records are read into a list when ``listed``; otherwise the analysis reads them as a stream
+    (:func:`each_used`), or not at all."""
     run = Path(run_dir)
     lock = lock_folder(run, command)
     dest_lock = None
     try:
-        manifest, recs = read_folder(run)
+        manifest, recs = read_folder(run) if listed else (read_manifest_of(run), None)
         dest = destination(run, manifest, command, files, out)
         same = dest.resolve() == run.resolve()
         if not same and run.resolve() in dest.resolve().parents:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +21,7 @@ import numpy as np
 from ..errors import CribsimError
 from ..records import MatchRecord
 from .atomic import atomic_write, save_figure
-from .manifest import Manifest
+from .manifest import Manifest, VariantInfo
 from .stats import wilson
 
 
@@ -62,63 +62,80 @@ class PositionTable:
                     and c.pone == pone // self.bin * self.bin)
 
 
-def states(manifest: Manifest, records: Sequence[MatchRecord], v: int) -> list[tuple[int, int, bool]]:
-    """(dealer's side score, other side's score, dealer's side won) at the start of every deal."""
-    info = manifest.variant_info[v]
+def record_states(info: VariantInfo, r: MatchRecord) -> Iterator[tuple[int, int, bool]]:
+    """(dealer's side score, other side's score, dealer's side won) at the start of every deal of
+    a finished match's games."""
     per = info.checkpoints
     players = info.players or 2
-    out = []
-    for r in records:
-        if r.variant != v or r.forfeit is not None:
-            continue
-        for g in r.games:
-            if g.trail is None:
-                raise CribsimError("cribsim: the records carry no score trails (written by an older cribsim): run "
-                                   "the experiment again with --fresh")
-            side_of = {seat: i for i, side in enumerate(g.sides) for seat in side}
-            for d in range(g.deals):
-                i = d * per
-                if i >= len(g.trail) - 1:
-                    break
-                ds = side_of[(g.first_dealer + d) % players]
-                scores = g.trail[i]
-                out.append((scores[ds], scores[1 - ds], g.winner == ds))
-    return out
+    for g in r.games:
+        if g.trail is None:
+            raise CribsimError("cribsim: the records carry no score trails (written by an older cribsim): run "
+                               "the experiment again with --fresh")
+        side_of = {seat: i for i, side in enumerate(g.sides) for seat in side}
+        for d in range(g.deals):
+            i = d * per
+            if i >= len(g.trail) - 1:
+                break
+            ds = side_of[(g.first_dealer + d) % players]
+            scores = g.trail[i]
+            yield scores[ds], scores[1 - ds], g.winner == ds
 
 
-def position_table(manifest: Manifest, records: Sequence[MatchRecord], v: int, bin: int = 5,
-                   min_n: int = 30) -> PositionTable:
-    info = manifest.variant_info[v]
-    name = manifest.variant_names[v]
-    if info.target is None or info.players is None:
-        raise CribsimError("cribsim positions: this run was made by an older cribsim (its manifest has no target): "
-                           "run it again with --fresh")
-    if info.sides != 2 or info.objective not in (1, -1):
-        raise CribsimError(f"cribsim positions: '{name}' has {info.sides} sides; the table is for two")
-    target = int(info.target)
-    got = states(manifest, records, v)
-    if not got:
-        raise CribsimError(f"cribsim positions: the run has no finished games of '{name}'")
-    k = -(-target // bin)
-    n = np.zeros((k, k), dtype=np.int64)
-    w = np.zeros((k, k), dtype=np.int64)
-    for d, p, won in got:
-        if 0 <= d < target and 0 <= p < target:
-            n[d // bin, p // bin] += 1
-            w[d // bin, p // bin] += won
-    cells = []
-    for i in range(k):
-        for j in range(k):
-            kind, nn, ww = "raw", int(n[i, j]), int(w[i, j])
-            if nn < min_n:
-                sl = (slice(max(0, i - 1), i + 2), slice(max(0, j - 1), j + 2))
-                nn, ww, kind = int(n[sl].sum()), int(w[sl].sum()), "smoothed"
+class PositionCounts:
+    """States and wins of one variant by cell, added a record at a time (memory does not grow
+    with the records)."""
+
+    def __init__(self, manifest: Manifest, v: int, bin: int = 5) -> None:
+        info = manifest.variant_info[v]
+        name = manifest.variant_names[v]
+        if info.target is None or info.players is None:
+            raise CribsimError("cribsim positions: this run was made by an older cribsim (its manifest has no target): "
+                               "run it again with --fresh")
+        if info.sides != 2 or info.objective not in (1, -1):
+            raise CribsimError(f"cribsim positions: '{name}' has {info.sides} sides; the table is for two")
+        self.manifest, self.v, self.info, self.name, self.bin = manifest, v, info, name, bin
+        self.target = int(info.target)
+        k = -(-self.target // bin)
+        self.n = np.zeros((k, k), dtype=np.int64)
+        self.w = np.zeros((k, k), dtype=np.int64)
+        self.states = 0
+
+    def add(self, r: MatchRecord) -> None:
+        if r.variant != self.v or r.forfeit is not None:
+            return
+        target, bin = self.target, self.bin
+        for d, p, won in record_states(self.info, r):
+            self.states += 1
+            if 0 <= d < target and 0 <= p < target:
+                self.n[d // bin, p // bin] += 1
+                self.w[d // bin, p // bin] += won
+
+    def table(self, min_n: int = 30) -> PositionTable:
+        if not self.states:
+            raise CribsimError(f"cribsim positions: the run has no finished games of '{self.name}'")
+        n, w, bin, k = self.n, self.w, self.bin, self.n.shape[0]
+        cells = []
+        for i in range(k):
+            for j in range(k):
+                kind, nn, ww = "raw", int(n[i, j]), int(w[i, j])
                 if nn < min_n:
-                    kind = "too thin"
-            est = wilson(ww, nn) if kind != "too thin" else (math.nan, math.nan, math.nan)
-            cells.append(Cell(i * bin, j * bin, int(n[i, j]), int(w[i, j]), *est, kind, nn, ww))
-    return PositionTable(name, bin, target, cells, len(got), info.objective,
-                         "leader" if info.checkpoints == 1 else "dealer", manifest.paired)
+                    sl = (slice(max(0, i - 1), i + 2), slice(max(0, j - 1), j + 2))
+                    nn, ww, kind = int(n[sl].sum()), int(w[sl].sum()), "smoothed"
+                    if nn < min_n:
+                        kind = "too thin"
+                est = wilson(ww, nn) if kind != "too thin" else (math.nan, math.nan, math.nan)
+                cells.append(Cell(i * bin, j * bin, int(n[i, j]), int(w[i, j]), *est, kind, nn, ww))
+        info = self.info
+        return PositionTable(self.name, bin, self.target, cells, self.states, info.objective,
+                             "leader" if info.checkpoints == 1 else "dealer", self.manifest.paired)
+
+
+def position_table(manifest: Manifest, records: Iterable[MatchRecord], v: int, bin: int = 5,
+                   min_n: int = 30) -> PositionTable:
+    counts = PositionCounts(manifest, v, bin)
+    for r in records:
+        counts.add(r)
+    return counts.table(min_n)
 
 
 def monotone_violations(t: PositionTable) -> list[str]:

@@ -18,10 +18,10 @@ from tabulate import tabulate
 from ..errors import CribsimError, RunFailed, describe
 from . import folder as fld
 from .aggregate import SUM_ERRORS, Partial, VariantShape
-from .analysis import list_files, lock_folder, read_manifest_of
+from .analysis import each_used, list_files, lock_folder, read_manifest_of
 from .atomic import atomic_write, save_figure
 from .manifest import Manifest
-from .summary import SprtUnits, Table, csv_cells, csv_widths, fmt_cell, sprt_streams, used_by
+from .summary import Table, csv_cells, csv_widths, fmt_cell
 from .summary import tables as summary_tables
 
 
@@ -64,21 +64,10 @@ def write_report(out_dir: str | os.PathLike[str], quiet: bool = False, plots: bo
 
 
 def read_sums(out: Path, manifest: Manifest) -> tuple[Sums, list[dict[str, Any]]]:
-    """The sums of the records the tables use, read as a stream (memory does not grow with the
-    records), and the sequential test's streams: with a test, a first reading finds where each
-    stream decided, a second sums the groups up to there."""
-    path = out / fld.RECORDS
-    schedule = fld.schedule_of(manifest)
-    streams: list[dict[str, Any]] = []
+    """The sums of the records the tables use, read as a stream (:func:`analysis.each_used`),
+    and the sequential test's streams."""
     partial = Partial(VariantShape.of(manifest))
-    if manifest.stop is not None:
-        sprt = SprtUnits()
-        fld.read_records(path, schedule, sprt.add)
-        streams = sprt_streams(manifest, sprt)
-        used = used_by(manifest, streams)
-        recs = fld.read_records(path, schedule, lambda r: partial.add(r) if used(r.variant, r.table, r.group) else None)
-    else:
-        recs = fld.read_records(path, schedule, partial.add)
+    recs, streams = each_used(out / fld.RECORDS, manifest, partial.add)
     return Sums(partial, recs), streams
 
 

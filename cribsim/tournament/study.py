@@ -11,11 +11,11 @@ from pathlib import Path
 from tabulate import tabulate
 
 from ..errors import CribsimError
-from .analysis import Derived, csv_text, derived, read_folder
+from . import folder as fld
+from .analysis import Derived, csv_text, derived, each_used, read_manifest_of
 from .compare import Comparison, compare, diff_rows, plot, rows
-from .positions import PositionTable, monotone_violations, position_table, write_csv
+from .positions import PositionCounts, PositionTable, monotone_violations, write_csv
 from .positions import plot as plot_positions
-from .summary import used_records
 from .sweepreport import plot_sweep, sweep_cells, sweep_markdown, sweep_table
 
 COMPARE_FILES = ("compare.md", "compare.csv", "compare_diff.csv", "compare.png")
@@ -27,10 +27,12 @@ def write_compare(out_dir: str, baseline: str | None = None, close: float = 10, 
         sweeps = d.manifest.sweeps
         if baseline is None and sweeps:  # a sweep's baseline: the first base's own rules
             baseline = next((str(p["variant"]) for p in sweeps[0].points if p.get("is_base")), None)
-        c = compare(d.manifest, d.records.records, baseline, close)
+        assert d.records is not None  # (listed)
+        c_records = d.records.records
+        c = compare(d.manifest, c_records, baseline, close)
         head, body = rows(c)
         dhead, dbody = diff_rows(c)
-        md = (f"# {d.manifest.name}: variants compared\n\n{len(d.records.records):,} matches; config "
+        md = (f"# {d.manifest.name}: variants compared\n\n{len(c_records):,} matches; config "
               f"{d.manifest.config_hash}; every cell: estimate [95% interval] (games, or matches for the "
               f"differences). Definitions: docs/metrics.md.\n\n"
               + tabulate(body, headers=head, tablefmt="github", disable_numparse=True)
@@ -67,9 +69,11 @@ def write_positions(out_dir: str, variant: str | None = None, bin: int = 5, min_
         raise CribsimError(f"cribsim positions: --variant {variant!r} is not a variant of this run "
                            f"({', '.join(names)})")
     stem = f"positions_{variant if variant is not None else names[0]}"
-    with derived(out_dir, "positions", (f"{stem}.csv", f"{stem}.png"), out) as d:
+    with derived(out_dir, "positions", (f"{stem}.csv", f"{stem}.png"), out, listed=False) as d:
         v = names.index(variant) if variant is not None else 0
-        t = position_table(d.manifest, used_records(d.manifest, d.records.records), v, bin, min_n)
+        counts = PositionCounts(d.manifest, v, bin)
+        each_used(d.run / fld.RECORDS, d.manifest, counts.add)
+        t = counts.table(min_n)
         d.write_with(f"{stem}.csv", lambda path: write_csv(t, path))
         d.write_with(f"{stem}.png", lambda path: plot_positions(t, path))
         if t.paired:
@@ -88,4 +92,4 @@ def write_positions(out_dir: str, variant: str | None = None, bin: int = 5, min_
 
 
 def _variant_names(out_dir: str) -> list[str]:
-    return read_folder(Path(out_dir))[0].variant_names
+    return read_manifest_of(Path(out_dir)).variant_names

@@ -16,6 +16,7 @@ from cribsim.rng import derive
 from cribsim.tournament import folder as fld
 from cribsim.tournament.aggregate import ColumnSums
 from cribsim.tournament.config import load_experiment
+from cribsim.tournament.positions import position_table, write_csv
 from cribsim.tournament.runner import run_experiment
 from cribsim.tournament.schedule import Pending, Schedule, Seen, specs_of
 from tests.kernel.matchfile import match_dicts, match_lines, write_matches
@@ -68,6 +69,22 @@ def test_reading_the_records_does_not_hold_them(run):
     tracemalloc.stop()
     assert recs.results == len(count) == 400
     assert peak < 1_000_000, peak  # (the file holds 400 records of about 600 bytes of JSON each, decompressed)
+
+
+def test_positions_reads_the_records_as_a_stream_with_the_same_table(run, tmp_path, monkeypatch, capsys):
+    """``cribsim positions`` folds each record into its cells as it is read: never a list of them
+    (folder.scan_records), and the same table as one built from the list."""
+    listed = fld.scan_records(run / "out" / "matches.jsonl.gz", fld.schedule_of(fld.read_manifest(run / "out")))
+    expected = position_table(fld.read_manifest(run / "out"), listed.records, 0, 5, 30)
+
+    def no_list(*args, **kwargs):
+        raise AssertionError("the records were listed")
+    monkeypatch.setattr(fld, "scan_records", no_list)
+    assert main(["positions", str(run / "out"), "--out", str(tmp_path / "pos"), "--quiet"]) == 0, capsys.readouterr()
+    got = (tmp_path / "pos" / "positions_standard.csv").read_text()
+    buf = tmp_path / "expected.csv"
+    write_csv(expected, buf)
+    assert got == buf.read_text() and expected.states > 400
 
 
 def legacy_line(d):

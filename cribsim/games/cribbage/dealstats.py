@@ -109,7 +109,7 @@ HEADERS = ["variant: table", "points per deal", "open deals", "lo", "hi", "every
 
 def write_dealstats(out_dir: str, quiet: bool = False, out: str | None = None) -> list[list[Any]]:
     """dealstats.md and dealstats.csv (where :mod:`cribsim.tournament.analysis` says)."""
-    with derived(out_dir, "dealstats", ("dealstats.md", "dealstats.csv"), out) as d:
+    with derived(out_dir, "dealstats", ("dealstats.md", "dealstats.csv"), out, listed=False) as d:
         table = rows(collect(d.run))
         md = [[r[0], r[1], f"{r[2]:.3f} [{r[3]:.3f}, {r[4]:.3f}]", f"{r[5]:.3f} [{r[6]:.3f}, {r[7]:.3f}]", r[8],
                r[9]] for r in table]
