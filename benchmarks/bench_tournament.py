@@ -27,6 +27,7 @@ Prints each figure; the last line gathers the parts' headline figures."""
 import argparse
 import json
 import logging
+import math
 import os
 import tempfile
 import textwrap
@@ -71,6 +72,7 @@ class WorkerCost:
 
 
 K = 4  # matches a batch against one a batch
+ROUNDS = 20  # fewer (matches of a second or more) and the fixed cost is lost in the matches' spread
 
 
 def worker_cost(tmp: Path, strategy: str, seconds: float) -> WorkerCost:
@@ -95,8 +97,9 @@ def worker_cost(tmp: Path, strategy: str, seconds: float) -> WorkerCost:
         play += play_places(ctx, batch).info["seconds"]
         many += time.perf_counter() - t0
         rounds += 1
-    fixed = max(0.0, (ones - many) / (rounds * (K - 1)))
-    return WorkerCost(strategy, (many - rounds * fixed) / (rounds * K), fixed, play / (rounds * K))
+    fixed = max(0.0, (ones - many) / (rounds * (K - 1))) if rounds >= ROUNDS else math.nan
+    return WorkerCost(strategy, (many - rounds * (0.0 if math.isnan(fixed) else fixed)) / (rounds * K), fixed,
+                      play / (rounds * K))
 
 
 @dataclass
@@ -332,12 +335,15 @@ def main() -> None:
 
 
 def costs(tmp: Path, strategies: list[str], seconds: float, matches: int) -> tuple[str, WorkerCost, DriverCost, Sync]:
-    workers = []
-    for s in strategies:
-        w = worker_cost(tmp, s, seconds)
-        workers.append(w)
-        print(f"worker, {s}: {w.per_match * 1e6:,.0f} us a match ({w.play * 1e6:,.0f} of play), "
-              f"{w.per_batch * 1e6:,.0f} us fixed a batch")
+    workers = [worker_cost(tmp, s, seconds) for s in strategies]
+    known = sorted(w.per_batch for w in workers if not math.isnan(w.per_batch))
+    for w in workers:
+        borrowed = math.isnan(w.per_batch) and bool(known)
+        if borrowed:  # (the fixed cost does not depend on the strategy: it is the batch's, not the matches')
+            w.per_batch = known[len(known) // 2]
+            w.per_match -= w.per_batch / K
+        print(f"worker, {w.strategy}: {w.per_match * 1e6:,.0f} us a match ({w.play * 1e6:,.0f} of play), "
+              f"{w.per_batch * 1e6:,.0f} us fixed a batch{' (the median of the others)' if borrowed else ''}")
     d = driver_cost(tmp, matches)
     print(f"driver: {d.per_match * 1e6:.1f} us CPU a match, {d.per_batch * 1e6:,.0f} us CPU a batch, "
           f"{d.fixed:.2f} s a run")
