@@ -31,7 +31,6 @@ from .manifest import MANIFEST, Manifest
 from .summary import SprtUnits, sprt_streams, used_by
 
 MARK = ".cribsim-analysis.json"
-Streams = list[dict[str, Any]]  # the sequential test's streams (summary.sprt_streams)
 
 
 def read_manifest_of(out: Path) -> Manifest:
@@ -62,7 +61,8 @@ def read_folder(out: Path) -> tuple[Manifest, fld.Records]:
     return manifest, fld.scan_records(out / fld.RECORDS, fld.schedule_of(manifest))
 
 
-def each_used(path: Path, manifest: Manifest, each: Callable[[MatchRecord], None]) -> tuple[fld.Records, Streams]:
+def each_used(path: Path, manifest: Manifest,
+              each: Callable[[MatchRecord], None]) -> tuple[fld.Records, list[dict[str, Any]]]:
     """Hand ``each`` every record of ``path`` that the run's tables use, read as a stream (memory
     does not grow with the records); returns how the file read and the sequential test's
     streams. With a test, a first reading finds where each stream decided, a second hands over

@@ -245,12 +245,16 @@ def seal(ctx: dict[str, Any], records: Sequence[MatchRecord], info: dict[str, An
                   SprtUnits.of(records) if ctx.get("sprt") else None, logs, info)
 
 
+def spec_at(ctx: dict[str, Any], place: int) -> MatchSpec:
+    """The match at ``place`` in the run's schedule (``ctx["schedule"]``), its deal key from the
+    experiment's seed (``ctx["schedule_seed"]``; ``ctx["seed"]`` may take the deal secret)."""
+    return ctx["schedule"].spec(place, ctx["schedule_seed"])  # type: ignore[no-any-return]
+
+
 def play_places(ctx: dict[str, Any], places: Sequence[int], node: str = "") -> Sealed:
-    """The matches at ``places`` in the run's schedule (``ctx["schedule"]``), played and sealed
-    where they are played: the driver sends bare numbers, and the specs (deal keys, ids) are
-    made here, from the experiment's seed (``ctx["schedule_seed"]``)."""
-    schedule, seed = ctx["schedule"], ctx["schedule_seed"]
-    specs = [schedule.spec(place, seed) for place in places]
+    """The matches at ``places`` in the run's schedule, played and sealed where they are played:
+    the driver sends bare numbers, and the specs (deal keys, ids) are made here."""
+    specs = [spec_at(ctx, place) for place in places]
     records, info = play_batch(ctx, specs)
     if node:
         info["node"] = node

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from ..errors import CribsimError, RunFailed, describe
 from ..records import Forfeit, MatchRecord
-from .batch import Sealed, play_places, release, seal
+from .batch import Sealed, play_places, release, seal, spec_at
 from .schedule import Pending
 from .sink import Sink
 
@@ -152,8 +152,8 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
                 except ray.exceptions.RayTaskError as e:
                     if stop is not None and stop.requested:
                         continue  # interrupted along with us
-                    first = ctx["schedule"].spec(batch[0], ctx["schedule_seed"]).id
-                    raise RunFailed(f"cribsim: run failed: match {first}..: {_task_error(e)}") from None
+                    raise RunFailed(f"cribsim: run failed: match {spec_at(ctx, batch[0]).id}..: "
+                                    f"{_task_error(e)}") from None
                 except ray.exceptions.RayError:
                     if stop is not None and stop.requested:
                         continue
@@ -194,7 +194,7 @@ def _salvage(ray: Any, single: Any, ctx: dict[str, Any], ctx_ref: Any, batch: li
     sealed = seal(ctx, [], {"seconds": 0.0, "node": ""})
     due = batch_deadline(ctx["time_limit"], 1)
     for place in batch:
-        spec = ctx["schedule"].spec(place, ctx["schedule_seed"])
+        spec = spec_at(ctx, place)
         ref = single.remote(ctx_ref, [place])
         until = time.monotonic() + due
         while not ray.wait([ref], timeout=0.5)[0] and time.monotonic() < until:

@@ -210,10 +210,8 @@ class Pending:
     specs are made where the matches are played (:meth:`Schedule.spec`)."""
 
     def __init__(self, schedule: Schedule, seen: Seen, keep: Callable[[Slot], bool] | None = None) -> None:
-        bits = seen.bits
-        places = (i for i in schedule.order() if not bits[i >> 3] & (1 << (i & 7)))
+        places = (i for i in schedule.order() if not seen.has(i))
         self.places = places if keep is None else (i for i in places if keep(schedule.at(i)))
-        self.schedule = schedule
         self.left = schedule.size - seen.count
         self.head = next(self.places, None)
 

@@ -28,11 +28,11 @@ def write_compare(out_dir: str, baseline: str | None = None, close: float = 10, 
         if baseline is None and sweeps:  # a sweep's baseline: the first base's own rules
             baseline = next((str(p["variant"]) for p in sweeps[0].points if p.get("is_base")), None)
         assert d.records is not None  # (listed)
-        c_records = d.records.records
-        c = compare(d.manifest, c_records, baseline, close)
+        records = d.records.records
+        c = compare(d.manifest, records, baseline, close)
         head, body = rows(c)
         dhead, dbody = diff_rows(c)
-        md = (f"# {d.manifest.name}: variants compared\n\n{len(c_records):,} matches; config "
+        md = (f"# {d.manifest.name}: variants compared\n\n{len(records):,} matches; config "
               f"{d.manifest.config_hash}; every cell: estimate [95% interval] (games, or matches for the "
               f"differences). Definitions: docs/metrics.md.\n\n"
               + tabulate(body, headers=head, tablefmt="github", disable_numparse=True)
