@@ -69,7 +69,7 @@ class Slot:
 
 class Schedule:
     """The matches of an experiment, from what its manifest says (the tables of each variant,
-    the groups per table, paired or not), without rules code: :meth:`slots` in the canonical
+    the groups per table, paired or not), without rules code: :meth:`order` in the canonical
     order, and :meth:`slot` to check one match id in constant time and memory."""
 
     def __init__(self, tables: Sequence[Sequence[Sequence[int]]], matches: int, paired: bool) -> None:
@@ -95,8 +95,9 @@ class Schedule:
             (slot.seating if self.paired else 0)
 
     def order(self) -> Iterator[int]:
-        """The :meth:`index` of every match in the order :meth:`slots` gives them (the playing
-        order), as bare numbers: what the driver hands out, without making a slot or spec."""
+        """The :meth:`index` of every match in the playing order, as bare numbers (what the
+        driver hands out, without making a slot or spec): by group, then variant, table and
+        seating, so that all tables progress together and a prefix of groups is complete early."""
         for g in range(max(self.groups, default=0)):
             for v, ts in enumerate(self.tables):
                 groups = self.groups[v]
@@ -120,17 +121,6 @@ class Schedule:
         key = derive(seed, slot.table, slot.group) >> 1  # fits a signed 64-bit address
         return MatchSpec(f"{slot.variant}.{slot.table}.{slot.group}.{slot.seating}", slot.variant, slot.table,
                          slot.group, slot.seating, slot.sides, key, place)
-
-    def slots(self) -> Iterator[Slot]:
-        """By group, then variant, table and seating, so that all tables progress together and a
-        prefix of groups is complete early."""
-        for g in range(max(self.groups, default=0)):
-            for v, ts in enumerate(self.tables):
-                if g < self.groups[v]:
-                    for t in range(len(ts)):
-                        chosen = range(len(self.seats[v])) if self.paired else [g % len(self.seats[v])]
-                        for s in chosen:
-                            yield self._slot(v, t, g, s)
 
     def _slot(self, v: int, t: int, g: int, s: int) -> Slot:
         table = self.tables[v][t]
@@ -164,7 +154,7 @@ class Schedule:
 
 
 def build_schedule(exp: Any) -> list[MatchSpec]:
-    """Every MatchSpec of the experiment, in the canonical order (:meth:`Schedule.slots`)."""
+    """Every MatchSpec of the experiment, in the canonical order (:meth:`Schedule.order`)."""
     return list(specs_of(Schedule(exp.tables, exp.matches, exp.paired), exp.seed))
 
 

@@ -18,7 +18,7 @@ from cribsim.tournament.aggregate import ColumnSums
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.positions import position_table, write_csv
 from cribsim.tournament.runner import run_experiment
-from cribsim.tournament.schedule import Pending, Schedule, Seen, specs_of
+from cribsim.tournament.schedule import Pending, Schedule, Seen, Slot, specs_of
 from tests.kernel.matchfile import match_dicts, match_lines, write_matches
 from tests.kernel.test_aggregate import game
 
@@ -222,14 +222,26 @@ SHAPES = [([[[0, 1], [0, 2], [1, 2]], [[0, 1, 2]], [[0, 1, 2, 3, 4]]], 7),
           ([[[0, 1, 2, 3]], [[0, 1]]], 30)]  # groups per table that differ by variant (paired)
 
 
+def playing_order(schedule):
+    """The playing order as the schedule defines it, written out slot by slot: by group, then
+    variant, table and seating (every seating of a group when paired, else the group's turn)."""
+    for g in range(max(schedule.groups, default=0)):
+        for v, tables in enumerate(schedule.tables):
+            if g < schedule.groups[v]:
+                seats = schedule.seats[v]
+                for t, table in enumerate(tables):
+                    for s in (range(len(seats)) if schedule.paired else [g % len(seats)]):
+                        yield Slot(v, t, g, s, tuple(table[i] for i in seats[s]))
+
+
 @pytest.mark.parametrize("tables,matches", SHAPES)
 @pytest.mark.parametrize("paired", [True, False])
 def test_a_place_in_the_schedule_is_the_match_its_id_says(tables, matches, paired):
     """The driver hands out places (bare numbers) in the playing order and a worker makes each
-    spec from its place: the order is the slots' order, a place makes the spec of its slot (id,
+    spec from its place: the order is the playing order, a place makes the spec of its slot (id,
     sides, deal key), and the place the worker hands back is the one its id says."""
     schedule = Schedule(tables, matches, paired)
-    slots = list(schedule.slots())
+    slots = list(playing_order(schedule))
     assert list(schedule.order()) == [schedule.index(slot) for slot in slots]
     assert sorted(schedule.order()) == list(range(schedule.size)) and len(slots) == schedule.size
     specs = list(specs_of(schedule, 5))
