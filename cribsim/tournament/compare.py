@@ -1,12 +1,13 @@
 """``cribsim compare``: rule variants side by side on game-design metrics (see ``metrics``), each
 cell with its 95% interval, and each variant's difference from a baseline variant computed on the
 same deals (paired by match: same table, group and seating, whose deals are the same in every
-variant of a run) next to the unpaired difference. Reads the manifest and the records only."""
+variant of a run) next to the unpaired difference. Reads the manifest and the records only, as a
+stream (:class:`CompareSums`, with the sums of :mod:`.comparesums`)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,27 +16,14 @@ import numpy as np
 from ..errors import CribsimError
 from ..records import GameRecord, MatchRecord
 from .atomic import save_figure
+from .comparesums import Cluster, Figure, PairFold, VariantFold
+from .folder import schedule_of
 from .manifest import Manifest
-from .metrics import (
-    CLOSE,
-    Estimate,
-    GameMetrics,
-    balance,
-    clustered,
-    games_to_win,
-    games_to_win_normal,
-    metrics_of,
-    role_wins,
-    seat_wins,
-    skill,
-    won_by,
-)
+from .metrics import CLOSE, Estimate, games_to_win, games_to_win_normal, won_by
 from .stats import Z95
-from .summary import used_records
 
 # per-game figures compared (name, how to read it from a game and its metrics, given the close margin);
 # each is a mean per game (a rate when the figure is 0 or 1)
-Figure = Callable[[GameRecord, GameMetrics, float], float]
 FIGURES: tuple[tuple[str, Figure], ...] = (
     ("deals/game", lambda g, m, c: m.deals),
     ("decisions/game", lambda g, m, c: float(m.decisions if m.decisions is not None else math.nan)),
@@ -46,8 +34,6 @@ FIGURES: tuple[tuple[str, Figure], ...] = (
     ("close games", lambda g, m, c: 1.0 if m.margin < c else 0.0),
     ("first dealer wins", lambda g, m, c: 1.0 if _side_of(g, g.first_dealer) in won_by(g) else 0.0),
 )
-
-PairKey = tuple[int, int, int, int]  # (table, group, seating, game number): the same deals in every variant
 
 
 def _side_of(g: GameRecord, seat: int) -> int:
@@ -60,8 +46,7 @@ def _nan() -> Estimate:
 
 @dataclass
 class VariantMetrics:
-    """One variant's column: every figure's estimate, seat (or role) win rates, balance, skill,
-    and each game's figures by the key of its deals (for paired differences)."""
+    """One variant's column: every figure's estimate, seat (or role) win rates, balance and skill."""
 
     name: str
     games: int
@@ -73,7 +58,6 @@ class VariantMetrics:
     skill: Estimate | None = None
     games_95: tuple[int | None, int | None, int | None] = (None, None, None)  # at p, p's hi, p's lo
     games_95_normal: float = math.nan
-    per_game: dict[str, dict[PairKey, float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -86,86 +70,100 @@ class Difference:
     unpaired: Estimate
 
 
-def _used(manifest: Manifest, records: Sequence[MatchRecord]) -> list[MatchRecord]:
-    return [r for r in used_records(manifest, records) if r.forfeit is None]
+@dataclass
+class Waiting:
+    """A finished cluster kept for the twins' clusters still to come (``twins`` of them)."""
+
+    cluster: Cluster
+    twins: int
 
 
-def _by_cluster(items: Iterable[tuple[Hashable, float]]) -> tuple[list[float], list[float]]:
-    """Per-cluster sums and counts of (cluster, value) pairs, NaN values left out."""
-    sums: dict[Hashable, list[float]] = {}
-    for c, x in items:
-        if not math.isnan(x):
-            a = sums.setdefault(c, [0.0, 0.0])
-            a[0] += x
-            a[1] += 1
-    return [a[0] for a in sums.values()], [a[1] for a in sums.values()]
+class CompareSums:
+    """Every variant's :class:`~.comparesums.VariantFold` and the paired differences of the
+    pairs of variants asked for (``pairs``: (base, other); those on other tables have none),
+    fed one record at a time (see :mod:`.comparesums`)."""
 
+    def __init__(self, manifest: Manifest, pairs: Iterable[tuple[int, int]], close: float = CLOSE) -> None:
+        schedule = schedule_of(manifest)
+        self.manifest, self.close, self.groups = manifest, close, schedule.groups
+        read = [f for _, f in FIGURES]
+        self.variants = [VariantFold(info, schedule.per[v], read, close)
+                         for v, info in enumerate(manifest.variant_info)]
+        tables = manifest.tables
+        self.pairs = {(b, o): PairFold(len(FIGURES)) for b, o in sorted(set(pairs))
+                      if b != o and tables[b] == tables[o]}
+        self.partners: dict[int, list[tuple[int, int]]] = {}
+        for b, o in self.pairs:
+            self.partners.setdefault(b, []).append((b, o))
+            self.partners.setdefault(o, []).append((b, o))
+        self.waiting: dict[tuple[int, int, int], Waiting] = {}  # (variant, table, group)
 
-def _per_cluster(values: dict[PairKey, float]) -> tuple[list[float], list[float]]:
-    """Per-game values by the key of their deals, summed per cluster (a table's group)."""
-    return _by_cluster(((t, grp), x) for (t, grp, _, _), x in sorted(values.items()))
+    def add(self, rec: MatchRecord) -> None:
+        done = self.variants[rec.variant].add(rec)
+        if done is not None and rec.variant in self.partners:
+            self._pair(rec.variant, *done)
 
+    def _pair(self, v: int, t: int, g: int, c: Cluster) -> None:
+        """Fold ``c`` with every twin cluster already here; keep it for those still to come."""
+        ahead = 0
+        for b, o in self.partners.get(v, ()):
+            p = o if v == b else b
+            if g >= self.groups[p]:
+                continue  # (the other variant has fewer groups: no twin)
+            twin = self.waiting.get((p, t, g))
+            if twin is None:
+                ahead += 1
+                continue
+            self.pairs[(b, o)].add(c if v == b else twin.cluster, twin.cluster if v == b else c)
+            twin.twins -= 1
+            if not twin.twins:
+                del self.waiting[(p, t, g)]
+        if ahead:
+            self.waiting[(v, t, g)] = Waiting(c, ahead)
 
-def variant_metrics(manifest: Manifest, records: Sequence[MatchRecord], v: int,
-                    close: float = CLOSE) -> VariantMetrics:
-    info = manifest.variant_info[v]
-    mine = sorted((r for r in records if r.variant == v), key=lambda r: (r.table, r.group, r.seating))
-    names = manifest.entry_names
-    out = VariantMetrics(manifest.variant_names[v], 0)
-    games: list[GameRecord] = []
-    clusters: list[int] = []
-    out.per_game = {f: {} for f, _ in FIGURES}
-    for r in mine:
-        for k, g in enumerate(r.games):
-            m = metrics_of(g, info)
-            games.append(g)
-            clusters.append(r.table * 10 ** 9 + r.group)
-            for name, read in FIGURES:
-                out.per_game[name][(r.table, r.group, r.seating, k)] = read(g, m, close)
-    out.games = len(games)
-    for name, _ in FIGURES:
-        out.figures[name] = clustered(*_per_cluster(out.per_game[name]))
-    if games:
-        own = any(g.targets is not None for g in games)
-        wins = role_wins(games) if own else seat_wins(games, int(info.players or len(games[0].scores)))
-        rates = [clustered(*_by_cluster(zip(clusters, map(float, wins[:, k])))) for k in range(wins.shape[1])]
-        if own:
-            out.roles = rates
-        else:
-            out.seats = rates
-        out.balance = balance(wins, clusters)
-    best, est = skill(mine)
-    if best is not None:
-        out.stronger, out.skill = names[best], est
-        if info.sides == 2:  # a majority of games decides a match between two sides only
-            out.games_95 = (games_to_win(est.value), games_to_win(est.hi), games_to_win(est.lo))
-            out.games_95_normal = games_to_win_normal(est.value, est.value * (1 - est.value))
-    return out
+    def finish(self) -> None:
+        """Fold the groups whose matches did not all arrive (an unfinished run), with their twins."""
+        for v, fold in enumerate(self.variants):
+            for t, g, c in fold.finish():
+                if v in self.partners:
+                    self._pair(v, t, g, c)
+        self.waiting = {}
+
+    def check(self) -> None:
+        trails = sum(f.trails for f in self.variants)
+        untrailed = sum(f.untrailed for f in self.variants)
+        if not trails + untrailed:
+            raise CribsimError("cribsim: the run has no finished matches to compare")
+        if not trails:
+            raise CribsimError("cribsim: the records carry no score trails (written by an older cribsim): run the "
+                               "experiment again with --fresh")
+        if untrailed:
+            raise CribsimError(f"cribsim: cannot compute the metrics from these records ({untrailed} games have no "
+                               "score trail)")
+
+    def column(self, v: int) -> VariantMetrics:
+        fold = self.variants[v]
+        out = VariantMetrics(self.manifest.variant_names[v], fold.games)
+        for (name, _), sums in zip(FIGURES, fold.figures):
+            out.figures[name] = sums.estimate()
+        if fold.games:
+            rates = [s.estimate() for s in (fold.roles if fold.own else fold.seats)]
+            if fold.own:
+                out.roles = rates
+            else:
+                out.seats = rates
+            out.balance = fold.balance()
+        best, est = fold.best()
+        if best is not None:
+            out.stronger, out.skill = self.manifest.entry_names[best], est
+            if self.manifest.variant_info[v].sides == 2:  # a majority of games decides a match between two sides only
+                out.games_95 = (games_to_win(est.value), games_to_win(est.hi), games_to_win(est.lo))
+                out.games_95_normal = games_to_win_normal(est.value, est.value * (1 - est.value))
+        return out
 
 
 def _se(e: Estimate) -> float:
     return (e.hi - e.lo) / (2 * Z95)
-
-
-def differences(base: VariantMetrics, other: VariantMetrics, paired: bool) -> list[Difference]:
-    """``other`` minus ``base`` on every figure: paired over the games both played on the same
-    deals (same table, group, seating and game number; when their tables are the same), with the
-    interval over clusters, and unpaired from the two columns."""
-    out = []
-    for name, _ in FIGURES:
-        eb, eo = base.figures[name], other.figures[name]
-        unp = _nan()
-        if eb.n > 1 and eo.n > 1 and not math.isnan(_se(eb) + _se(eo)):
-            d, half = eo.value - eb.value, Z95 * math.hypot(_se(eb), _se(eo))
-            unp = Estimate(d, d - half, d + half, eo.n)
-        pe = None
-        if paired:
-            a, b = base.per_game[name], other.per_game[name]
-            diffs = {k: b[k] - a[k] for k in b if k in a and not math.isnan(a[k]) and not math.isnan(b[k])}
-            if len(diffs) > 1:
-                pe = clustered(*_per_cluster(diffs))
-        out.append(Difference(other.name, name, pe, unp))
-    return out
 
 
 @dataclass
@@ -174,29 +172,44 @@ class Comparison:
     baseline: int
     diffs: list[list[Difference]]  # per variant (the baseline's own is empty)
     close: float
+    pairs: dict[tuple[int, int], PairFold]
+
+    def differences(self, b: int, v: int) -> list[Difference]:
+        """Variant ``v`` minus variant ``b`` on every figure: paired over the games both played on
+        the same deals (same table, group, seating and game number) when the pair was folded
+        (their tables are the same), with the interval over clusters, and unpaired from the two
+        columns."""
+        base, other = self.columns[b], self.columns[v]
+        paired = self.pairs.get((b, v))
+        out = []
+        for i, (name, _) in enumerate(FIGURES):
+            eb, eo = base.figures[name], other.figures[name]
+            unp = _nan()
+            if eb.n > 1 and eo.n > 1 and not math.isnan(_se(eb) + _se(eo)):
+                d, half = eo.value - eb.value, Z95 * math.hypot(_se(eb), _se(eo))
+                unp = Estimate(d, d - half, d + half, eo.n)
+            out.append(Difference(other.name, name, paired.estimate(i) if paired else None, unp))
+        return out
 
 
-def compare(manifest: Manifest, records: Sequence[MatchRecord], baseline: str | None = None,
-            close: float = CLOSE) -> Comparison:
-    used = _used(manifest, records)
-    if not any(r.games for r in used):
-        raise CribsimError("cribsim: the run has no finished matches to compare")
-    if not any(g.trail for r in used for g in r.games):
-        raise CribsimError("cribsim: the records carry no score trails (written by an older cribsim): run the "
-                           "experiment again with --fresh")
+def baseline_of(manifest: Manifest, baseline: str | None) -> int:
     names = manifest.variant_names
     if baseline is not None and baseline not in names:
         raise CribsimError(f"cribsim compare: --baseline {baseline!r} is not a variant of this run "
                            f"({', '.join(names)})")
-    base = names.index(baseline) if baseline is not None else 0
+    return names.index(baseline) if baseline is not None else 0
+
+
+def compare(sums: CompareSums, base: int) -> Comparison:
+    """The comparison from the sums of every record used (fed, and finished)."""
+    sums.check()
     try:
-        cols = [variant_metrics(manifest, used, v, close) for v in range(len(names))]
+        cols = [sums.column(v) for v in range(len(sums.variants))]
     except (ValueError, KeyError, TypeError, IndexError, ZeroDivisionError) as e:
         raise CribsimError(f"cribsim: cannot compute the metrics from these records ({e})") from None
-    tables = manifest.tables
-    diffs = [[] if v == base else differences(cols[base], cols[v], tables[v] == tables[base])
-             for v in range(len(names))]
-    return Comparison(cols, base, diffs, close)
+    c = Comparison(cols, base, [], sums.close, sums.pairs)
+    c.diffs = [[] if v == base else c.differences(base, v) for v in range(len(cols))]
+    return c
 
 
 # ---- output ---------------------------------------------------------------------------------------

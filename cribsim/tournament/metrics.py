@@ -28,11 +28,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from ..records import GameRecord, MatchRecord
+from ..records import GameRecord
 from .manifest import VariantInfo
-from .stats import ratio_ci
 
 CLOSE = 10  # points: a game won by fewer is close (``--close``)
 
@@ -135,68 +132,9 @@ class Estimate:
         return f"{self.value:.{digits}f} [{self.lo:.{digits}f}, {self.hi:.{digits}f}] ({self.n})"
 
 
-def clustered(sums: Sequence[float], counts: Sequence[float]) -> Estimate:
-    """A mean per unit from per-cluster sums and counts (units: games), with the delta-method
-    interval of a ratio estimator: clusters are the independent draws."""
-    r, lo, hi = ratio_ci(sums, counts)
-    return Estimate(r, lo, hi, int(sum(counts)))
-
-
 def won_by(game: GameRecord) -> set[int]:
     """The sides that won the game, or shared the win."""
     return set(game.shared) if game.shared is not None else {game.winner}
-
-
-def seat_wins(games: Sequence[GameRecord], players: int) -> np.ndarray:
-    """A games x seats array: 1 where the seat (counted from the first dealer) was on a side
-    that won the game (or shared the win)."""
-    out = np.zeros((len(games), players))
-    for k, g in enumerate(games):
-        for side in won_by(g):
-            for seat in g.sides[side]:
-                out[k, (seat - g.first_dealer) % players] = 1
-    return out
-
-
-def role_wins(games: Sequence[GameRecord]) -> np.ndarray:
-    """A games x sides array for games with their own sides (two against one: side 0 the lone
-    player, side 1 the partnership, in every game): 1 where that role won."""
-    sides = len(games[0].sides) if games else 0
-    out = np.zeros((len(games), sides))
-    for k, g in enumerate(games):
-        for side in won_by(g):
-            out[k, side] = 1
-    return out
-
-
-def balance(wins: np.ndarray, clusters: Sequence[int], resamples: int = 1000, seed: int = 12345) -> Estimate:
-    """1 minus the largest gap between two seats' win rates. Two seats: the interval follows from
-    the first seat's (``1 - |2r - 1|``). More: the basic bootstrap over clusters of games (in
-    the order given: sort them first, so the same records give the same interval), which
-    corrects the range's upward bias near perfect balance."""
-    n = wins.shape[0]
-    if n < 2:
-        return Estimate(math.nan, math.nan, math.nan, n)
-    keys = np.asarray(clusters)
-    uniq, idx = np.unique(keys, return_inverse=True)
-    sums = np.zeros((len(uniq), wins.shape[1]))
-    np.add.at(sums, idx, wins)
-    counts = np.bincount(idx, minlength=len(uniq)).astype(float)
-    rates = sums.sum(axis=0) / counts.sum()
-    value = 1 - float(rates.max() - rates.min())
-    if wins.shape[1] == 2:
-        r = clustered(sums[:, 0].tolist(), counts.tolist())
-        ends = [abs(2 * r.lo - 1), abs(2 * r.hi - 1)]
-        hi = 1.0 if r.lo <= 0.5 <= r.hi else 1 - min(ends)
-        return Estimate(value, max(0.0, 1 - max(ends)), hi, n)
-    rng = np.random.default_rng(seed)
-    boot = []
-    for _ in range(resamples):
-        pick = rng.integers(0, len(uniq), len(uniq))
-        rr = sums[pick].sum(axis=0) / counts[pick].sum()
-        boot.append(1 - float(rr.max() - rr.min()))
-    q_lo, q_hi = np.quantile(boot, [0.025, 0.975])
-    return Estimate(value, max(0.0, 2 * value - float(q_hi)), min(1.0, 2 * value - float(q_lo)), n)
 
 
 def majority_chance(p: float, n: int) -> float:
@@ -230,27 +168,3 @@ def games_to_win_normal(p: float, variance: float, z: float = 1.6448536269514722
     if not p > 0.5:
         return math.inf
     return (z * math.sqrt(variance) / (p - 0.5)) ** 2
-
-
-def skill(records: Sequence[MatchRecord]) -> tuple[int | None, Estimate]:
-    """The stronger lineup entry by single-game win rate (games of the match's own sides, a
-    shared win counting as a win) and that rate, with its interval over clusters of games that
-    share their deals (a table's group)."""
-    per: dict[int, dict[tuple[int, int], list[float]]] = {}
-    for r in records:
-        if r.forfeit is not None:
-            continue
-        for g in r.games:
-            if len(g.sides) != len(r.sides):
-                continue  # a game with its own sides (two against one)
-            won = won_by(g)
-            for side, entry in enumerate(r.sides):
-                cell = per.setdefault(entry, {}).setdefault((r.table, r.group), [0.0, 0.0])
-                cell[0] += side in won
-                cell[1] += 1
-    if not per:
-        return None, Estimate(math.nan, math.nan, math.nan, 0)
-    rate = {e: sum(c[0] for c in d.values()) / sum(c[1] for c in d.values()) for e, d in per.items()}
-    best = max(rate, key=lambda e: (rate[e], -e))
-    cells = [per[best][k] for k in sorted(per[best])]
-    return best, clustered([c[0] for c in cells], [c[1] for c in cells])

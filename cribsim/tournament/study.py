@@ -12,27 +12,34 @@ from tabulate import tabulate
 
 from ..errors import CribsimError
 from . import folder as fld
+from .aggregate import SUM_ERRORS
 from .analysis import Derived, csv_text, derived, each_used, read_manifest_of
-from .compare import Comparison, compare, diff_rows, plot, rows
+from .compare import CompareSums, Comparison, baseline_of, compare, diff_rows, plot, rows
 from .positions import PositionCounts, PositionTable, monotone_violations, write_csv
 from .positions import plot as plot_positions
-from .sweepreport import plot_sweep, sweep_cells, sweep_markdown, sweep_table
+from .sweepreport import plot_sweep, sweep_cells, sweep_markdown, sweep_pairs, sweep_table
 
 COMPARE_FILES = ("compare.md", "compare.csv", "compare_diff.csv", "compare.png")
 
 
 def write_compare(out_dir: str, baseline: str | None = None, close: float = 10, quiet: bool = False,
                   out: str | None = None) -> Comparison:
-    with derived(out_dir, "compare", COMPARE_FILES, out) as d:
+    with derived(out_dir, "compare", COMPARE_FILES, out, listed=False) as d:
         sweeps = d.manifest.sweeps
         if baseline is None and sweeps:  # a sweep's baseline: the first base's own rules
             baseline = next((str(p["variant"]) for p in sweeps[0].points if p.get("is_base")), None)
-        assert d.records is not None  # (listed)
-        records = d.records.records
-        c = compare(d.manifest, records, baseline, close)
+        base = baseline_of(d.manifest, baseline)
+        wanted = [(base, v) for v in range(len(d.manifest.variant_names))]
+        sums = CompareSums(d.manifest, wanted + [p for s in sweeps for p in sweep_pairs(s, d.manifest)], close)
+        try:
+            recs, _ = each_used(d.run / fld.RECORDS, d.manifest, sums.add)
+        except SUM_ERRORS as e:
+            raise CribsimError(f"cribsim: cannot compute the metrics from these records ({e})") from None
+        sums.finish()
+        c = compare(sums, base)
         head, body = rows(c)
         dhead, dbody = diff_rows(c)
-        md = (f"# {d.manifest.name}: variants compared\n\n{len(records):,} matches; config "
+        md = (f"# {d.manifest.name}: variants compared\n\n{recs.results + recs.failed:,} matches; config "
               f"{d.manifest.config_hash}; every cell: estimate [95% interval] (games, or matches for the "
               f"differences). Definitions: docs/metrics.md.\n\n"
               + tabulate(body, headers=head, tablefmt="github", disable_numparse=True)

@@ -15,8 +15,8 @@ import numpy as np
 
 from ..game import JSON
 from .atomic import save_figure
-from .compare import Comparison, differences
-from .manifest import SweepRecord
+from .compare import Comparison
+from .manifest import Manifest, SweepRecord
 from .metrics import Estimate
 from .stats import Z95
 
@@ -71,21 +71,33 @@ def _unpaired(a: Estimate, b: Estimate) -> Estimate:
     return Estimate(d, d - Z95 * se, d + Z95 * se, b.n)
 
 
-def sweep_cells(c: Comparison, sweep: SweepRecord, tables: list[list[list[int]]]) -> list[SweepCell]:
-    """Every metric at every point, in the sweep's order."""
-    names = [col.name for col in c.columns]
-    index = {n: i for i, n in enumerate(names)}
-    baseline = {}
+def _bases(sweep: SweepRecord, index: dict[str, int]) -> dict[str, int]:
+    """Each base's own rules in the sweep (the point at the base's values): base name -> variant."""
+    baseline: dict[str, int] = {}
     for p in sweep.points:
         if p.get("is_base") and str(p["base"]) not in baseline:
             baseline[str(p["base"])] = index[str(p["variant"])]
+    return baseline
+
+
+def sweep_pairs(sweep: SweepRecord, manifest: Manifest) -> list[tuple[int, int]]:
+    """The (base, point) pairs of variants whose differences :func:`sweep_cells` shows."""
+    index = {n: i for i, n in enumerate(manifest.variant_names)}
+    baseline = _bases(sweep, index)
+    return [(baseline[str(p["base"])], index[str(p["variant"])]) for p in sweep.points if str(p["base"]) in baseline]
+
+
+def sweep_cells(c: Comparison, sweep: SweepRecord, tables: list[list[list[int]]]) -> list[SweepCell]:
+    """Every metric at every point, in the sweep's order."""
+    index = {col.name: i for i, col in enumerate(c.columns)}
+    baseline = _bases(sweep, index)
     out = []
     for p in sweep.points:
         v = index[str(p["variant"])]
         col = c.columns[v]
         b = baseline.get(str(p["base"]))
         paired = b is not None and tables[b] == tables[v]
-        diffs = {d.figure: d for d in differences(c.columns[b], col, paired)} if b is not None and b != v else {}
+        diffs = {d.figure: d for d in c.differences(b, v)} if b is not None and b != v else {}
         for title, key in METRICS:
             est = _estimate(col.figures, col.skill, col.balance, key)
             diff: Estimate | None = None

@@ -4,6 +4,7 @@ win-chance table monotone where it must be, and the commands' files and one-line
 
 import json
 import math
+import random
 import textwrap
 from pathlib import Path
 
@@ -11,20 +12,25 @@ import numpy as np
 import pytest
 
 from cribsim.cli.main import main
-from cribsim.records import GameRecord, unflat_trail
+from cribsim.records import GameRecord, MatchRecord, unflat_trail
+from cribsim.tournament.analysis import read_results
+from cribsim.tournament.compare import FIGURES, CompareSums, compare, diff_rows, rows
+from cribsim.tournament.comparesums import Bootstrap, VariantFold, poisson_weights
 from cribsim.tournament.config import load_experiment
+from cribsim.tournament.folder import schedule_of
 from cribsim.tournament.manifest import VariantInfo
 from cribsim.tournament.metrics import (
-    balance,
+    CLOSE,
+    Estimate,
     game_metrics,
     games_to_win,
     games_to_win_normal,
     majority_chance,
     metrics_of,
-    seat_wins,
 )
 from cribsim.tournament.positions import monotone_violations
 from cribsim.tournament.runner import run_experiment
+from cribsim.tournament.stats import ratio_ci
 from cribsim.tournament.study import write_compare, write_positions
 from tests.kernel.matchfile import match_dicts, write_matches
 
@@ -105,30 +111,47 @@ def test_games_to_win_a_match():
     assert games_to_win(0.5) is None and games_to_win(0.3) is None and games_to_win(1.0) == 1
 
 
-def test_seat_win_rates_and_balance():
-    g = [GameRecord(winner=w, scores=[0, 0], deals=1, first_dealer=fd, first_dealer_won=w == fd, skunk=0,
-                    sides=[[0], [1]], order=[w, 1 - w]) for w, fd in [(0, 0), (1, 0), (0, 1), (0, 0)] * 50]
-    wins = seat_wins(g, 2)
-    assert wins.mean(axis=0).tolist() == [0.5, 0.5]  # seat 0 = the first dealer
-    clusters = list(range(len(g)))
-    b = balance(wins, clusters)
-    assert b.value == 1.0 and b.lo < 1.0 and b.hi == 1.0  # two seats: from the first seat's interval
-    assert balance(np.array([[1, 0]] * 30 + [[0, 1]] * 10), list(range(40))).value == pytest.approx(0.5)
+def _games(pairs):
+    return [GameRecord(winner=w, scores=[0, 0], deals=1, first_dealer=fd, first_dealer_won=w == fd, skunk=0,
+                       sides=[[0], [1]], order=[w, 1 - w], trail=[[0, 0], [121, 0] if w == 0 else [0, 121]])
+            for w, fd in pairs]
+
+
+def test_seat_win_rates_and_balance_of_two_seats():
+    """Seat 0 is the first dealer; with two seats balance's interval follows from the first
+    seat's (1 - |2r - 1|)."""
+    fold = VariantFold(VariantInfo(sides=2, objective=1, columns=(), target=121, players=2), 1, [], 10)
+    for i, g in enumerate(_games([(0, 0), (1, 0), (0, 1), (0, 0)] * 50)):
+        fold.add(MatchRecord(f"0.0.{i}.0", 0, 0, i, 0, [0, 1], g.winner, [1 - g.winner, g.winner], None, [g]))
+    assert [s.estimate().value for s in fold.seats] == [0.5, 0.5]
+    b = fold.balance()
+    assert b is not None and b.value == 1.0 and b.lo < 1.0 and b.hi == 1.0
+
+
+def test_poisson_weights_are_a_poisson_bootstrap_and_depend_on_the_cluster_alone():
+    w = np.stack([poisson_weights(t, g) for t in range(3) for g in range(300)])
+    assert abs(w.mean() - 1) < 0.01 and abs(w.var() - 1) < 0.02  # Poisson(1): mean and variance 1
+    assert (poisson_weights(2, 7) == w[2 * 300 + 7]).all()  # the same cluster: the same weights
+    assert abs(np.corrcoef(w[:, 0], w[:, 1])[0, 1]) < 0.05  # resamples independent of each other
 
 
 def test_balance_of_many_seats_covers_perfect_balance():
     """The range of five noisy seat rates is biased upward, so the raw bootstrap interval of a
     perfectly balanced game misses 1; the basic bootstrap interval covers it, and the same
-    games give the same interval."""
+    clusters added in another order give the same interval."""
     rng = np.random.default_rng(7)
     covered = 0
-    for _ in range(20):
+    for rep in range(20):
         winner = rng.integers(0, 5, 1000)
-        wins = np.zeros((1000, 5))
-        wins[np.arange(1000), winner] = 1
-        b = balance(wins, list(range(1000)), resamples=300)
-        covered += b.hi >= 0.999
-        assert b == balance(wins, list(range(1000)), resamples=300)
+        boots = [Bootstrap(), Bootstrap()]
+        for order, boot in zip((range(1000), reversed(range(1000))), boots):
+            for i in order:
+                boot.add(rep, i, [int(winner[i] == k) for k in range(5)], 1)
+        rates = np.bincount(winner, minlength=5) / 1000
+        value = 1 - float(rates.max() - rates.min())
+        lo, hi = boots[0].interval(value)
+        assert (lo, hi) == boots[1].interval(value)
+        covered += hi >= 0.999
     assert covered >= 15
 
 
@@ -169,6 +192,66 @@ def test_paired_differences_are_narrower_than_unpaired(run_dir):
     three = {x.figure: x for x in c.diffs[3]}
     assert three["deals/game"].paired is None  # other tables: no pairing
     assert c.columns[2].figures["deals/game"].value < c.columns[0].figures["deals/game"].value  # 61 is shorter
+
+
+def _fed(manifest, records, base=0):
+    sums = CompareSums(manifest, [(base, v) for v in range(len(manifest.variant_names))])
+    held = 0
+    for r in records:
+        sums.add(r)
+        held = max(held, sum(len(f.open) for f in sums.variants) + len(sums.waiting))
+    sums.finish()
+    c = compare(sums, base)
+    return (rows(c), diff_rows(c)), held
+
+
+def _reference_cell(manifest, records, v, figure):
+    """A figure's cell the plain way: every game's value listed, summed per cluster (a table's
+    group) in order, and the float delta-method ratio interval over the clusters."""
+    per: dict = {}
+    info = manifest.variant_info[v]
+    read = dict(FIGURES)[figure]
+    for r in sorted((r for r in records if r.variant == v and r.forfeit is None), key=lambda r: r.key):
+        for g in r.games:
+            x = read(g, metrics_of(g, info), CLOSE)
+            if not math.isnan(x):
+                cell = per.setdefault((r.table, r.group), [0.0, 0])
+                cell[0] += x
+                cell[1] += 1
+    value, lo, hi = ratio_ci([c[0] for c in per.values()], [c[1] for c in per.values()])
+    return Estimate(value, lo, hi, sum(c[1] for c in per.values())).cell()
+
+
+def test_compare_from_a_stream_is_the_same_in_any_order_and_holds_only_the_groups_in_flight(run_dir):
+    """compare reads the records as a stream (issue 24): fed in the file's order, reversed,
+    shuffled or in the playing order, every cell and difference is the same string, each
+    figure's cell is the plain list-based computation's, and in the playing order only the
+    groups in flight are held (a few, however many matches the run has)."""
+    manifest, records = read_results(run_dir)
+    schedule = schedule_of(manifest)
+    order = {place: i for i, place in enumerate(schedule.order())}
+    playing = sorted(records, key=lambda r: order[schedule.place(r)])
+    shuffled = list(records)
+    random.Random(3).shuffle(shuffled)
+    first, _ = _fed(manifest, records)
+    assert _fed(manifest, records[::-1])[0] == first and _fed(manifest, shuffled)[0] == first
+    again, held = _fed(manifest, playing)
+    assert again == first and held <= 8, held  # (1,200 matches; held: open groups and waiting twins)
+    head, body = first[0]
+    for v in range(len(manifest.variant_names)):
+        for row, (name, _) in zip(body[1:], FIGURES):  # (the games row, then the figures in order)
+            assert row[v + 1] == _reference_cell(manifest, records, v, name), (v, name)
+
+
+def test_compare_of_an_unfinished_run_folds_the_groups_it_has(run_dir):
+    """Matches missing from a group (an interrupted run): the group is folded with what came,
+    paired with its twins where both have the game, the same in any order."""
+    manifest, records = read_results(run_dir)
+    kept = [r for i, r in enumerate(records) if i % 7]
+    first, _ = _fed(manifest, kept)
+    assert _fed(manifest, kept[::-1])[0] == first
+    games = sum(len(r.games) for r in kept if r.variant == 0 and r.forfeit is None)
+    assert first[0][1][0][1] == str(games)
 
 
 def test_compare_writes_beside_the_run_unless_asked_then_in_it_and_lists_its_files(run_dir, capsys):

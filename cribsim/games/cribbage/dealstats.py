@@ -15,7 +15,8 @@ none of them is cut short, and which of them are counted does not depend on how 
 Both figures are given: open deals, and every deal as the summary counts.
 
 Every figure is a ratio of sums over games (a game is the cluster: its deals share a board),
-with the delta-method 95% interval."""
+with the delta-method 95% interval, from exact running sums (memory does not grow with the
+games)."""
 
 from __future__ import annotations
 
@@ -29,8 +30,8 @@ from tabulate import tabulate
 from cribsim.errors import CribsimError
 from cribsim.gamelog import read_logs, records_in
 from cribsim.replay import replay_match
+from cribsim.tournament.aggregate import ratio_interval
 from cribsim.tournament.analysis import csv_text, derived
-from cribsim.tournament.stats import ratio_ci
 
 from .engine.events import SOURCES
 
@@ -38,15 +39,41 @@ ROLES = ("dealer", "pone")
 OPEN = 51  # a deal that starts with every side this far from its target cannot be cut short
 
 
+Key = tuple[int, str]  # (role, source)
+
+
+@dataclass
+class Ratios:
+    """Exact sums over games for R = sum(points) / sum(deals) of each (role, source), with the
+    delta-method interval: per key the points' sum, sum of squares and sum of products with the
+    deals (a key a game did not score in adds nothing), and the deals' sum and sum of squares."""
+
+    games: int = 0
+    deals: int = 0
+    deals2: int = 0
+    points: dict[Key, list[int]] = field(default_factory=dict)  # key -> [sum y, sum y^2, sum x y]
+
+    def add(self, scored: dict[Key, int], deals: int) -> None:
+        self.games += 1
+        self.deals += deals
+        self.deals2 += deals * deals
+        for k, y in scored.items():
+            cell = self.points.setdefault(k, [0, 0, 0])
+            cell[0] += y
+            cell[1] += y * y
+            cell[2] += deals * y
+
+    def interval(self, k: Key) -> tuple[float, float, float]:
+        sy, syy, sxy = self.points.get(k, (0, 0, 0))
+        return ratio_interval(self.games, sy, self.deals, syy, self.deals2, sxy)
+
+
 @dataclass
 class Tally:
-    """Per game of one variant and table: (points by (role, source) over open deals, open deals,
-    the same over every deal, every deal)."""
+    """One variant and table: its open deals' sums and every deal's (see the module doc)."""
 
-    open: list[dict[tuple[int, str], int]] = field(default_factory=list)
-    open_deals: list[int] = field(default_factory=list)
-    every: list[dict[tuple[int, str], int]] = field(default_factory=list)
-    deals: list[int] = field(default_factory=list)
+    open: Ratios = field(default_factory=Ratios)
+    every: Ratios = field(default_factory=Ratios)
 
 
 def game_tally(result: Any, targets: Any, tally: Tally) -> None:
@@ -56,8 +83,8 @@ def game_tally(result: Any, targets: Any, tally: Tally) -> None:
     first = min((e.deal for e in result.events if e.deal >= 0), default=0)  # (-1: the cut for the deal)
     trail = result.trail
     open_deal = [all(s <= t - OPEN for s, t in zip(trail[2 * k], targets)) for k in range(result.deals)]
-    opened: dict[tuple[int, str], int] = defaultdict(int)
-    every: dict[tuple[int, str], int] = defaultdict(int)
+    opened: dict[Key, int] = defaultdict(int)
+    every: dict[Key, int] = defaultdict(int)
     for e in result.events:
         if e.points and e.source in SOURCES and e.seat >= 0:
             k = e.deal - first
@@ -65,10 +92,8 @@ def game_tally(result: Any, targets: Any, tally: Tally) -> None:
             every[key] += e.points
             if open_deal[k]:
                 opened[key] += e.points
-    tally.open.append(opened)
-    tally.open_deals.append(sum(open_deal))
-    tally.every.append(every)
-    tally.deals.append(result.deals)
+    tally.open.add(opened, sum(open_deal))
+    tally.every.add(every, result.deals)
 
 
 def collect(out_dir: str | os.PathLike[str]) -> dict[str, Tally]:
@@ -93,13 +118,11 @@ def rows(by_variant: dict[str, Tally]) -> list[list[Any]]:
     """One row per table and (role, source) that scored in it, roles then sources in order."""
     out = []
     for variant, t in by_variant.items():
-        seen = {k for g in t.every for k, v in g.items() if v}
+        seen = {k for k, (sy, _, _) in t.every.points.items() if sy}
         for k in sorted(seen, key=lambda k: (k[0], SOURCES.index(k[1]))):
             role, src = k
-            opened = ratio_ci([g.get(k, 0) for g in t.open], t.open_deals)
-            every = ratio_ci([g.get(k, 0) for g in t.every], t.deals)
-            out.append([variant, f"{ROLES[role]} {src}", *(round(x, 3) for x in opened),
-                        *(round(x, 3) for x in every), len(t.deals), sum(t.open_deals)])
+            out.append([variant, f"{ROLES[role]} {src}", *(round(x, 3) for x in t.open.interval(k)),
+                        *(round(x, 3) for x in t.every.interval(k)), t.every.games, t.open.deals])
     return out
 
 
