@@ -1,5 +1,7 @@
 """Re-run committed experiments into copies of their results folders and say whether every
-committed file came out byte-identical (the promise that a re-run writes the same bytes).
+committed file came out byte-identical (the promise that a re-run writes the same bytes). The
+analyses a folder holds (``compare``, ``positions``, ``dealstats``) are run again on the new
+records too, with the baseline and close margin their files name.
 
     python benchmarks/check_committed.py [NAME ...]      # default: quickstart (about 2 min on 2 cores)
 
@@ -7,6 +9,8 @@ Each NAME is a folder under results/ and the experiment of the same name. The re
 run log (kept out of git) are not copied, so every match is played again. Prints one line per
 experiment, the changed files if any, and exits 1 if a file changed."""
 
+import csv
+import re
 import shutil
 import subprocess
 import sys
@@ -15,7 +19,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-UNTRACKED = ("matches.jsonl", "matches.jsonl.gz", "run.json", ".cribsim.lock")
+UNTRACKED = ("matches.jsonl", "matches.jsonl.gz", "run.json", "resume.ckpt", ".cribsim.lock")
 
 
 def check(name: str) -> bool:
@@ -27,12 +31,31 @@ def check(name: str) -> bool:
         t0 = time.monotonic()
         subprocess.run([sys.executable, "-m", "cribsim", "run", name, "--out", str(out), "--quiet"], check=True,
                        cwd=ROOT)
+        for command in analyses(committed, out):
+            subprocess.run([sys.executable, "-m", "cribsim", *command, "--quiet"], check=True, cwd=ROOT)
         seconds = time.monotonic() - t0
         after = {f.name: f.read_bytes() for f in out.iterdir() if f.name not in UNTRACKED}
     changed = sorted(n for n in before if after.get(n) != before[n]) + sorted(set(after) - set(before))
     print(f"{name}: {len(before)} committed files, {'changed: ' + ', '.join(changed) if changed else 'byte-identical'}"
           f" ({seconds:.0f} s)")
     return not changed
+
+
+def analyses(committed: Path, out: Path) -> list[list[str]]:
+    """The analysis commands that wrote the committed folder's analysis files, on ``out``."""
+    commands = []
+    if (committed / "compare_diff.csv").exists():
+        head = next(csv.reader(open(committed / "compare_diff.csv")))
+        baseline = re.fullmatch(r"paired difference from (.+) \(matches\)", head[2])
+        close = re.search(r"close games \(margin < ([0-9.]+)\)", (committed / "compare.csv").read_text())
+        commands.append(["compare", str(out), "--out", str(out)]
+                        + (["--baseline", baseline.group(1)] if baseline else [])
+                        + (["--close", close.group(1)] if close else []))
+    for f in sorted(committed.glob("positions_*.csv")):
+        commands.append(["positions", str(out), "--out", str(out), "--variant", f.stem.removeprefix("positions_")])
+    if (committed / "dealstats.csv").exists():
+        commands.append(["dealstats", str(out), "--out", str(out)])
+    return commands
 
 
 def main() -> int:

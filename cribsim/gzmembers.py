@@ -44,17 +44,18 @@ class Scan:
 
 
 def members(path: Path, scan: Scan, levels: int = 0, resync: bool = False,
-            max_line: int = 50_000_000) -> Iterator[tuple[int, list[bytes]]]:
-    """(offset, lines) for every whole member of ``path``: its offset in the file and its lines
-    that are not blank. A member that does not decompress ends the reading (or, with
-    ``resync``, is skipped up to the next member's header); an unfinished last member is not
-    yielded (``scan.torn``)."""
+            max_line: int = 50_000_000, start: int = 0) -> Iterator[tuple[int, list[bytes]]]:
+    """(offset, lines) for every whole member of ``path`` from the offset ``start`` (a member's
+    start, or the end of the file): its offset in the file and its lines that are not blank. A
+    member that does not decompress ends the reading (or, with ``resync``, is skipped up to the
+    next member's header); an unfinished last member is not yielded (``scan.torn``)."""
     with open_read(path, levels) as f:
+        f.seek(start)
         data = f.read(CHUNK)
         if data and data[:2] != b"\x1f\x8b":
             raise NotGzip(f"{path}: not a gzip file")
         reader = _Reader(scan, max_line)
-        pos = 0
+        pos = reader.start = scan.end = start
         damaged_to_end = False
         while data:
             pos += len(data)

@@ -27,7 +27,8 @@ from .schedule import Schedule, Seen
 
 RECORDS = FILE
 SUMMARY = "summary.md"
-SCRATCH = ("manifest.tmp", "matches.tmp", "run.tmp")  # written then renamed into place
+CHECKPOINT = "resume.ckpt"  # a resumed run's head start (tournament.checkpoint)
+SCRATCH = ("manifest.tmp", "matches.tmp", "run.tmp", "resume.ckpt.tmp")  # written then renamed into place
 BASE_FILES = (MANIFEST, RECORDS, SUMMARY, RUN_LOG)
 FIXED_TABLES = ("entries", "variants", "paired", "sprt", "forfeits")
 FIXED_PLOTS = ("winrates", "variants")
@@ -86,7 +87,8 @@ def read_manifest(out: str | os.PathLike[str]) -> Manifest | None:
 def owned_files(manifest: Manifest) -> set[str]:
     """File names (in the folder) that cribsim wrote for this manifest's run: the ones it lists,
     else those cribsim's naming scheme gives (older manifests). Only plain names are kept."""
-    names = {MANIFEST, RECORDS, LEGACY, SUMMARY} | set(SCRATCH)  # the run log only when the manifest lists it
+    # (the run log only when the manifest lists it)
+    names = {MANIFEST, RECORDS, LEGACY, SUMMARY, CHECKPOINT} | set(SCRATCH)
     if manifest.files:
         names.update(manifest.files)
     else:
@@ -160,6 +162,8 @@ class Records:
         self.results = 0  # matches with a result
         self.failed = 0  # matches whose only records are failed ones
         self.seen = seen
+        self.used: Seen | None = None  # every match with a record (a result, or failed): the reading's own
+        self.lines = 0  # lines read up to ``good_end``
 
     @property
     def accounted(self) -> int:
@@ -183,23 +187,35 @@ def schedule_of(manifest: Manifest) -> Schedule:
     return Schedule(manifest.tables, manifest.matches, manifest.paired)
 
 
+class NotContinued(Exception):
+    """A reading from a checkpoint met a record of a match the checkpoint has a result of: only
+    a reading from the start can settle it."""
+
+
 def read_records(path: str | os.PathLike[str], schedule: Schedule,
-                 each: Callable[[MatchRecord], None] | None = None) -> Records:
+                 each: Callable[[MatchRecord], None] | None = None, start: Records | None = None) -> Records:
     """Read ``path`` (see :class:`Records`), handing every record used to ``each``, in memory
     that does not grow with the file: a first pass finds the ids written more than once (one bit
     a match of the schedule), a second parses every line, and only the records of those ids are
-    held until the end, where each is settled."""
+    held until the end, where each is settled.
+
+    ``start``: what an earlier reading of the file's first ``start.good_end`` bytes found (a
+    resume checkpoint, :mod:`.checkpoint`); the reading goes on from there and adds to it. A
+    match whose only records there failed is settled again with the records after (as a
+    resumed run replaces a failed record); a record of a match it has a result of raises
+    :class:`NotContinued`."""
     path = Path(path)
-    seen = Seen(schedule)
-    recs = Records(seen)
+    recs = start if start is not None else Records(Seen(schedule))
+    if recs.used is None:
+        recs.used = Seen(schedule)  # every match handed on, failed or not (seen: those with a result, or disputed)
     if not path.exists():
         return recs
     if not path.is_file():
         raise Damaged(f"cribsim: {path}: not a file")
-    again = _written_again(path, seen)
+    again = _written_again(path, Seen(schedule), recs.good_end)
     held: dict[str, list[MatchRecord]] = {}
-    recs.seen = Seen(schedule)
-    used = Seen(schedule)  # every match handed on, failed or not (seen: those with a result, or disputed)
+    assert recs.seen is not None
+    seen, used = recs.seen, recs.used
     for no, line in _numbered(path, recs):
         match = _parse(path, no, line)
         place = None if match is None else schedule.place(match)
@@ -207,10 +223,17 @@ def read_records(path: str | os.PathLike[str], schedule: Schedule,
             recs._unreadable(no)
         elif place is None:
             recs._foreign(no)
-        elif match.id in again:
-            held.setdefault(match.id, []).append(match)
         else:
-            _use(recs, used, match, place, each)
+            if start is not None and used.has(place):
+                if seen.has(place):
+                    raise NotContinued(match.id)
+                used.discard(place)  # failed before the checkpoint: settled again with what follows
+                recs.failed -= 1
+                recs.repeats += 1
+            if match.id in again:
+                held.setdefault(match.id, []).append(match)
+            else:
+                _use(recs, used, match, place, each)
     for match_id in sorted(held):
         settled = _settle(held[match_id], recs)
         if settled is not None:
@@ -252,11 +275,12 @@ def count_results(path: str | os.PathLike[str], schedule: Schedule) -> int:
     return seen.count
 
 
-def _written_again(path: Path, seen: Seen) -> set[str]:
-    """The ids of the schedule that start more than one line (read from the start of each line,
-    as cribsim writes them)."""
+def _written_again(path: Path, seen: Seen, start: int = 0) -> set[str]:
+    """The ids of the schedule that start more than one line from the offset ``start`` on (read
+    from the start of each line, as cribsim writes them)."""
     again: set[str] = set()
     scratch = Records()
+    scratch.good_end = start
     for _, line in _numbered(path, scratch):
         match_id = line_id(line)
         if match_id is None:
@@ -290,11 +314,12 @@ def _settle(matches: list[MatchRecord], recs: Records) -> MatchRecord | None:
 
 
 def _numbered(path: Path, recs: Records) -> Iterator[tuple[int, bytes]]:
-    """(line number, line) of every whole batch, the damaged ones skipped and counted."""
+    """(line number, line) of every whole batch from ``recs.good_end`` on (numbered after
+    ``recs.lines``), the damaged ones skipped and counted."""
     scan = Scan()
-    no = 0
+    no = recs.lines
     try:
-        for _, lines in members(path, scan, resync=True, max_line=MAX_LINE):
+        for _, lines in members(path, scan, resync=True, max_line=MAX_LINE, start=recs.good_end):
             for line in lines:
                 no += 1
                 yield no, line
@@ -302,8 +327,9 @@ def _numbered(path: Path, recs: Records) -> Iterator[tuple[int, bytes]]:
         raise Damaged(f"cribsim: {path}: not a gzip file (damaged, or not cribsim's); nothing was changed") from None
     except OSError as e:
         raise Damaged(f"cribsim: {path}: cannot read ({e.strerror or e})") from None
-    recs.damaged, recs.torn_tail = scan.damaged, scan.torn
+    recs.damaged, recs.torn_tail = recs.damaged + scan.damaged, scan.torn
     recs.good_end = scan.torn_at if scan.torn else scan.end
+    recs.lines = no
 
 
 def _parse(path: Path, no: int, line: bytes) -> MatchRecord | None:

@@ -13,6 +13,7 @@ import contextlib
 import os
 import resource
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,7 @@ from ..lock import FolderLock, describe_holder, holder
 from ..nofollow import refuse_links
 from ..records import MatchRecord
 from ..strategy import notes as strategy_notes
+from . import checkpoint
 from . import folder as fld
 from .aggregate import SUM_ERRORS, Partial, VariantShape
 from .batch import make_context
@@ -153,35 +155,37 @@ class Earlier:
     """What an earlier run left in the folder: how its records read (:class:`folder.Records`,
     with the bit per match of those a resumed run does not play again), the sums of its
     results, and for a run with ``stop:`` the sequential test's view of them. Its failed
-    matches are played again, so neither the sums nor the test count them."""
+    matches are played again, so neither the sums nor the test count them. ``digest``: the
+    BLAKE2b of the file's bytes read (a run without ``stop:``, read to be resumed), which the
+    run's checkpoints go on from (:mod:`.checkpoint`)."""
 
     records: fld.Records
     partial: Partial
     sprt: SprtUnits | None
+    digest: Any = None
 
 
 def load_done(path: Path, manifest: Manifest, cut: bool = True) -> Earlier:
     """The results already in matches.jsonl.gz, checked against the run's schedule (see
-    :func:`folder.read_records`), read as a stream. An unfinished last batch (an interrupted
-    write) is cut off (``cut``), so its matches are replayed; every other line that is not used
-    stays in the file, counted and reported: the matches of damaged batches and unreadable lines
-    are played again, records of no match of the schedule are left out, and a match recorded
-    twice with different results is left out and not played again (another record would not
-    settle it)."""
-    partial = Partial(VariantShape.of(manifest))
-    sprt = SprtUnits() if manifest.stop is not None else None
-
-    def fold(rec: MatchRecord) -> None:
-        if not rec.failed:
-            partial.add(rec)
-            if sprt is not None:
-                sprt.add(rec)
-
+    :func:`folder.read_records`), read as a stream, from the folder's resume checkpoint on when
+    the file starts with the bytes it read (:mod:`.checkpoint`). An unfinished last batch (an
+    interrupted write) is cut off (``cut``), so its matches are replayed; every other line that
+    is not used stays in the file, counted and reported: the matches of damaged batches and
+    unreadable lines are played again, records of no match of the schedule are left out, and a
+    match recorded twice with different results is left out and not played again (another
+    record would not settle it). Reading to resume (``cut``), it saves a checkpoint after."""
+    keep = cut and manifest.stop is None
+    ck, h = _verified_checkpoint(path, manifest) if keep else (None, None)
     try:
-        recs = fld.read_records(path, fld.schedule_of(manifest), fold)
+        try:
+            earlier = _read_done(path, manifest, ck)
+        except fld.NotContinued:
+            ck, h = None, None
+            earlier = _read_done(path, manifest, None)
     except SUM_ERRORS as e:
         raise fld.Damaged(f"cribsim: {path}: cannot summarise its records ({describe(e, 200)}: damaged records or "
                           "manifest); nothing was changed") from None
+    recs = earlier.records
     if cut and recs.torn_tail:
         warn(f"{path}: cut an unfinished last batch (an interrupted write); its matches are played again")
     note = fld.unreadable_note(path, recs)
@@ -190,6 +194,38 @@ def load_done(path: Path, manifest: Manifest, cut: bool = True) -> Earlier:
     if cut and path.exists():
         fld.cut_torn_tail(path, recs)
         recs.torn_tail = False  # (cut off: the report has nothing to say of it)
+    if keep:
+        start = 0 if ck is None else ck.records.good_end
+        earlier.digest = checkpoint.digest_of(path, recs.good_end, h, start) if path.exists() else checkpoint.hasher()
+        if earlier.digest is not None:
+            with contextlib.suppress(OSError):
+                checkpoint.save(path.parent, manifest, checkpoint.Checkpoint(recs, earlier.partial,
+                                                                            earlier.digest.hexdigest()))
+    return earlier
+
+
+def _verified_checkpoint(path: Path, manifest: Manifest) -> tuple[checkpoint.Checkpoint | None, Any]:
+    """The folder's checkpoint if the records file starts with the bytes it read (and the
+    digest of those bytes, to go on from), else (None, None)."""
+    ck = checkpoint.load(path.parent, manifest, fld.schedule_of(manifest))
+    if ck is None or not path.is_file():
+        return None, None
+    h = checkpoint.digest_of(path, ck.records.good_end)
+    return (ck, h) if h is not None and h.hexdigest() == ck.digest else (None, None)
+
+
+def _read_done(path: Path, manifest: Manifest, ck: checkpoint.Checkpoint | None) -> Earlier:
+    """Read the records (from the checkpoint on, if given), summing the results."""
+    partial = ck.partial if ck is not None else Partial(VariantShape.of(manifest))
+    sprt = SprtUnits() if manifest.stop is not None else None
+
+    def fold(rec: MatchRecord) -> None:
+        if not rec.failed:
+            partial.add(rec)
+            if sprt is not None:
+                sprt.add(rec)
+
+    recs = fld.read_records(path, fld.schedule_of(manifest), fold, ck.records if ck is not None else None)
     return Earlier(recs, partial, sprt)
 
 
@@ -363,7 +399,8 @@ def _settle_earlier(run: Run) -> Earlier:
             old = None
         done = load_done(run.out / fld.RECORDS, run.manifest) if old is not None else \
             Earlier(fld.Records(Seen(fld.schedule_of(run.manifest))), Partial(VariantShape.of(run.manifest)),
-                    SprtUnits() if run.manifest.stop is not None else None)
+                    SprtUnits() if run.manifest.stop is not None else None,
+                    checkpoint.hasher() if run.manifest.stop is None else None)
     except OSError as e:
         raise RunFailed(f"cribsim: run failed: cannot prepare {run.out} ({e.strerror or e}); nothing was removed "
                         "but what --fresh names") from None
@@ -414,8 +451,10 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
     sink, verdict = None, None
     stopped = False  # stopped as asked, every batch in hand written: the sink's count is what is on disk
     try:
+        tracker = None if earlier.digest is None else \
+            checkpoint.Tracker(run.out, run.manifest, earlier.records, earlier.digest, time.monotonic())
         sink = Sink(jsonl, run.manifest, earlier.records, earlier.partial, earlier.sprt, run.size,
-                    run.progress and not run.quiet)
+                    run.progress and not run.quiet, tracker)
         run.nodes = play(ctx, pending, sink)
         if run.stop.requested:
             status, stopped = "interrupted", True

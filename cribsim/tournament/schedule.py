@@ -188,6 +188,12 @@ class Seen:
         self.count += 1
         return True
 
+    def discard(self, i: int) -> None:
+        """Unmark match ``i`` (if marked)."""
+        if self.has(i):
+            self.bits[i >> 3] &= ~(1 << (i & 7)) & 0xFF
+            self.count -= 1
+
     def has_id(self, match_id: str) -> bool:
         i = self.index(match_id)
         return i is not None and self.has(i)

@@ -17,6 +17,7 @@ from ..gamelog import GAMES_FILE, RecordFileError, append_logs, cut_torn_member,
 from ..nofollow import open_append
 from .aggregate import Partial
 from .batch import Sealed, seal
+from .checkpoint import Tracker
 from .folder import Records
 from .manifest import Manifest
 from .recordfile import decode
@@ -105,7 +106,7 @@ class Sink:
     run with ``stop:`` the sequential test's outcomes (``sprt``)."""
 
     def __init__(self, path: Path, manifest: Manifest, earlier: Records, partial: Partial,
-                 sprt: SprtUnits | None, total: int, progress: bool) -> None:
+                 sprt: SprtUnits | None, total: int, progress: bool, tracker: Tracker | None = None) -> None:
         self.path = path
         self.games: Path | None = None  # the game records (record:), appended before the results
         self.logged: set[str] = set()
@@ -122,6 +123,7 @@ class Sink:
         self.batches: list[int] = []  # the size of each batch written (for the run log)
         self.closed: set[Stream] = set()
         self.progress = Progress(total, earlier.accounted) if progress else None
+        self.tracker = tracker  # the resume checkpoint, kept up to date
         self.update_sprt()
 
     def add(self, batch: Sealed) -> None:
@@ -145,8 +147,14 @@ class Sink:
             if i is not None:
                 self.seen.add(i)
         self.played += len(batch.ids)
-        self.results += len(batch.ids) - sum(1 for f in batch.partial.forfeits if f.failed)
+        failed = {f.match for f in batch.partial.forfeits if f.failed}
+        self.results += len(batch.ids) - len(failed)
         self.partial.merge(batch.partial)
+        if self.tracker is not None:
+            self.tracker.add(batch.data, fresh, {p for i, p in zip(batch.ids, fresh) if i in failed and p is not None})
+            now = time.monotonic()
+            if self.tracker.due(now):
+                self.tracker.save(self.partial, now)
         if self.progress is not None:
             self.progress.update(len(batch.ids))
         if self.sprt is not None and batch.sprt is not None:
@@ -184,6 +192,8 @@ class Sink:
         if self.f is not None:
             f, self.f = self.f, None  # closed: the sink is not used after
             f.close()
+            if self.tracker is not None:
+                self.tracker.save(self.partial, time.monotonic())
 
 
 def open_games(out: Path) -> tuple[Path, set[str]]:
