@@ -10,8 +10,9 @@ import os
 import socket
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import CribsimError, RunFailed, describe
 from .sink import warn
@@ -166,6 +167,7 @@ def ray_messages_to_log() -> Iterator[str | None]:
     streams = {1: "stdout", 2: "stderr"}
     old = {n: getattr(sys, name) for n, name in streams.items()}
     ours: list[io.TextIOWrapper] = []
+    undo = None
     try:
         for n, name in streams.items():
             if _uses(old[n], n):  # our own writes keep going where they went
@@ -174,8 +176,13 @@ def ray_messages_to_log() -> Iterator[str | None]:
                 ours.append(mine)
                 setattr(sys, name, mine)
             os.dup2(fd, n)
+        to_log = open(os.dup(fd), "w", buffering=1, errors="backslashreplace", encoding="utf-8")
+        ours.append(to_log)
+        undo = _ray_prints_to(to_log)
         yield log
     finally:
+        if undo is not None:
+            undo()
         for n, name in streams.items():
             with contextlib.suppress(Exception):
                 getattr(sys, name).flush()  # (None: nothing to flush)
@@ -186,6 +193,29 @@ def ray_messages_to_log() -> Iterator[str | None]:
         for mine in ours:
             with contextlib.suppress(Exception):
                 mine.close()
+
+
+def _ray_prints_to(stream: io.TextIOWrapper) -> Callable[[], None]:
+    """Ray's driver also prints, from a thread of its own, what its cluster publishes (a dead
+    raylet's last log lines, sent by that node when it goes) through
+    ``ray._private.worker.print_to_stdstream``, to ``sys.stdout``: our stream, so it reached the
+    terminal. Send those prints to ``stream`` (the log) instead; returns the undo. A Ray
+    without that function is left as it is."""
+    try:
+        import ray._private.worker as ray_worker
+    except ImportError:
+        return lambda: None
+    real = getattr(ray_worker, "print_to_stdstream", None)
+    show = getattr(ray_worker, "print_worker_logs", None)
+    if real is None or show is None:
+        return lambda: None
+
+    def to_log(data: dict[str, Any], ignore_prefix: bool) -> None:
+        with contextlib.suppress(Exception):
+            show(data, stream, ignore_prefix)
+
+    ray_worker.print_to_stdstream = to_log
+    return lambda: setattr(ray_worker, "print_to_stdstream", real)
 
 
 def _uses(stream: object, fd: int) -> bool:

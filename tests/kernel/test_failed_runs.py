@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -132,16 +133,28 @@ def test_a_run_on_a_cluster_says_which_one_it_joined(tmp_path, ray_cluster, caps
 
 def test_rays_own_messages_reach_neither_stdout_nor_stderr(capfd):
     """What Ray's core writes straight to descriptors 1 and 2 (a lost node's dump, with colour
-    codes) goes to the run's log; cribsim's own prints keep the terminal."""
+    codes), and what Ray's driver prints of what its cluster publishes (a dead raylet's last log
+    lines, printed to sys.stdout from a thread of Ray's), go to the run's log; cribsim's own
+    prints keep the terminal."""
+    import ray._private.worker as ray_worker
+
+    real = ray_worker.print_to_stdstream
     with ray_messages_to_log() as log:
         os.write(1, b"\x1b[33m(raylet) Raylet is terminated\x1b[0m\n")
         os.write(2, b"[core] auth retry\n")
         print("the tables")
         print("cribsim: a message", file=sys.stderr)
+        thread = threading.Thread(target=ray_worker.print_to_stdstream, args=(
+            {"lines": ["Raylet is terminated. Last 20 lines"], "pid": "raylet", "is_err": False}, False))
+        thread.start()
+        thread.join()
+    assert ray_worker.print_to_stdstream is real  # (put back)
     out, err = capfd.readouterr()
     assert out == "the tables\n" and err == "cribsim: a message\n"
     with open(log, "rb") as f:
-        assert f.read() == b"\x1b[33m(raylet) Raylet is terminated\x1b[0m\n[core] auth retry\n"
+        text = f.read()
+    assert text.startswith(b"\x1b[33m(raylet) Raylet is terminated\x1b[0m\n[core] auth retry\n")
+    assert b"Raylet is terminated. Last 20 lines" in text
     os.unlink(log)
 
 

@@ -6,6 +6,7 @@ validation, tracebacks before anything was written, alias bombs, silent surprise
 command lines and damaged results folders; then the runner's own failures (a bug in a match,
 a full disk, Ctrl-C, a dying raylet), the folder lock, --fresh and report."""
 
+import contextlib
 import gzip
 import json
 import os
@@ -858,3 +859,55 @@ def test_a_dying_raylet_is_one_line_and_the_manifest_says_failed(tmp_path):
     log = err.rsplit("(Ray's own messages: ", 1)
     if len(log) == 2:
         Path(log[1].rstrip().rstrip(")")).unlink(missing_ok=True)
+
+
+def test_the_heads_loss_on_a_cluster_is_one_line_saying_how_to_resume(tmp_path):
+    """A run joined to a cluster of two nodes whose head goes (its GCS and raylet killed): the
+    run fails in one line naming --resume, nothing of Ray's reaches stdout, the manifest says
+    failed, and a resume finishes with the tables of an undisturbed run. (The driver waits for
+    the GCS to come back before it gives up: Ray's 60 s by default, 3 s here.)"""
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: head\nlineup: [random, greedy]\nmatches: 1500\nseed: 2\n")
+    out = tmp_path / "out"
+    env = {k: v for k, v in ENV.items() if k != "RAY_ADDRESS"}
+    cluster = subprocess.Popen([sys.executable, "-m", "tests.kernel.two_nodes"], cwd=ROOT, env=env,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert cluster.stdout is not None and cluster.stdin is not None
+        address = cluster.stdout.readline().strip()
+        env["RAY_gcs_rpc_server_reconnect_timeout_s"] = "3"
+        p = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--quiet", "--address", address,
+                              "--out", str(out)], cwd=tmp_path, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            jsonl = out / "matches.jsonl.gz"
+            deadline = time.time() + 90
+            while time.time() < deadline and (not jsonl.exists() or jsonl.stat().st_size == 0) and p.poll() is None:
+                time.sleep(0.05)
+            cluster.stdin.write("head\n")
+            cluster.stdin.flush()
+            assert cluster.stdout.readline().strip() == "gone"
+            got, err = p.communicate(timeout=120)
+        finally:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            cluster.communicate("stop\n", timeout=60)
+        if cluster.poll() is None:
+            os.killpg(cluster.pid, signal.SIGKILL)
+            cluster.wait()
+    err = err.decode()
+    assert p.returncode == 1 and got == b"", (got[:300], err)
+    assert "Traceback" not in err and len(err.splitlines()) == 1 and err.startswith("cribsim: run failed:"), err
+    assert "continue with --resume" in err
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["status"] == "failed" and 0 < m["played"] < 1500
+    log = err.rsplit("(Ray's own messages: ", 1)
+    if len(log) == 2:
+        Path(log[1].rstrip().rstrip(")")).unlink(missing_ok=True)
+    run_experiment(load_experiment(cfg), out, serial=True, resume=True, quiet=True)
+    run_experiment(load_experiment(cfg), tmp_path / "calm", serial=True, quiet=True)
+    for name in ("entries.csv", "matrix_standard.csv", "variants.csv"):
+        assert (out / name).read_bytes() == (tmp_path / "calm" / name).read_bytes(), name
