@@ -90,6 +90,9 @@ class Game(ABC, Generic[R]):
     # the module of the game's own commands (cribbage's score, peg, dealstats): its
     # add_commands(subparsers) adds them; the command line alone imports it, so a game loads light
     commands: ClassVar[str | None] = None
+    # the module of the game's table for a person (cribsim play --human): its view(rules) gives
+    # a cribsim.human.View; None: nobody can sit at this game's table yet
+    human: ClassVar[str | None] = None
     columns: ClassVar[tuple[Column, ...]] = (
         Column("games", "count"),
         Column("first player wins", "rate", "first_dealer_won", plot=True),
@@ -106,11 +109,14 @@ class Game(ABC, Generic[R]):
     def play_game(self, rules: R, strategies: Sequence[Any], seed: int, address: tuple[int, int],
                   first: int | None = None, log: bool = False, start_scores: Sequence[int] | None = None,
                   tape: GameTape | None = None,
-                  counters: Sequence[tuple[float, float]] | None = None) -> PlayedGame:
+                  counters: Sequence[tuple[float, float]] | None = None,
+                  events: list[Any] | None = None) -> PlayedGame:
         """One game: ``address`` is (match key, game number), from which every random draw is
         derived; ``first`` None draws for the first player; ``log`` keeps the events for
-        :meth:`narrate`; a ``tape`` records decks and answers (a game record); ``counters`` (per
-        seat: miss rate, vigilance) only for a game with a counting model."""
+        :meth:`narrate`; ``events`` (a list of the caller's; implies ``log``) is where they are
+        kept as they happen (a person at the table sees them so); a ``tape`` records decks and
+        answers (a game record); ``counters`` (per seat: miss rate, vigilance) only for a game
+        with a counting model."""
 
     @abstractmethod
     def replay_game(self, rules: R, log: GameLog, seed: int, address: tuple[int, int],

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import shlex
+import sys
+from pathlib import Path
 from typing import Any
 
 from ..errors import CribsimError, IllegalMove
+from ..gamelog import GameTape, MatchLog, append_logs
 from ..games import default_game, game_named
+from ..human import HumanSeat, Quit, terminal
 from ..isolation import Isolated, PluginFault, check
 from ..isolation.bots import Bot, sandbox_on
 from ..isolation.sandbox import require
@@ -35,12 +40,23 @@ def add_commands(sub: Any) -> None:
                     help="every player overlooks each scoring item with this chance (the counting model)")
     pl.add_argument("--vigilance", type=probability_arg, default=1.0,
                     help="chance of spotting an opponent's miss (with rules where an opponent takes missed points)")
+    pl.add_argument("--human", type=int, metavar="SEAT",
+                    help="you take this seat (0 first) and play it in the terminal: cards by name or number, "
+                         "? for a hint from expert, q to leave")
+    pl.add_argument("--against", metavar="NAME",
+                    help="with --human: the strategy of every other seat (default: the game's own choice)")
+    pl.add_argument("--save", metavar="FILE", help="with --human: save the finished game as a game record "
+                                                   "(a new .jsonl.gz file; cribsim replay FILE narrates it)")
     pl.set_defaults(func=cmd_play)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     rules = load_rules_arg(args.rules) if args.rules else _rules_for_players(args.players, args.teams)
     game = game_named(rules.game)
+    if args.human is not None:
+        return play_human(args, rules, game)
+    if args.save is not None:
+        raise CribsimError("cribsim play: --save goes with --human (a run records games with record: in its config)")
     if args.miss_rate and not game.counting_model:
         raise CribsimError(f"cribsim play: --miss-rate: {game.title} has no counting model")
     if len(args.bot) > rules.players:
@@ -88,3 +104,56 @@ def _rules_for_players(players: int, teams: bool) -> Any:
         raise CribsimError("cribsim play: --teams needs --players 4" if teams
                            else f"cribsim play: --players must be {counts[0]} to {counts[-1]}, got {players}")
     return load_rules(presets[(players, teams)])
+
+
+def play_human(args: argparse.Namespace, rules: Any, game: Any) -> int:
+    """``cribsim play --human SEAT``: one game with a person in that seat (see :mod:`cribsim.human`)."""
+    if game.human is None:
+        raise CribsimError(f"cribsim play: --human: nobody can sit at a {game.title} table yet")
+    if not 0 <= args.human < rules.players:
+        raise CribsimError(f"cribsim play: --human must be a seat 0 to {rules.players - 1}, got {args.human}")
+    if args.bot or args.miss_rate:
+        raise CribsimError("cribsim play: --human plays against --against's strategy, without --bot or --miss-rate")
+    save = Path(args.save) if args.save is not None else None
+    if save is not None and (save.exists() or save.is_symlink()):
+        raise CribsimError(f"cribsim play: --save {save}: the file exists; give a new one")
+    table = importlib.import_module(game.human)
+    view = table.view(rules)
+    args.against = args.against or table.OPPONENT
+    other = factory(args.against, rules=(rules,), game=rules.game)
+    events: list[Any] = []
+    ask, say = terminal(sys.stdin, sys.stdout)
+    me = HumanSeat(view, args.human, events, ask, say)
+    makers: list[Any] = [(lambda rng: me) if seat == args.human else other for seat in range(rules.players)]
+    tape = GameTape() if save is not None else None
+    print(f"Rules: {rules.name} {rules.describe()}  seed {args.seed}; you are seat {args.human}, the others "
+          f"play {args.against}")
+    try:
+        result = game.play_game(rules, make_strategies(makers), args.seed, (0, 0), events=events, tape=tape)
+    except Quit:
+        print("\nYou left the game.")
+        return 0
+    me.finish()
+    print(game.narrate(rules, result)[-1])
+    if save is not None and tape is not None:
+        _save(save, rules, game, result, tape, args)
+    return 0
+
+
+def _save(path: Path, rules: Any, game: Any, result: Any, tape: GameTape, args: argparse.Namespace) -> None:
+    """The game as a game record: a match of this one game (refused if the rules' match goes on)."""
+    points = [0] * len(rules.sides)
+    _, over = game.after_game(rules, result, points, 1)
+    if over is None:
+        raise CribsimError(f"cribsim play: --save: under {rules.name} a match goes on after this game, and a "
+                           "record holds whole matches; nothing saved")
+    names = ["you" if args.human in side else args.against for side in rules.sides]
+    strategies = ["human" if args.human in side else args.against for side in rules.sides]
+    log = MatchLog(id="0.0.0.0", experiment="play", variant=rules.name, game=rules.game, rules=rules.to_dict(),
+                   fingerprint=rules.fingerprint(), seed=args.seed, match_key=0, entries=names,
+                   strategies=strategies, winner=over, game_points=points, games=[tape.log()])
+    try:
+        append_logs(path, [log])
+    except OSError as e:
+        raise CribsimError(f"cribsim play: --save {path}: {e.strerror or e}") from None
+    print(f"Saved to {path}: cribsim replay {path}")

@@ -43,6 +43,7 @@ class Cribbage(Game[Rules]):
                           (4, True): "four_player_partners", (5, False): "five_player"}
     columns = COLUMNS
     commands = "cribsim.games.cribbage.commands"
+    human = "cribsim.games.cribbage.human"
 
     def build_rules(self, data: dict[str, Any], source: str) -> Rules:
         return build_rules(data, source)
@@ -50,9 +51,10 @@ class Cribbage(Game[Rules]):
     def play_game(self, rules: Rules, strategies: Sequence[Any], seed: int, address: tuple[int, int],
                   first: int | None = None, log: bool = False, start_scores: Sequence[int] | None = None,
                   tape: GameTape | None = None,
-                  counters: Sequence[tuple[float, float]] | None = None) -> PlayedGame:
+                  counters: Sequence[tuple[float, float]] | None = None,
+                  events: list[Any] | None = None) -> PlayedGame:
         return engine.play_game(rules, strategies, seed, address, first, log=log, counters=counters,
-                                start_scores=start_scores, tape=tape)
+                                start_scores=start_scores, tape=tape, live=events)
 
     def replay_game(self, rules: Rules, log: GameLog, seed: int, address: tuple[int, int],
                     counters: Sequence[tuple[float, float]] | None, where: str, partial: bool = False) -> PlayedGame:

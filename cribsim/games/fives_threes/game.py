@@ -24,6 +24,7 @@ class FivesThrees(Game[DominoRules]):
     title = "Fives and Threes"
     default_rules = "fives_threes"
     builtins = BUILTIN
+    human = "cribsim.games.fives_threes.human"
     columns = COLUMNS
 
     def build_rules(self, data: dict[str, Any], source: str) -> DominoRules:
@@ -32,11 +33,12 @@ class FivesThrees(Game[DominoRules]):
     def play_game(self, rules: DominoRules, strategies: Sequence[Any], seed: int, address: tuple[int, int],
                   first: int | None = None, log: bool = False, start_scores: Sequence[int] | None = None,
                   tape: GameTape | None = None,
-                  counters: Sequence[tuple[float, float]] | None = None) -> PlayedGame:
+                  counters: Sequence[tuple[float, float]] | None = None,
+                  events: list[Any] | None = None) -> PlayedGame:
         if counters is not None:
             raise ConfigError("<inline>", "miss_rate", "Fives and Threes has no counting model")
-        return engine.play_game(rules, strategies, seed, address, first, log=log, start_scores=start_scores,
-                                tape=tape)
+        return engine.play_game(rules, strategies, seed, address, first, log=log or events is not None,
+                                start_scores=start_scores, tape=tape, events=events)
 
     def replay_game(self, rules: DominoRules, log: GameLog, seed: int, address: tuple[int, int],
                     counters: Sequence[tuple[float, float]] | None, where: str, partial: bool = False) -> PlayedGame:

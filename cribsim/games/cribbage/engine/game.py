@@ -147,12 +147,16 @@ def play_game(rules: Rules, strategies: Sequence[Any], seed: int, address: tuple
               first_dealer: int | None = None, log: bool = False,
               counters: Sequence[tuple[float, float]] | None = None,
               decks: dict[int, list[int]] | None = None, match_score: tuple[int, ...] = (),
-              start_scores: Sequence[int] | None = None, tape: GameTape | None = None) -> GameResult:
+              start_scores: Sequence[int] | None = None, tape: GameTape | None = None,
+              live: list[Event] | None = None) -> GameResult:
     """Play one game. ``address`` is (match key, game number); decks are derived from it (or
     given in ``decks``). ``first_dealer`` None means cut for it (R-DEAL-1). With ``log`` the
-    result carries the events. ``counters`` (per seat: miss rate, vigilance) models players who
-    overlook points. ``start_scores`` (by side) starts the game from a later position. A
-    ``tape`` records the cut, the decks, the counting draws and every answer (a game record)."""
+    result carries the events; ``live`` (a list of the caller's, which implies ``log``) is the
+    list they are kept in, so the caller sees each event as it happens (a person at the
+    table). ``counters`` (per seat: miss rate, vigilance) models players who overlook points.
+    ``start_scores`` (by side) starts the game from a later position. A ``tape`` records the
+    cut, the decks, the counting draws and every answer (a game record)."""
+    log = log or live is not None
     events: list[Event] | None = [] if log or tape is not None else None
     if first_dealer is None:
         first_dealer = cut_for_deal(rules, seed, address, events)
@@ -160,6 +164,9 @@ def play_game(rules: Rules, strategies: Sequence[Any], seed: int, address: tuple
                   counters=counters, scores=start_scores)
     if events and g.events is not None:
         g.events[:0] = events
+    if live is not None and g.events is not None:
+        live[:] = g.events
+        g.events = live
     seed_strategies(strategies, seed, address)
     asks = answerers(g.program, strategies)
     if tape is not None:

@@ -59,13 +59,21 @@ class Decision:
     """A kind of decision a seat makes. ``default(strategy, obs)`` answers for a strategy that
     does not implement the method named ``name`` (None: such a strategy is refused when the
     lineup loads). ``legal(obs)`` lists every legal answer (for generic drivers, tests and
-    environments); ``check(obs, answer)`` returns an error message for an illegal one."""
+    environments); ``check(obs, answer)`` returns an error message for an illegal one.
+
+    For a person at the table (``cribsim play --human``; None: cards, as the core's decisions
+    take them): ``show(answer)`` writes an answer as a person reads it, ``read(words, obs)``
+    reads one typed (a ValueError with a one-line reason if it cannot), ``prompt(obs)`` says
+    what is asked."""
 
     name: str
     doc: str
     legal: Callable[[Any], list[Any]]
     check: Callable[[Any, Any], str | None]
     default: Callable[[Any, Any], Any] | None = None
+    show: Callable[[Any], str] | None = None
+    read: Callable[[list[str], Any], Any] | None = None
+    prompt: Callable[[Any], str] | None = None
 
 
 class Variant:

@@ -113,6 +113,15 @@ def auction(g: GameState) -> Generator[int, Any, None]:
         g.award(holder, -pay, OTHER, f"pegs back the bid of {standing}")
 
 
+def _read_bid(words: list[str], obs: Any) -> int | None:
+    """A bid typed by a person: a whole number, or pass."""
+    if [w.lower() for w in words] == ["pass"]:
+        return None
+    if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 6:
+        raise ValueError("a bid is a whole number, or pass")
+    return int(words[0])
+
+
 class Auction(Variant):
     name = "auction"
     rule = "V-AUCTION"
@@ -124,7 +133,11 @@ class Auction(Variant):
     )
     phases = (Phase("after_deal", auction, "bid"),)
     decisions = (Decision("bid", "a whole number above obs.bid_standing (at least min_bid, at most max_bid), "
-                                 "or None to pass", legal=bid_choices, check=bid_error, default=pass_always),)
+                                 "or None to pass", legal=bid_choices, check=bid_error, default=pass_always,
+                          show=lambda a: "pass" if a is None else str(a), read=_read_bid,
+                          prompt=lambda obs: f"bid for the crib: the standing bid is {obs.bid_standing}"
+                                             + (f" (seat {obs.bid_by})" if obs.bid_by >= 0 else "")
+                                             + "; a higher bid, or pass"),)
     observation = {"bid_standing": 0, "bid_by": -1, "bids": ()}
     columns = (Column("crib bought (share of deals)", "ratio", "metrics.crib_bought"),
                Column("bid paid/deal", "ratio", "metrics.price_paid"))

@@ -14,9 +14,9 @@ from collections.abc import Callable, Generator
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from cribsim.errors import ConfigError, IllegalMove
+from cribsim.errors import ConfigError, CribsimError, IllegalMove
 
-from ..cards import cards_str
+from ..cards import cards_str, parse_cards
 from ..engine.phases import obeys, without
 from ..engine.variant import Decision, Phase, Variant
 
@@ -122,6 +122,18 @@ def pass_cards(g: GameState) -> Generator[int, Any, None]:
             g.log(s, "deal", "from partner", cards=kept[s])
 
 
+def _read_passes(words: list[str], obs: Any) -> tuple[list[int], list[int]]:
+    """Passes typed by a person: the partner's cards, ``/``, the crib's."""
+    text = " ".join(words)
+    if "/" not in text:
+        raise ValueError("give the partner's cards, then / and the crib's")
+    left, right = text.split("/", 1)
+    try:
+        return parse_cards(left.split()), parse_cards(right.split())
+    except CribsimError as e:
+        raise ValueError(str(e).removeprefix("cribsim: ")) from None
+
+
 class Canadian(Variant):
     name = "canadian"
     rule = "V-CANADIAN"
@@ -131,7 +143,10 @@ class Canadian(Variant):
     phases = (Phase("deal", canadian_deal), Phase("discard", pass_cards, "pass_cards"))
     decisions = (Decision("pass_cards", "(4 cards for the partner, 2 for the crib) of the 10 dealt",
                           legal=lambda obs: [(p, t) for _, p, t in splits(obs)], check=pass_error,
-                          default=pass_worth_most),)
+                          default=pass_worth_most,
+                          show=lambda a: f"{cards_str(a[0])} / {cards_str(a[1])}", read=_read_passes,
+                          prompt=lambda obs: f"pass {obs.passes} to your partner, then {obs.discards} to the crib "
+                                             "(partner's / crib's)"),)
     observation = {"passes": 0}
 
     @staticmethod

@@ -67,7 +67,9 @@ class Inspect(Variant):
     phases = (Phase("after_discard", inspect, "inspect"),)
     decisions = (Decision("inspect", "the 4 cards to keep of obs.hand + obs.crib",
                           legal=lambda obs: list(combinations(obs.hand + obs.crib, len(obs.hand))),
-                          check=keep_error, default=keep_own),)
+                          check=keep_error, default=keep_own,
+                          prompt=lambda obs: f"your hand {cards_str(obs.hand)}, the crib {cards_str(obs.crib)}: "
+                                             f"keep {len(obs.hand)} of them"),)
     observation = {"crib": ()}
 
     @classmethod
