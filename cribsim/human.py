@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
+SHOWN = 40  # answers listed (and taken by number) up to this many; more are typed by name
+
 
 class Quit(Exception):
     """The person left the game (``q``, or the end of input)."""
@@ -43,6 +45,9 @@ class View(Protocol):
 
     def read(self, text: str, obs: Any, decision: str, options: Sequence[Option]) -> Option | str:
         """The option ``text`` names (by number or by name), or why it names none."""
+
+    def how(self, decision: str) -> str:
+        """How an answer to ``decision`` is typed (the listed answers shown)."""
 
     def hint(self, obs: Any, decision: str) -> list[str]:
         """The game's best strategy's answer, with its values where it has them."""
@@ -87,11 +92,12 @@ class HumanSeat:
         for line in self.view.situation(obs, decision):
             self.say(line)
         options = self.view.options(obs, decision)
-        if len(options) <= 20:
+        if len(options) <= SHOWN:
             for i, o in enumerate(options, 1):
                 self.say(f"  {i:>2}) {o.label}")
+        how = self.view.how(decision) if len(options) <= SHOWN else "by name"
         while True:
-            text = self.ask_line(f"Your {decision.replace('_', ' ')} (a number or by name; ? for a hint, q to leave): ")
+            text = self.ask_line(f"Your {decision.replace('_', ' ')} ({how}; ? for a hint, q to leave): ")
             text = text.strip()
             if text.lower() in ("q", "quit"):
                 raise Quit()

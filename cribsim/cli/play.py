@@ -115,8 +115,8 @@ def play_human(args: argparse.Namespace, rules: Any, game: Any) -> int:
     if args.bot or args.miss_rate:
         raise CribsimError("cribsim play: --human plays against --against's strategy, without --bot or --miss-rate")
     save = Path(args.save) if args.save is not None else None
-    if save is not None and (save.exists() or save.is_symlink()):
-        raise CribsimError(f"cribsim play: --save {save}: the file exists; give a new one")
+    if save is not None:
+        _check_save(save, rules)
     table = importlib.import_module(game.human)
     view = table.view(rules)
     args.against = args.against or table.OPPONENT
@@ -138,6 +138,20 @@ def play_human(args: argparse.Namespace, rules: Any, game: Any) -> int:
     if save is not None and tape is not None:
         _save(save, rules, game, result, tape, args)
     return 0
+
+
+def _check_save(save: Path, rules: Any) -> None:
+    """Before the game: a record holds whole matches, so a game is saved only under rules whose
+    match is one game; and a new file in a folder that can be written."""
+    fmt = rules.match
+    if not (fmt.games == 1 or (fmt.games == 0 and fmt.points_table()["win"] >= fmt.first_to)):
+        raise CribsimError(f"cribsim play: --save: under {rules.name} a match is more than one game, and a record "
+                           "holds whole matches")
+    if save.exists() or save.is_symlink():
+        raise CribsimError(f"cribsim play: --save {save}: the file exists; give a new one")
+    folder = save.parent if str(save.parent) else Path(".")
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise CribsimError(f"cribsim play: --save {save}: {folder} is not a folder this user can write")
 
 
 def _save(path: Path, rules: Any, game: Any, result: Any, tape: GameTape, args: argparse.Namespace) -> None:

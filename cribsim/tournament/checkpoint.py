@@ -19,6 +19,8 @@ import base64
 import gzip
 import hashlib
 import json
+import os
+import stat
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,7 +28,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..nofollow import open_read
+from ..nofollow import open_fd, open_read
 from .aggregate import ColumnSums, Exact, ForfeitRow, PairedSums, Partial, VariantShape, VariantSums
 from .atomic import atomic_write_bytes
 from .folder import CHECKPOINT, Records
@@ -84,11 +86,13 @@ def save(out: Path, manifest: Manifest, ck: Checkpoint) -> None:
 
 
 def load(out: Path, manifest: Manifest, schedule: Schedule) -> Checkpoint | None:
-    """The folder's checkpoint if it is one of this run's schedule and reads whole (its digest is
-    checked by the caller); None otherwise."""
+    """The folder's checkpoint if it is one of this run's schedule, reads whole and agrees with
+    itself (its digest is checked by the caller); None otherwise. A results folder may come from
+    someone else: only a regular file is read, within sizes the schedule allows (no pipe to
+    block on, no small file that decompresses into gigabytes), and counts that contradict each
+    other or name what the run has not are refused."""
     try:
-        with open_read(out / NAME) as f:
-            d = json.loads(gzip.decompress(f.read()))
+        d = json.loads(_read_capped(out / NAME, schedule))
         if d["format"] != FORMAT or d["schedule"] != _schedule_key(manifest):
             return None
         r = Records(_seen(schedule, d["seen"]))
@@ -100,10 +104,46 @@ def load(out: Path, manifest: Manifest, schedule: Schedule) -> Checkpoint | None
         r.foreign_lines = [_count(x) for x in d["foreign_lines"]]
         r.damaged = [_count(x) for x in d["damaged"]]
         r.disputed = {str(x) for x in d["disputed"]}
-        return Checkpoint(r, partial_from_json(VariantShape.of(manifest), d["partial"]), str(d["digest"]))
+        ck = Checkpoint(r, partial_from_json(VariantShape.of(manifest), d["partial"]), str(d["digest"]))
+        return ck if _agrees(ck, manifest, schedule) else None
     except (OSError, EOFError, zlib.error, gzip.BadGzipFile, ValueError, KeyError, TypeError, IndexError,
-            AttributeError, ZeroDivisionError, RecursionError):
+            AttributeError, ZeroDivisionError, RecursionError, OverflowError):
         return None
+
+
+def _read_capped(path: Path, schedule: Schedule) -> bytes:
+    """The checkpoint's JSON: a regular file (opened without blocking on a pipe), at most as big
+    as the schedule makes a checkpoint, decompressed to at most as much as it can hold."""
+    fd = open_fd(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        limit = (1 << 24) + schedule.size // 2  # (two compressed bitmaps and the sums)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            raise ValueError("not a checkpoint")
+        packed = f.read(limit + 1)
+    unpacked = zlib.decompressobj(wbits=31)
+    most = (1 << 26) + 400 * schedule.size  # (a forfeit's message at most, a match)
+    data = unpacked.decompress(packed, most)
+    if unpacked.unconsumed_tail or not unpacked.eof:
+        raise ValueError("not a checkpoint")
+    return data
+
+
+def _agrees(ck: Checkpoint, manifest: Manifest, schedule: Schedule) -> bool:
+    """Whether the checkpoint's counts agree with each other and name only the run's matches,
+    entries and tables."""
+    r, p = ck.records, ck.partial
+    assert r.seen is not None and r.used is not None
+    entries = len(manifest.entry_names)
+    tables = {(v, t) for v, ts in enumerate(manifest.tables) for t in range(len(ts))}
+    padding = len(r.seen.bits) * 8 - schedule.size
+    return (r.seen.count == r.results + len(r.disputed) and r.used.count == r.results + r.failed
+            and all(r.seen.index(m) is not None for m in r.disputed)
+            and not any(bits[-1] >> (8 - padding) for bits in (r.seen.bits, r.used.bits) if padding and bits)
+            and p.matches == r.results == sum(n for n, _ in p.tables.values())
+            and set(p.tables) <= tables
+            and all(max(k) < entries for v in p.variants for k in v.pair)
+            and all(e < entries for v in p.variants for e in v.entries))
 
 
 def remove(out: Path) -> None:
@@ -125,8 +165,9 @@ def _bits(s: Seen) -> str:
 
 def _seen(schedule: Schedule, text: Any) -> Seen:
     s = Seen(schedule)
-    bits = zlib.decompress(base64.b64decode(str(text), validate=True))
-    if len(bits) != len(s.bits):
+    unpacked = zlib.decompressobj()
+    bits = unpacked.decompress(base64.b64decode(str(text), validate=True), len(s.bits) + 1)
+    if len(bits) != len(s.bits) or unpacked.unconsumed_tail or not unpacked.eof:
         raise ValueError("a bitmap of another schedule")
     s.bits[:] = bits
     s.count = int.from_bytes(bits, "little").bit_count()

@@ -224,9 +224,9 @@ def read_records(path: str | os.PathLike[str], schedule: Schedule,
         elif place is None:
             recs._foreign(no)
         else:
+            if start is not None and seen.has(place):
+                raise NotContinued(match.id)  # (a result, or disputed, before the checkpoint)
             if start is not None and used.has(place):
-                if seen.has(place):
-                    raise NotContinued(match.id)
                 used.discard(place)  # failed before the checkpoint: settled again with what follows
                 recs.failed -= 1
                 recs.repeats += 1

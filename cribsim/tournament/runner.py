@@ -179,8 +179,10 @@ def load_done(path: Path, manifest: Manifest, cut: bool = True) -> Earlier:
     try:
         try:
             earlier = _read_done(path, manifest, ck)
-        except fld.NotContinued:
-            ck, h = None, None
+        except (fld.NotContinued, fld.Damaged):
+            if ck is None:
+                raise
+            ck, h = None, None  # what follows the checkpoint needs a whole reading to settle
             earlier = _read_done(path, manifest, None)
     except SUM_ERRORS as e:
         raise fld.Damaged(f"cribsim: {path}: cannot summarise its records ({describe(e, 200)}: damaged records or "
@@ -197,6 +199,8 @@ def load_done(path: Path, manifest: Manifest, cut: bool = True) -> Earlier:
     if keep:
         start = 0 if ck is None else ck.records.good_end
         earlier.digest = checkpoint.digest_of(path, recs.good_end, h, start) if path.exists() else checkpoint.hasher()
+        if path.exists() and path.stat().st_size != recs.good_end:
+            earlier.digest = None  # (damaged bytes after the last whole batch stay: no checkpoint covers them)
         if earlier.digest is not None:
             with contextlib.suppress(OSError):
                 checkpoint.save(path.parent, manifest, checkpoint.Checkpoint(recs, earlier.partial,

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PROMPT = re.compile(r"Your ([a-z ]+) \(a number or by name; \? for a hint, q to leave\): $")
+PROMPT = re.compile(r"Your ([a-z ]+) \([^;()]*; \? for a hint, q to leave\): $")
 
 
 def play(args, answer, timeout=240.0):
@@ -58,8 +58,9 @@ def play(args, answer, timeout=240.0):
 
 
 def first_or_pass(decision, screen, asked):
-    """The first listed answer; a pass for a bid; along the way a hint, a card not held and
-    words that are not an answer (each asked again)."""
+    """The first listed answer; a pass for a bid; expert's (from its hint) where the answers are
+    too many to list; along the way a hint, a card not held and words that are not an answer
+    (each asked again)."""
     n = len(asked)
     if n == 2:
         return "?"
@@ -69,6 +70,9 @@ def first_or_pass(decision, screen, asked):
         return "ks" if "KS" not in screen and "[" not in screen else "2c"
     if decision == "bid":
         return "pass"
+    if " 1) " not in screen:
+        hint = re.search(r"(?:expert|mc) would [a-z ]+? ((?:\[|[0-9AJQKT]|JK|pass).*)", screen)
+        return hint.group(1).strip() if hint else "?"
     return "1"
 
 
@@ -97,11 +101,28 @@ def test_a_whole_game_in_the_terminal_saved_and_replayed(tmp_path, rules):
     assert all(r.startswith("  ") for r in reasons)
 
 
+@pytest.mark.parametrize("rules,private", [("three_player_team_inspect", "keeps"),
+                                           ("canadian_doubles", "to partner")])
+def test_a_person_never_sees_another_seats_hidden_cards(rules, private):
+    """Seat 1 (a partnership's) sees its own cards only: never another seat's deal, discard,
+    the lone player's inspection of the crib or a partner's passes before they are shown."""
+    code, shown, _ = play(["--human", "1", "--rules", rules, "--seed", "4"], first_or_pass)
+    assert code == 0, shown[-2000:]
+    names = ("Alice", "Carol", "Dave")
+    leaks = [x for x in shown.splitlines() if x.strip().startswith(names) and
+             ("is dealt" in x or "lays away" in x or private in x)]
+    assert not leaks, leaks[:3]
+    assert "Bob is dealt" in shown
+
+
 def test_q_leaves_the_game_and_bad_flags_are_one_line(tmp_path):
     code, shown, asked = play(["--human", "1", "--seed", "2"], lambda d, s, a: "q")
     assert code == 0 and "You left the game." in shown and len(asked) == 1
     for args, fragment in ((["--human", "2"], "--human must be a seat 0 to 1"),
                            (["--human", "0", "--against", "nosuch"], "unknown strategy 'nosuch'"),
+                           (["--human", "0", "--rules", "three_player_team", "--save", str(tmp_path / "t.gz")],
+                            "a match is more than one game"),
+                           (["--human", "0", "--save", str(tmp_path / "no" / "t.gz")], "not a folder this user can"),
                            (["--save", str(tmp_path / "x.gz")], "--save goes with --human")):
         r = subprocess.run([sys.executable, "-m", "cribsim", "play", *args], capture_output=True, text=True,
                            env=dict(os.environ, PYTHONPATH=str(ROOT)), stdin=subprocess.DEVNULL, timeout=60)

@@ -5,6 +5,7 @@ reading; and a run resumed from one writes the tables an undisturbed run writes.
 
 import gzip
 import json
+import os
 import shutil
 import textwrap
 
@@ -53,10 +54,13 @@ def _lines(batches):
 
 
 def _state(earlier):
-    """Everything a resumed run takes from a reading, as comparable data."""
+    """Everything a resumed run takes from a reading, as comparable data (the forfeits in the
+    order the tables list them: a whole reading settles ids written twice at its end)."""
     r = earlier.records
     counts = {k: v for k, v in vars(r).items() if k not in ("seen", "used", "records")}
-    return (counts, bytes(r.seen.bits), bytes(r.used.bits), checkpoint.partial_to_json(earlier.partial))
+    sums = checkpoint.partial_to_json(earlier.partial)
+    sums["forfeits"] = sorted(sums["forfeits"])
+    return (counts, bytes(r.seen.bits), bytes(r.used.bits), sums)
 
 
 def _whole(folder, manifest):
@@ -217,3 +221,48 @@ def test_the_run_keeps_its_checkpoint_as_a_reading_would_find_it(tmp_path, finis
     assert parsed[0] == 0
     whole = _whole(out, manifest)
     assert kept == whole and whole[0]["failed"] == 2 and whole[0]["repeats"] == 10
+
+
+def test_damage_after_the_last_batch_is_read_whole_and_never_checkpointed(tmp_path, finished, parsed):
+    """Bytes after the last whole batch that are not a batch (a crash's zeros) stay in the file:
+    no checkpoint ends where they start, and a checkpoint before them is read on past them as
+    a whole reading does."""
+    out, manifest, rest = _prefix_then(tmp_path, finished, 4)
+    with open(out / FILE, "ab") as f:
+        f.write(b"".join(rest) + bytes(300))
+    for _ in range(2):  # (a second resume too)
+        assert _state(load_done(out / FILE, manifest)) == _whole(out, manifest)
+    ck = checkpoint.load(out, manifest, fld.schedule_of(manifest))
+    assert ck is None or ck.records.good_end < (out / FILE).stat().st_size - 300
+
+
+def test_a_disputed_match_in_the_checkpoint_seen_again_means_a_whole_reading(tmp_path, finished):
+    out, manifest, rest = _prefix_then(tmp_path, finished, 4)
+    first = next(line for _, ls in members(out / FILE, Scan()) for line in ls)
+    other = json.loads(first)
+    other["winner"] = 1 - other["winner"]
+    with open(out / FILE, "ab") as f:
+        f.write(gzip.compress((json.dumps(other) + "\n").encode(), mtime=0))
+    load_done(out / FILE, manifest)  # (disputed now, in the checkpoint)
+    with open(out / FILE, "ab") as f:
+        f.write(gzip.compress(first + b"\n", mtime=0))
+    assert _state(load_done(out / FILE, manifest)) == _whole(out, manifest)
+
+
+def test_a_checkpoint_from_someone_else_is_never_trusted_blindly(tmp_path, finished):
+    """A pipe in its place is not waited on; one whose counts contradict each other (every
+    match marked done) or that decompresses past what the schedule allows is passed over."""
+    out, manifest, rest = _prefix_then(tmp_path, finished, 4)
+    schedule = fld.schedule_of(manifest)
+    good = (out / checkpoint.NAME).read_bytes()
+    data = json.loads(gzip.decompress(good))
+    data["seen"] = checkpoint._bits(type("S", (), {"bits": bytearray(b"\xff" * len(
+        checkpoint.load(out, manifest, schedule).records.seen.bits))})())
+    (out / checkpoint.NAME).write_bytes(gzip.compress(json.dumps(data).encode(), mtime=0))
+    assert checkpoint.load(out, manifest, schedule) is None
+    (out / checkpoint.NAME).write_bytes(gzip.compress(b" " * (1 << 27), mtime=0))  # 128 MB of nothing
+    assert checkpoint.load(out, manifest, schedule) is None
+    (out / checkpoint.NAME).unlink()
+    os.mkfifo(out / checkpoint.NAME)
+    assert checkpoint.load(out, manifest, schedule) is None
+    assert _state(load_done(out / FILE, manifest)) == _whole(out, manifest)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cribsim.errors import CribsimError
-from cribsim.human import Option
+from cribsim.human import SHOWN, Option
 from cribsim.seats import seat_names, side_names
 from cribsim.strategy import factory
 
@@ -22,6 +22,7 @@ from .narrate import narrate
 from .rules import Rules
 
 HIDDEN = ("deal", "discard")  # events whose cards only their seat sees (the crib: nobody, until the show)
+# (a variant adds its own: Variant.private)
 
 
 def label(decision: Decision, answer: Any) -> str:
@@ -64,6 +65,7 @@ class CribbageView:
         self.names = seat_names(rules)
         self._expert: Any = None
         self._ev: Any = None
+        self.hidden = frozenset(HIDDEN) | {src for v in rules.modules for src in getattr(v, "private", ())}
 
     # ---- what the seat sees ------------------------------------------------------------------
     def situation(self, obs: Any, decision: str) -> list[str]:
@@ -89,6 +91,10 @@ class CribbageView:
         d = self.rules.program.decisions[decision]
         return [Option(a, label(d, a)) for a in d.legal(obs)]
 
+    def how(self, decision: str) -> str:
+        d = self.rules.program.decisions[decision]
+        return "a number or by name" if d.read is None else "as listed"
+
     def read(self, text: str, obs: Any, decision: str, options: Sequence[Option]) -> Option | str:
         """By number (an option's, unless the decision reads its own words), or by name: cards
         (``5h 6h``), a card laid as another (``jk as 5h``), ``pass``, or the decision's own."""
@@ -96,8 +102,10 @@ class CribbageView:
         words = text.replace(",", " ").split()
         if not words:
             return "type an answer (its number or its cards), ? for a hint or q to leave"
-        if d.read is None and len(words) == 1 and words[0].isdigit():
+        if d.read is None and len(words) == 1 and words[0].isdecimal() and len(words[0]) < 4:
             n = int(words[0])
+            if len(options) > SHOWN:
+                return "type the cards: the answers are too many to number"
             return options[n - 1] if 1 <= n <= len(options) else f"{n} is not one of 1 to {len(options)}"
         try:
             answer = d.read(words, obs) if d.read is not None else _cards_answer(words, decision, obs)
@@ -106,8 +114,7 @@ class CribbageView:
         for o in options:
             if _same(o.answer, answer):
                 return o
-        why = d.check(obs, answer)
-        return why or f"{label(d, answer)} is not a legal {decision.replace('_', ' ')} now"
+        return f"{label(d, answer)} is not a legal {decision.replace('_', ' ')} now"
 
     # ---- help ------------------------------------------------------------------------------------
     def hint(self, obs: Any, decision: str) -> list[str]:
@@ -138,7 +145,7 @@ class CribbageView:
         """The narration of the events so far, without another seat's dealt or discarded cards
         (nor the crib's from the deck)."""
         seat = obs.seat
-        seen = [e for e in events if e.source not in HIDDEN or (e.seat == seat and e.reason != "crib")]
+        seen = [e for e in events if e.source not in self.hidden or (e.seat == seat and e.reason != "crib")]
         if not seen:
             return []
         r = self.rules

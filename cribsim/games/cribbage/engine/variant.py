@@ -86,6 +86,9 @@ class Variant:
     enabled_by: ClassVar[tuple[str, ...]] = ()
     phases: ClassVar[tuple[Phase, ...]] = ()
     decisions: ClassVar[tuple[Decision, ...]] = ()
+    # the sources of its events whose cards only their own seat sees (what a person at the table
+    # is not shown of another seat: cribsim play --human)
+    private: ClassVar[tuple[str, ...]] = ()
     observation: ClassVar[Mapping[str, Any]] = {}
     needs: ClassVar[tuple[str, ...]] = ()
     requires: ClassVar[tuple[str, ...]] = ()

@@ -141,6 +141,7 @@ class Canadian(Variant):
     summary = "Canadian doubles: two players dealt 10, each passes 4 to the partner"
     conflicts = ("auction", "jokers")
     phases = (Phase("deal", canadian_deal), Phase("discard", pass_cards, "pass_cards"))
+    private = ("pass",)
     decisions = (Decision("pass_cards", "(4 cards for the partner, 2 for the crib) of the 10 dealt",
                           legal=lambda obs: [(p, t) for _, p, t in splits(obs)], check=pass_error,
                           default=pass_worth_most,

@@ -65,6 +65,7 @@ class Inspect(Variant):
     summary = "the lone player keeps any four of its hand and the crib"
     requires = ("team3",)
     phases = (Phase("after_discard", inspect, "inspect"),)
+    private = ("inspect",)
     decisions = (Decision("inspect", "the 4 cards to keep of obs.hand + obs.crib",
                           legal=lambda obs: list(combinations(obs.hand + obs.crib, len(obs.hand))),
                           check=keep_error, default=keep_own,
