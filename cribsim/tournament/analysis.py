@@ -97,7 +97,7 @@ def lock_folder(out: Path, command: str) -> FolderLock:
 def list_files(out: Path, manifest: Manifest, written: Sequence[str], removed: Sequence[str] = ()) -> None:
     """Add the files written to the manifest's list (what --fresh may remove later), and take
     out those removed."""
-    files = set(manifest.files or fld.owned_files(manifest) - set(fld.SCRATCH))
+    files = set(manifest.files or fld.owned_files(manifest) - set(fld.UNLISTED))
     if set(written) <= files and not files & set(removed):
         return
     manifest.files = sorted(files - set(removed) | set(written))

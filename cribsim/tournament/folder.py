@@ -29,6 +29,7 @@ RECORDS = FILE
 SUMMARY = "summary.md"
 CHECKPOINT = "resume.ckpt"  # a resumed run's head start (tournament.checkpoint)
 SCRATCH = ("manifest.tmp", "matches.tmp", "run.tmp", "resume.ckpt.tmp")  # written then renamed into place
+UNLISTED = (*SCRATCH, CHECKPOINT)  # cribsim's, but never in a manifest's list of files
 BASE_FILES = (MANIFEST, RECORDS, SUMMARY, RUN_LOG)
 FIXED_TABLES = ("entries", "variants", "paired", "sprt", "forfeits")
 FIXED_PLOTS = ("winrates", "variants")
@@ -106,7 +107,7 @@ def _plain_name(name: object) -> bool:
 
 def foreign_files(out: str | os.PathLike[str], manifest: Manifest | None = None) -> list[str]:
     """Files in the folder that are not cribsim's (its lock and scratch files aside)."""
-    ours = owned_files(manifest) if manifest else set(SCRATCH)
+    ours = owned_files(manifest) if manifest else set(UNLISTED)
     ours.add(LOCK_NAME)
     if GAMES_FILE in ours:  # the game records' folder
         ours.add(GAMES_DIR)

@@ -410,7 +410,7 @@ def _settle_earlier(run: Run) -> Earlier:
                         "but what --fresh names") from None
     if old is not None:
         run.committed = old.deal_secret
-        gone = set(fld.SCRATCH) | ({fld.LEGACY} if not (run.out / fld.LEGACY).exists() else set())
+        gone = set(fld.UNLISTED) | ({fld.LEGACY} if not (run.out / fld.LEGACY).exists() else set())
         run.manifest.files = sorted(set(run.manifest.files) | fld.owned_files(old) - gone)
         legacy = legacy_session(old)
         if legacy is not None and read_sessions(run.out) == []:  # an older folder: its own record first

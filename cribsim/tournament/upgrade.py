@@ -44,7 +44,7 @@ def upgrade(out_dir: str | os.PathLike[str]) -> str:
             (out / TMP).unlink(missing_ok=True)
             raise
         os.replace(out / TMP, new)
-        manifest.files = sorted({f for f in manifest.files or fld.owned_files(manifest) - set(fld.SCRATCH)
+        manifest.files = sorted({f for f in manifest.files or fld.owned_files(manifest) - set(fld.UNLISTED)
                                  if f != LEGACY} | {fld.RECORDS} | ({LEGACY} if unreadable else set()))
         manifest.write(out)
         if not unreadable:
