@@ -146,13 +146,6 @@ def _agrees(ck: Checkpoint, manifest: Manifest, schedule: Schedule) -> bool:
             and all(e < entries for v in p.variants for e in v.entries))
 
 
-def remove(out: Path) -> None:
-    try:
-        (out / NAME).unlink()
-    except FileNotFoundError:
-        pass
-
-
 def _count(x: Any) -> int:
     if type(x) is not int or x < 0:
         raise ValueError("not a count")

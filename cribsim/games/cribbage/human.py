@@ -63,8 +63,7 @@ class CribbageView:
         self.rules = rules
         self.decisions = frozenset(rules.program.decisions)
         self.names = seat_names(rules)
-        self._expert: Any = None
-        self._ev: Any = None
+        self._strategies: dict[str, Any] = {}  # the hint's, made once
         self.hidden = frozenset(HIDDEN) | {src for v in rules.modules for src in getattr(v, "private", ())}
 
     # ---- what the seat sees ------------------------------------------------------------------
@@ -131,14 +130,9 @@ class CribbageView:
         return out
 
     def _strategy(self, name: str) -> Any:
-        held = self._expert if name == "expert" else self._ev
-        if held is None:
-            held = factory(name, {}, rules=(self.rules,), game="cribbage")(random.Random(0))
-            if name == "expert":
-                self._expert = held
-            else:
-                self._ev = held
-        return held
+        if name not in self._strategies:
+            self._strategies[name] = factory(name, {}, rules=(self.rules,), game="cribbage")(random.Random(0))
+        return self._strategies[name]
 
     # ---- what happened -----------------------------------------------------------------------
     def news(self, events: Sequence[Any], obs: Any) -> list[str]:
