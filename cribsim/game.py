@@ -93,6 +93,9 @@ class Game(ABC, Generic[R]):
     # the module of the game's table for a person (cribsim play --human): its view(rules) gives
     # a cribsim.human.View; None: nobody can sit at this game's table yet
     human: ClassVar[str | None] = None
+    # the module of the game's table for environments (cribsim.env: PettingZoo, OpenSpiel): its
+    # table(rules) gives a cribsim.env.table.Table; None: the game has none
+    env: ClassVar[str | None] = None
     columns: ClassVar[tuple[Column, ...]] = (
         Column("games", "count"),
         Column("first player wins", "rate", "first_dealer_won", plot=True),

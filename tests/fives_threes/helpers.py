@@ -45,6 +45,12 @@ def scripted_game(rules, scripts=None, scores=None):
     return g
 
 
+def play_hand(g, hand_no, leader, hands=None):
+    """One hand of ``g`` answered by its strategies (the hand yields only to a driven game)."""
+    for seat in g.play_hand(hand_no, leader, hands):
+        raise AssertionError(f"a hand with strategies yielded seat {seat}")
+
+
 def check_game(rules, result):
     """Replay a logged game and check every rule the log can show; returns the number of lays."""
     ev = result.events

@@ -12,7 +12,7 @@ from cribsim.games.fives_threes.tiles import HAS, N_TILES, PIPS, TILES, parse_ti
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules, preset_names, rules_from_mapping
 from cribsim.strategy import factory
-from tests.fives_threes.helpers import T, check_game, ft_rules, scripted_game
+from tests.fives_threes.helpers import T, check_game, ft_rules, play_hand, scripted_game
 
 RULES = ft_rules()
 
@@ -90,7 +90,7 @@ def test_exact_61_last_tile_that_would_make_62_scores_nothing_and_ends_the_hand(
     """F-WIN-1: ends and domino point are one event; passing 61 cancels it whole; the hand ends."""
     # F-WIN-1: Alice on 59; her last tile's 2 + 1 would make 62: cancelled whole, hand over
     g = scripted_game(ft_rules(hand_size=2), LEAD, scores=[59, 0])
-    g.play_hand(0, 0, hands=LAST_TILE)
+    play_hand(g, 0, 0, hands=LAST_TILE)
     assert g.scores == [59, 0]
     kinds = [e.kind for e in g.events if e.kind != "deal"]
     assert kinds == ["lay", "lay", "lay", "cancel", "out"]
@@ -102,7 +102,7 @@ def test_exact_61_ends_six_without_going_out_scores_two_and_wins():
     # holds [5|5]: 59 + 2 = 61 exactly, she wins at once
     g = scripted_game(ft_rules(hand_size=2), {1: T("3-3")}, scores=[59, 0])
     with pytest.raises(GameOver) as over:
-        g.play_hand(0, 1, hands=[T("0-3 5-5"), T("3-3 1-2")])
+        play_hand(g, 0, 1, hands=[T("0-3 5-5"), T("3-3 1-2")])
     assert over.value.side == 0 and g.scores == [61, 2]
 
 
@@ -110,24 +110,24 @@ def test_bounce_free_variant_reaches_or_passes():
     # F-VAR: without the exact finish, 59 + 3 = 62 wins
     g = scripted_game(ft_rules(hand_size=2, exact_finish=False), LEAD, scores=[59, 0])
     with pytest.raises(GameOver) as over:
-        g.play_hand(0, 0, hands=LAST_TILE)
+        play_hand(g, 0, 0, hands=LAST_TILE)
     assert over.value.side == 0 and g.scores == [62, 0]
 
 
 def test_lead_may_not_win_variant():
     # F-VAR: with lead_may_win false, a lead of [2|4] (6: 2) from 59 is cancelled; allowed, it wins
     g = scripted_game(ft_rules(hand_size=2, lead_may_win=False), {0: T("2-4")}, scores=[59, 0])
-    g.play_hand(0, 0, hands=[T("2-4 6-6"), T("0-0 1-1")])
+    play_hand(g, 0, 0, hands=[T("2-4 6-6"), T("0-0 1-1")])
     assert g.scores[0] == 59 and "cancel" in [e.kind for e in g.events]
     g = scripted_game(ft_rules(hand_size=2), {0: T("2-4")}, scores=[59, 0])
     with pytest.raises(GameOver):
-        g.play_hand(0, 0, hands=[T("2-4 6-6"), T("0-0 1-1")])
+        play_hand(g, 0, 0, hands=[T("2-4 6-6"), T("0-0 1-1")])
 
 
 def test_no_domino_point_variant():
     # F-VAR: domino point off: Alice's last tile scores just the 2 for the ends
     g = scripted_game(ft_rules(hand_size=2, domino_point=False), LEAD)
-    g.play_hand(0, 0, hands=LAST_TILE)
+    play_hand(g, 0, 0, hands=LAST_TILE)
     assert g.scores == [2, 0]
 
 
@@ -143,7 +143,7 @@ def test_partnership_first_partner_out_does_not_end_the_hand():
     #  s0 is skipped;  s1 [2|3] -> 3|5 = 8: s1 out, B's second partner: 1 for domino
     rules = ft_rules(players=4, hand_size=2)
     g = scripted_game(rules, {0: T("0-1"), 1: T("6-6"), 2: T("1-3"), 3: T("3-6")})
-    g.play_hand(0, 0, hands=[T("0-1 0-2"), T("2-3 6-6"), T("1-3 4-5"), T("3-6 5-6")])
+    play_hand(g, 0, 0, hands=[T("0-1 0-2"), T("2-3 6-6"), T("1-3 4-5"), T("3-6 5-6")])
     assert g.scores == [1, 3]
     lays = [(e.seat, tile_str(e.tile), e.total) for e in g.events if e.kind == "lay"]
     assert lays == [(0, "[0|1]", 1), (2, "[1|3]", 3), (3, "[3|6]", 6), (0, "[0|2]", 8),
@@ -160,7 +160,7 @@ def test_partnership_block_with_one_player_left_per_side():
     # s1 [2|2] -> 2d|1 = 5: 1, s1 out; s2 and s3 (one per side) cannot play: blocked, no domino
     rules = ft_rules(players=4, hand_size=2)
     g = scripted_game(rules, {0: T("0-0")})
-    g.play_hand(0, 0, hands=[T("0-0 0-1"), T("0-2 2-2"), T("5-5 6-6"), T("4-4 3-3")])
+    play_hand(g, 0, 0, hands=[T("0-0 0-1"), T("0-2 2-2"), T("5-5 6-6"), T("4-4 3-3")])
     assert g.scores == [1, 1]
     assert g.stats[1] == 1 and g.stats[5] == 0
     assert [e.kind for e in g.events][-3:] == ["knock", "knock", "block"]
@@ -170,7 +170,7 @@ def test_two_players_going_out_ends_the_hand_with_the_domino_point():
     """F-END-1: with two, going out ends the hand and earns 1 for domino."""
     # F-END-1: Alice's last tile scores 2 for the ends + 1 for domino; the hand is over
     g = scripted_game(ft_rules(hand_size=2), LEAD)
-    g.play_hand(0, 0, hands=LAST_TILE)
+    play_hand(g, 0, 0, hands=LAST_TILE)
     assert g.scores == [3, 0] and g.events[-1].kind == "out"
 
 
@@ -265,7 +265,7 @@ def test_a_player_who_cannot_lay_knocks_and_one_who_can_must_lay():
     # (0|4 = 4: nothing) is her last tile: 1 for domino and the hand is over, Bob and Claire
     # still holding a tile each, which counts nothing.
     g = scripted_game(ft_rules(players=3, hand_size=2), {0: T("1-3")})
-    g.play_hand(0, 0, hands=[T("1-3 0-1"), T("5-5 6-6"), T("3-4 2-2")])
+    play_hand(g, 0, 0, hands=[T("1-3 0-1"), T("5-5 6-6"), T("3-4 2-2")])
     assert [(e.kind, e.seat) for e in g.events if e.kind != "deal"] == [
         ("lay", 0), ("knock", 1), ("lay", 2), ("score", 2), ("lay", 0), ("score", 0), ("out", 0)]
     assert [tile_str(e.tile) for e in g.events if e.kind == "lay"] == ["[1|3]", "[3|4]", "[0|1]"]

@@ -44,6 +44,7 @@ class Cribbage(Game[Rules]):
     columns = COLUMNS
     commands = "cribsim.games.cribbage.commands"
     human = "cribsim.games.cribbage.human"
+    env = "cribsim.games.cribbage.env"
 
     def build_rules(self, data: dict[str, Any], source: str) -> Rules:
         return build_rules(data, source)

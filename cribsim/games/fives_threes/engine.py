@@ -11,7 +11,7 @@ strategies' generators have their own streams (``cribsim.rng``)."""
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from .rules import DominoRules
 
+CHANCE = -2  # the actor of a draw, in chance mode
 MAX_HANDS = 10_000  # a safety net; with the domino point off and blocked hands, games still end
 
 # kind: lay, knock, domino, cancel, block, draw; ends: (e0, d0, e1, d1) after a lay
@@ -182,20 +183,27 @@ class Game:
 
     def __init__(self, rules: DominoRules, strategies: Sequence[Any], seed: int, address: Iterable[int],
                  events: list[Event] | None = None, scores: Sequence[int] | None = None,
-                 plays: Sequence[Callable[[Observation], Any]] | None = None) -> None:
+                 plays: Sequence[Callable[[Observation], Any]] | None = None, driven: bool = False,
+                 chance: bool = False) -> None:
         self.rules = rules
+        self.chance = chance  # a driven game whose tiles are drawn one by one (the flow yields CHANCE)
+        self.drawing: list[int] = []  # chance mode: the tiles drawn so far of this hand
         self.n = rules.players
         self.side_of = rules.side_of
         self.sides = rules.sides
         self.table = rules.points_table
         self.strategies = strategies
-        self.plays = list(plays) if plays is not None else [s.play for s in strategies]  # each seat's answer
+        # each seat's answer; None (``driven``): the flow yields the seat and receives its answer
+        self.plays: list[Callable[[Observation], Any]] | None = None if driven else \
+            list(plays) if plays is not None else [s.play for s in strategies]
         self.seed, self.address = seed, tuple(address)
         self.scores = list(scores) if scores is not None else [0] * len(rules.sides)
+        self.start_scores = tuple(scores) if scores else None  # a game started from a later position
         self.dealt: list[list[int]] | None = None  # a game record: each hand's tiles, seat by seat
         self.trail: list[tuple[int, ...]] = [tuple(self.scores)]  # scores: start, after each hand, end
         self.asked = 0  # decisions asked (a forced move is not asked)
         self.stats = [0] * len(STATS)
+        self.hand_no = 0  # the hand in play
         self.events = events
         self.obs = [Observation(s, self.side_of[s], rules) for s in range(self.n)]
         for seat, strat in enumerate(strategies):
@@ -228,11 +236,35 @@ class Game:
         if new >= self.rules.target:
             raise GameOver(side)
 
-    def play_hand(self, hand_no: int, leader: int, hands: Iterable[Iterable[int]] | None = None) -> None:
-        """One hand; returns normally when it ends (domino or block), raises GameOver on a win.
-        ``hands`` (tests) replaces the addressed deal."""
+    def flow(self, first_leader: int, hands: Sequence[Sequence[int]] | None = None,
+             given_only: bool = False) -> Generator[int, Any, None]:
+        """The game, hand after hand, to its end (GameOver); yields the seat to act at each
+        decision when ``driven`` (its observation is ready in ``obs``) and receives its answer.
+        ``hands`` (the tiles of the first hands, seat by seat) replace the addressed deals."""
+        hs = self.rules.hand_size
+        while self.hand_no < MAX_HANDS:
+            h = self.hand_no
+            dealt = None
+            if hands is not None and h < len(hands):
+                dealt = [hands[h][i * hs:(i + 1) * hs] for i in range(self.n)]
+            elif given_only:
+                raise ValueError(f"the tiles of {len(hands or ())} hands are given, the game plays more")
+            yield from self.play_hand(h, (first_leader + h) % self.n, dealt)  # F-LEAD-1: the lead passes clockwise
+            self.trail.append(tuple(self.scores))
+            self.hand_no += 1
+        raise RuntimeError(f"game {self.address} did not end within {MAX_HANDS} hands")
+
+    def play_hand(self, hand_no: int, leader: int,
+                  hands: Iterable[Iterable[int]] | None = None) -> Generator[int, Any, None]:
+        """One hand; returns when it ends (domino or block), raises GameOver on a win; yields
+        the seat to act when the game is ``driven``. ``hands`` replaces the addressed deal."""
         n, hs = self.n, self.rules.hand_size
-        if hands is None:
+        if hands is None and self.chance:
+            drawn = self.drawing = []
+            for _ in range(n * hs):
+                drawn.append((yield CHANCE))
+            dealt = [drawn[i * hs:(i + 1) * hs] for i in range(n)]
+        elif hands is None:
             drawn = hand_tiles(n * hs, self.seed, self.address, hand_no)
             dealt = [drawn[i * hs:(i + 1) * hs] for i in range(n)]
         else:
@@ -285,7 +317,8 @@ class Game:
                 o.scores = tuple(self.scores)
                 o.leader, o.hand_no = leader, hand_no
                 self.asked += 1
-                move = self.plays[seat](o)
+                plays = self.plays
+                move = plays[seat](o) if plays is not None else (yield seat)
                 if isinstance(move, list):
                     move = tuple(move)
                 if move not in legal:
@@ -315,6 +348,14 @@ class Game:
                     ev.append(Event(hand_no, seat, 0, "out", None, 0, 0, None, ""))
                 return
             seat = (seat + 1) % n
+
+
+    def result(self, winner: int, first_leader: int) -> GameResult:
+        """The :class:`GameResult` of the game just won by side ``winner``."""
+        h = self.hand_no
+        self.stats[0] = h + 1
+        return GameResult(winner, tuple(self.scores), first_leader, h + 1, self.stats, (first_leader + h) % self.n,
+                          self.events, self.start_scores, [*self.trail, tuple(self.scores)], self.asked)
 
 
 def _move_str(move: Any) -> str:
@@ -350,26 +391,14 @@ def play_game(rules: DominoRules, strategies: Sequence[Any], seed: int, address:
     g = Game(rules, strategies, seed, address, events, start_scores, plays)
     if tape is not None:
         g.dealt = tape.decks
-    hs = rules.hand_size
-    h = 0
     try:
-        while h < MAX_HANDS:
-            dealt = None
-            if hands is not None and h < len(hands):
-                dealt = [hands[h][i * hs:(i + 1) * hs] for i in range(g.n)]
-            elif given_only:
-                raise ValueError(f"the tiles of {len(hands or ())} hands are given, the game plays more")
-            g.play_hand(h, (first_leader + h) % g.n, dealt)  # F-LEAD-1: the lead passes clockwise
-            g.trail.append(tuple(g.scores))
-            h += 1
-        raise RuntimeError(f"game {address} did not end within {MAX_HANDS} hands")
+        for _ in g.flow(first_leader, hands, given_only):
+            raise RuntimeError("a hand asked for a decision it was given answers for")
+        raise RuntimeError(f"game {address} ended without a winner")
     except GameOver as over:
-        g.stats[0] = h + 1
         if tape is not None:
-            tape.finish(over.side, g.scores, h + 1)
-        return GameResult(over.side, tuple(g.scores), first_leader, h + 1, g.stats,
-                          (first_leader + h) % g.n, events, tuple(start_scores) if start_scores else None,
-                          [*g.trail, tuple(g.scores)], g.asked)
+            tape.finish(over.side, g.scores, g.hand_no + 1)
+        return g.result(over.side, first_leader)
 
 
 class _Stop(Exception):

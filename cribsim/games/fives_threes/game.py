@@ -25,6 +25,7 @@ class FivesThrees(Game[DominoRules]):
     default_rules = "fives_threes"
     builtins = BUILTIN
     human = "cribsim.games.fives_threes.human"
+    env = "cribsim.games.fives_threes.env"
     columns = COLUMNS
 
     def build_rules(self, data: dict[str, Any], source: str) -> DominoRules:

@@ -14,7 +14,7 @@ from cribsim.errors import ConfigError
 
 from ..observation import Observation, observation_class
 from .phases import DISCARD, PLAY, STANDARD
-from .variant import SLOTS, Decision, Hooks, Phase, Variant
+from .variant import SLOTS, Decision, Feature, Hooks, Phase, Variant
 
 if TYPE_CHECKING:
     from ..rules import Rules
@@ -29,16 +29,17 @@ class Program:
     observation: type[Observation]
     objective: int
     needs: tuple[str, ...]
+    features: tuple[Feature, ...]
 
     def __init__(self, rules: Rules, source: str = "<rules>") -> None:
         self.rules = rules
         mods = rules.modules
         _check_pairs(mods, source)
         self.phases = _phases(mods, source)
-        # (run, decision, keep): keep the scores for the game's trail after the step: 1 after the play
-        # and the show; 2 after the opening of the first deal (points given as the game starts)
-        self.steps = tuple((p.run, p.decision, 1 if p.slot in ("play", "show") else 2 if p.slot == "opening" else 0)
-                           for p in self.phases)
+        # (run, decision, keep, slot): keep the scores for the game's trail after the step: 1 after the
+        # play and the show; 2 after the opening of the first deal (points given as the game starts)
+        self.steps = tuple((p.run, p.decision, 1 if p.slot in ("play", "show") else 2 if p.slot == "opening" else 0,
+                            p.slot) for p in self.phases)
         self.hooks = _hooks(rules, mods, source)
         self.decisions = {"discard": DISCARD, "play": PLAY}
         owner = {"discard": "the standard game", "play": "the standard game"}
@@ -56,6 +57,7 @@ class Program:
         self.objective = 1
         for v in mods:
             self.objective *= v.objective
+        self.features = tuple(f for v in mods for f in v.features)
         self.needs = tuple(sorted({n for v in mods for n in v.needs}))
         self.columns = tuple(c for v in mods for c in v.columns)
         rules.__dict__["program"] = self  # the checks below may read rules.objective

@@ -15,7 +15,10 @@ one flow:
 
 Chance comes from the addressed random streams (``rng.addressed_draw`` keyed by the game's
 address and the deal number), or from explicit decks (``decks``), so a state, its address and
-its list of actions are a full record of a game."""
+its list of actions are a full record of a game. In chance mode (``chance``: an environment
+whose framework deals, OpenSpiel) every card is a step of its own instead: the flow yields
+:data:`CHANCE` for each card of a deal as the deal needs them, and for the starter when it is
+turned, after the discards (``chance_outcomes`` lists the cards that may come)."""
 
 from __future__ import annotations
 
@@ -36,6 +39,16 @@ from .variant import Hooks
 
 MAX_DEALS = 10_000  # a safety net for variants with penalties; standard games last ~9 deals
 INF = float("inf")
+CHANCE = -2  # the actor of a draw, in chance mode
+UNDRAWN = 1 << 20  # the starter's place in a deck drawn in chance mode, until its own draw (not a card)
+
+
+class Draw(Exception):
+    """In chance mode: a deal needs ``cards`` cards that have not been drawn yet."""
+
+    def __init__(self, cards: int) -> None:
+        super().__init__(cards)
+        self.cards = cards
 
 
 class GameOver(Exception):
@@ -74,8 +87,10 @@ class GameState:
     def __init__(self, rules: Rules, seed: int, address: tuple[int, int], dealer: int, *, log: bool = False,
                  decks: dict[int, list[int]] | None = None, match_score: tuple[int, ...] = (),
                  counters: Sequence[tuple[float, float]] | None = None, deal_no: int = 0,
-                 scores: Sequence[int] | None = None, until_deal: int | None = None) -> None:
+                 scores: Sequence[int] | None = None, until_deal: int | None = None, chance: bool = False) -> None:
         self.rules = rules
+        self.chance = chance
+        self.drawing: list[int] = []  # chance mode: the cards drawn so far of the deck being drawn
         program = self.program = rules.program
         self.hooks: Hooks = program.hooks
         n: int = rules.players
@@ -105,7 +120,7 @@ class GameState:
         self.events: list[Event] | None = [] if log or counting else None
         self.by_role: list[list[int]] = [[0] * len(SOURCES) for _ in range(n)]  # points by role (0 dealer) and source
         self.metrics: dict[str, float] = {}
-        self.decks = decks
+        self.decks = {} if chance else decks
         self.given_only: bool = False  # a replay: every deck must be given, none drawn
         self.dealt: list[list[int]] | None = None  # a game record: each deal's deck is kept here
         obs_cls = program.observation
@@ -151,6 +166,8 @@ class GameState:
         """The first ``needed`` cards of this deal's deck: addressed by (seed, match, game,
         deal), or the explicit deck given for this deal (a replay gives every deck:
         ``given_only``); kept in ``dealt`` when a game record is made."""
+        if self.chance and self.deal_no not in self.decks:  # type: ignore[operator]
+            raise Draw(needed)
         if self.decks is not None and self.deal_no in self.decks:
             cards = list(self.decks[self.deal_no])
             if len(cards) < needed:
@@ -169,10 +186,14 @@ class GameState:
         decision (``self.decision`` says which) and receives its answer."""
         steps = self.program.steps
         trail = self.trail
+        chance = self.chance
         while self.deal_no < MAX_DEALS:
-            for run, decision, keep in steps:
+            for run, decision, keep, slot in steps:
                 if decision is None:
-                    run(self)
+                    if chance:
+                        yield from self.drawn(run, slot)
+                    else:
+                        run(self)
                 else:
                     self.decision = decision
                     yield from run(self)
@@ -184,6 +205,26 @@ class GameState:
             if not self.next_deal():
                 return
         raise RuntimeError(f"game {self.address} did not end within {MAX_DEALS} deals")
+
+    def drawn(self, run: Callable[[GameState], None], slot: str) -> Generator[int, Any, None]:
+        """Chance mode: run a step, drawing first what it needs: the cards of a deal (all but
+        the starter, which keeps its place at the end of the deck) or the starter."""
+        if slot == "starter" and self.stock and self.stock[-1] == UNDRAWN:
+            self.decision, self.drawing = "starter", self.decks[self.deal_no][:-1]  # type: ignore[index]
+            self.stock[-1] = yield CHANCE
+        try:
+            run(self)
+        except Draw as need:
+            self.decision, self.drawing = "deal", []
+            for _ in range(need.cards - 1):
+                self.drawing.append((yield CHANCE))
+            self.decks[self.deal_no] = [*self.drawing, UNDRAWN]  # type: ignore[index]
+            run(self)
+
+    def chance_outcomes(self) -> list[int]:
+        """At a draw: the cards that may come, each equally likely."""
+        seen = set(self.drawing)
+        return [c for c in range(self.rules.deck_size) if c not in seen]
 
     def run(self, answers: dict[str, list[Callable[[Any], Any]]]) -> None:
         """The same game with every decision answered in place by ``answers[decision][seat]``
@@ -290,6 +331,8 @@ class GameState:
         """Every legal answer to the decision asked of ``actor``."""
         if self.over is not None or self.decision is None:
             return []
+        if self.actor == CHANCE:
+            return self.chance_outcomes()
         legal: list[Any] = self.program.decisions[self.decision].legal(self.obs[self.actor])
         return legal
 
@@ -298,7 +341,11 @@ class GameState:
         illegal answer raises IllegalMove and leaves the state unchanged."""
         if self.over is not None or self._flow is None or self.decision is None:
             raise IllegalMove("the game is over" if self.over is not None else "call start() first", self.actor)
-        msg = self.program.decisions[self.decision].check(self.obs[self.actor], action)
+        if self.actor == CHANCE:
+            ok = type(action) is int and 0 <= action < self.rules.deck_size and action not in self.drawing
+            msg = None if ok else f"{action!r} cannot be drawn now"
+        else:
+            msg = self.program.decisions[self.decision].check(self.obs[self.actor], action)
         if msg:
             raise IllegalMove(f"seat {self.actor}: {msg}", self.actor)
         self.history.append(action)
@@ -310,7 +357,8 @@ class GameState:
         address or decks) with the same answers."""
         twin = GameState(self.rules, self.seed, (self.address[0], self.game_no), self.first_dealer,
                          log=self.events is not None,
-                         decks=self.decks, match_score=self.obs[0].match_score,
+                         decks=None if self.chance else self.decks, chance=self.chance,
+                         match_score=self.obs[0].match_score,
                          counters=self.counting.counters if self.counting is not None else None,
                          deal_no=self.start_deal, scores=self.start_scores, until_deal=self.until_deal)
         twin.start()

@@ -15,7 +15,8 @@ The class declares, in one place:
   two variants fill it;
 - ``decisions``: the decisions it adds (:class:`Decision`), each with a default answer for
   strategies that do not implement it, or ``None`` to refuse them when the lineup loads;
-- ``observation``: the fields it adds to a seat's observation, with their initial values;
+- ``observation``: the fields it adds to a seat's observation, with their initial values, and
+  ``features``: how an environment's fixed-size observation encodes them (:class:`Feature`);
 - ``needs``: what a strategy must understand to play it (``"objective"``: it reads
   ``rules.objective`` and minimises when it is -1), checked when a lineup loads;
 - ``narrate``: lines for its events; ``columns``: summary columns from its per-game metrics;
@@ -64,7 +65,10 @@ class Decision:
     For a person at the table (``cribsim play --human``; None: cards, as the core's decisions
     take them): ``show(answer)`` writes an answer as a person reads it, ``read(words, obs)``
     reads one typed (a ValueError with a one-line reason if it cannot), ``prompt(obs)`` says
-    what is asked."""
+    what is asked.
+
+    For an environment (``cribsim.env``), whose agents answer with tokens: ``numbers`` names the
+    rules attribute bounding the answers when they are whole numbers (a bid), not cards."""
 
     name: str
     doc: str
@@ -74,6 +78,19 @@ class Decision:
     show: Callable[[Any], str] | None = None
     read: Callable[[list[str], Any], Any] | None = None
     prompt: Callable[[Any], str] | None = None
+    numbers: str | None = None
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A field a variant adds to the observation, as an environment's fixed-size observation
+    encodes it (``cribsim.env``): ``kind`` "cards" (a set of cards: one flag per card), "seat"
+    (a seat or -1: one flag per seat, counted from the observer) or "number" (divided by
+    ``scale``, capped at 1)."""
+
+    field: str
+    kind: str
+    scale: float = 1.0
 
 
 class Variant:
@@ -90,6 +107,7 @@ class Variant:
     # is not shown of another seat: cribsim play --human)
     private: ClassVar[tuple[str, ...]] = ()
     observation: ClassVar[Mapping[str, Any]] = {}
+    features: ClassVar[tuple[Feature, ...]] = ()  # how an environment encodes those fields
     needs: ClassVar[tuple[str, ...]] = ()
     requires: ClassVar[tuple[str, ...]] = ()
     conflicts: ClassVar[tuple[str, ...]] = ()

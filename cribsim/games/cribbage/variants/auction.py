@@ -19,7 +19,7 @@ from cribsim.params import Param
 from cribsim.records import Column
 
 from ..engine.events import OTHER
-from ..engine.variant import Decision, Phase, Variant
+from ..engine.variant import Decision, Feature, Phase, Variant
 
 if TYPE_CHECKING:
     from ..engine.events import Event
@@ -137,8 +137,10 @@ class Auction(Variant):
                           show=lambda a: "pass" if a is None else str(a), read=_read_bid,
                           prompt=lambda obs: f"bid for the crib: the standing bid is {obs.bid_standing}"
                                              + (f" (seat {obs.bid_by})" if obs.bid_by >= 0 else "")
-                                             + "; a higher bid, or pass"),)
+                                             + "; a higher bid, or pass",
+                          numbers="max_bid"),)
     observation = {"bid_standing": 0, "bid_by": -1, "bids": ()}
+    features = (Feature("bid_standing", "number", 30.0), Feature("bid_by", "seat"))
     columns = (Column("crib bought (share of deals)", "ratio", "metrics.crib_bought"),
                Column("bid paid/deal", "ratio", "metrics.price_paid"))
 

@@ -15,7 +15,7 @@ from cribsim.errors import IllegalMove
 
 from ..cards import cards_str
 from ..engine.phases import without
-from ..engine.variant import Decision, Phase, Variant
+from ..engine.variant import Decision, Feature, Phase, Variant
 
 if TYPE_CHECKING:
     from ..engine.events import Event
@@ -72,6 +72,7 @@ class Inspect(Variant):
                           prompt=lambda obs: f"your hand {cards_str(obs.hand)}, the crib {cards_str(obs.crib)}: "
                                              f"keep {len(obs.hand)} of them"),)
     observation = {"crib": ()}
+    features = (Feature("crib", "cards"),)
 
     @classmethod
     def narrate(cls, e: Event, names: list[str]) -> str | None:

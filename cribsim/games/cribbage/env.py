@@ -1,0 +1,241 @@
+"""Cribbage's table for the environment bridges (:mod:`cribsim.env.table`): the engine's own
+:class:`~cribsim.games.cribbage.engine.state.GameState`, driven decision by decision.
+
+Tokens (the action space, the same for every rules file but for the numbers):
+
+==========  =====================================================================
+0..55       a card (``rank * 4 + suit``; 52 and up: jokers)
+56..107     "as" a standard card: the card a joker is named when it is laid
+108         pass (a bid)
+109..       the whole numbers 0..N of a decision that answers numbers (a bid up to
+            the rules' ``max_bid``)
+==========  =====================================================================
+
+An answer's tokens: a card is its token; a set of cards (a discard, the cards kept at an
+inspection) its cards in increasing order; Canadian doubles' passes the partner's cards then
+the crib's, each in increasing order; a joker laid as a card the joker then the name.
+
+The observation (floats in 0..1; seats and sides counted from the observer's): own cards, the
+cards picked so far of the answer and how many, own cards laid away, the starter, the pile
+since the last reset (as the cards count), the cards each seat has laid this deal, the count,
+the scores (a share of the target, from 0 up), the dealer, the crib's owner, the highest count at which
+each seat said go this deal, the decision asked, and the fields the rules' variants declare
+(:class:`~cribsim.games.cribbage.engine.variant.Feature`: a standing bid, its bidder, the crib
+an inspecting player sees)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cribsim.env.table import CHANCE, Choice, Vector
+
+from .cards import NUM_STANDARD, card_str
+from .engine.game import cut_for_deal
+from .engine.state import CHANCE as ENGINE_CHANCE
+from .engine.state import GameState
+from .rules import Rules
+
+CARDS = NUM_STANDARD + 4  # every card a deck may hold (jokers included)
+NAMED = CARDS  # "as" a standard card
+PASS = NAMED + NUM_STANDARD
+NUMBER = PASS + 1
+GO_SLOTS = 8  # how many tokens may be picked of one answer (one-hot of the count picked)
+
+
+class Layout:
+    """Where each part of the observation starts (see the module doc)."""
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.players
+        program = rules.program
+        self.decisions = sorted(program.decisions)
+        at = 0
+
+        def part(width: int) -> int:
+            nonlocal at
+            at += width
+            return at - width
+        self.hand, self.chosen, self.picked = part(CARDS), part(CARDS), part(GO_SLOTS)
+        self.discarded, self.starter, self.pile = part(CARDS), part(CARDS), part(CARDS)
+        self.played = part(n * CARDS)
+        self.count, self.scores = part(1), part(n)  # a game may have its own sides (two against one)
+        self.dealer, self.crib_owner, self.gos = part(n), part(n), part(n)
+        self.decision = part(len(self.decisions))
+        self.features = []
+        for f in program.features:
+            width = {"cards": CARDS, "seat": n, "number": 1}[f.kind]
+            self.features.append((f, part(width)))
+        self.size = at
+
+
+class CribbageTable:
+    """One game of a cribbage rules file for an environment (see the module doc)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.players = rules.players
+        self.sides = len(rules.sides)
+        self.layout = Layout(rules)
+        self.size = self.layout.size
+        bounds = [getattr(rules, d.numbers) for d in rules.program.decisions.values() if d.numbers]
+        self.tokens = NUMBER + (max(bounds) + 1 if bounds else 0)
+        self.g: GameState | None = None
+        self.actor = -1
+
+    # ---- driving the engine ---------------------------------------------------------------
+    def reset(self, seed: int, address: tuple[int, int], chance: bool = False) -> None:
+        dealer = cut_for_deal(self.rules, seed, address)  # R-DEAL-1, as cribsim plays it
+        self.g = GameState(self.rules, seed, address, dealer, chance=chance).start()
+        self._moved()
+
+    def _moved(self) -> None:
+        g = self.state
+        self.actor = -1 if g.is_terminal else CHANCE if g.actor == ENGINE_CHANCE else g.actor
+
+    @property
+    def state(self) -> GameState:
+        if self.g is None:
+            raise RuntimeError("reset() the table first")
+        return self.g
+
+    def choices(self) -> list[Choice]:
+        g = self.state
+        d = g.program.decisions[g.decision]  # type: ignore[index]
+        numbers = d.numbers is not None
+        return [Choice(self.spell(a, numbers), a) for a in g.legal_actions()]
+
+    def answer_of(self, strategy: Any) -> Any:
+        g = self.state
+        assert g.decision is not None
+        method = getattr(strategy, g.decision, None)
+        if method is not None:
+            return method(g.obs[g.actor])
+        default = g.program.decisions[g.decision].default
+        if default is None:
+            raise TypeError(f"{type(strategy).__name__} cannot answer {g.decision!r}")
+        return default(strategy, g.obs[g.actor])
+
+    def spell(self, answer: Any, numbers: bool | None = None) -> tuple[int, ...]:
+        """An answer's tokens (see the module doc)."""
+        if numbers is None:
+            g = self.state
+            numbers = g.decision is not None and g.program.decisions[g.decision].numbers is not None
+        if answer is None:
+            return (PASS,)
+        if isinstance(answer, int):
+            return (NUMBER + answer,) if numbers else (answer,)
+        parts = list(answer)
+        if self.state.decision == "play":  # (joker, the card it is named)
+            return (parts[0], NAMED + parts[1])
+        if parts and not isinstance(parts[0], int):  # groups of cards (to the partner, to the crib)
+            return tuple(c for group in parts for c in sorted(group))
+        return tuple(sorted(parts))
+
+    def apply(self, answer: Any) -> None:
+        self.state.apply(answer)
+        self._moved()
+
+    def outcomes(self) -> list[int]:
+        return self.state.chance_outcomes()
+
+    def draw(self, outcome: int) -> None:
+        self.apply(outcome)
+
+    # ---- what a seat sees -----------------------------------------------------------------
+    def observe(self, seat: int, chosen: Sequence[int], out: Vector) -> None:
+        g, lay = self.state, self.layout
+        obs = g.obs[seat]
+        n, sides = self.players, len(g.scores)
+        side = g.side_of[seat]
+        for c in obs.hand:
+            out[lay.hand + c] = 1.0
+        for t in chosen:
+            if t < CARDS:
+                out[lay.chosen + t] = 1.0
+        out[lay.picked + min(len(chosen), GO_SLOTS - 1)] = 1.0
+        for c in obs.discarded:
+            out[lay.discarded + c] = 1.0
+        if obs.starter is not None:
+            out[lay.starter + obs.starter] = 1.0
+        for c in obs.pile:
+            out[lay.pile + c] = 1.0
+        for s, c in obs.played:
+            out[lay.played + (s - seat) % n * CARDS + c] = 1.0
+        limit = self.rules.scorer.limit
+        out[lay.count] = min(obs.count / limit, 1.0)
+        for k in range(sides):
+            s = (side + k) % sides
+            out[lay.scores + k] = min(max(g.scores[s] / g.game_targets[s], 0.0), 1.0)  # a bid may cost points
+        out[lay.dealer + (obs.dealer - seat) % n] = 1.0
+        out[lay.crib_owner + (obs.crib_owner - seat) % n] = 1.0
+        for s, count in obs.gos:
+            at = lay.gos + (s - seat) % n
+            out[at] = max(count / limit, 0.0)
+        if g.actor == seat and g.decision in lay.decisions:
+            out[lay.decision + lay.decisions.index(g.decision)] = 1.0
+        for f, at in lay.features:
+            value = getattr(obs, f.field)
+            if f.kind == "cards":
+                for c in value:
+                    out[at + c] = 1.0
+            elif f.kind == "seat":
+                if value >= 0:
+                    out[at + (value - seat) % n] = 1.0
+            else:
+                out[at] = min(max(value / f.scale, 0.0), 1.0)
+
+    def info_key(self, seat: int) -> str:
+        """What ``seat`` has seen: its observation's fields, the deal's history as it saw it,
+        and the scores (the earlier deals are public: each ends with every card shown)."""
+        g = self.state
+        obs = g.obs[seat]
+        parts = [f"seat {seat} deal {obs.deal_no} dealer {obs.dealer} scores {obs.scores}",
+                 f"hand {obs.hand} out {obs.discarded} starter {obs.starter}",
+                 f"played {obs.played} gos {obs.gos} shown {obs.shown}"]
+        parts += [f"{f.field} {getattr(obs, f.field)}" for f in g.program.features]
+        if g.actor == seat:
+            parts.append(f"to {g.decision}")
+        return "; ".join(parts)
+
+    # ---- the end --------------------------------------------------------------------------
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.state.scores)
+
+    def side_of(self, seat: int) -> int:
+        return self.state.side_of[seat]
+
+    def objective(self) -> int:
+        return self.rules.objective
+
+    def winner(self) -> int:
+        """The winning side as cribsim ranks it (lowball: not the side that reached the target)."""
+        g = self.state
+        if g.over is None:
+            return -1
+        if g.placed and g.places > 1:  # R-MATCH-5: continued play, the first place taken
+            return g.placed[0]
+        return g.program.rank_sides(g.over.side, g.scores)[0][0]
+
+    # ---- for people ---------------------------------------------------------------------------
+    def token_name(self, token: int) -> str:
+        if token < CARDS:
+            return card_str(token)
+        if token < PASS:
+            return f"as {card_str(token - NAMED)}"
+        return "pass" if token == PASS else f"{token - NUMBER}"
+
+    def describe(self) -> str:
+        g = self.state
+        if g.is_terminal:
+            return f"game over: side {self.winner()} wins, scores {list(g.scores)}"
+        if self.actor == CHANCE:
+            return f"deal {g.deal_no + 1}: drawing ({g.decision})"
+        obs = g.obs[g.actor]
+        return (f"deal {g.deal_no + 1}, dealer {g.dealer}, scores {list(g.scores)}; seat {g.actor} to {g.decision}; "
+                f"count {obs.count}; hand {' '.join(card_str(c) for c in obs.hand)}")
+
+
+def table(rules: Rules) -> CribbageTable:
+    """The table of a cribbage rules object."""
+    return CribbageTable(rules)
