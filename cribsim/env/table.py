@@ -47,13 +47,16 @@ class Table(Protocol):
 
     players: int
     sides: int
+    zero_sum: bool  # every game's sides are of one size (the game rewards of its seats add up to 0)
+    draws: int  # how many different things a draw may give (the deck's cards)
     tokens: int  # the size of the token vocabulary (the action space)
     size: int  # the length of an observation vector
     actor: int
 
-    def reset(self, seed: int, address: tuple[int, int], chance: bool = False) -> None:
-        """A new game: the one cribsim plays at (seed, match key, game number), first player cut
-        or drawn as cribsim does; with ``chance`` the draws are steps (:meth:`outcomes`)."""
+    def reset(self, seed: int, address: tuple[int, int], chance: bool = False, first: int | None = None) -> None:
+        """A new game: the one cribsim plays at (seed, match key, game number), the first player
+        ``first`` or cut (drawn) as cribsim does; with ``chance`` the draws are steps
+        (:meth:`outcomes`)."""
 
     def choices(self) -> list[Choice]:
         """Every legal answer of ``actor``, each with its tokens (prefix-free)."""
@@ -91,6 +94,9 @@ class Table(Protocol):
 
     def info_key(self, seat: int) -> str:
         """A string naming everything ``seat`` has seen (its information state)."""
+
+    def outcome_name(self, outcome: int) -> str:
+        """What a draw gave, for people."""
 
     def token_name(self, token: int) -> str:
         """A token for people (``7H``, ``pass``)."""

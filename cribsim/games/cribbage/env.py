@@ -30,7 +30,7 @@ from typing import Any
 
 from cribsim.env.table import CHANCE, Choice, Vector
 
-from .cards import NUM_STANDARD, card_str
+from .cards import NUM_STANDARD, WILD_BASE, card_str
 from .engine.game import cut_for_deal
 from .engine.state import CHANCE as ENGINE_CHANCE
 from .engine.state import GameState
@@ -80,14 +80,24 @@ class CribbageTable:
         self.size = self.layout.size
         bounds = [getattr(rules, d.numbers) for d in rules.program.decisions.values() if d.numbers]
         self.tokens = NUMBER + (max(bounds) + 1 if bounds else 0)
+        self.draws = rules.deck_size
+        self.zero_sum = rules.program.hooks.layout is None and len({len(s) for s in rules.sides}) == 1
         self.g: GameState | None = None
         self.actor = -1
 
     # ---- driving the engine ---------------------------------------------------------------
-    def reset(self, seed: int, address: tuple[int, int], chance: bool = False) -> None:
-        dealer = cut_for_deal(self.rules, seed, address)  # R-DEAL-1, as cribsim plays it
+    def reset(self, seed: int, address: tuple[int, int], chance: bool = False, first: int | None = None) -> None:
+        dealer = cut_for_deal(self.rules, seed, address) if first is None else first  # R-DEAL-1, as cribsim cuts
         self.g = GameState(self.rules, seed, address, dealer, chance=chance).start()
         self._moved()
+
+    def __deepcopy__(self, memo: Any) -> CribbageTable:
+        """A copy at the same point: the game replayed (a generator cannot be copied)."""
+        twin = CribbageTable(self.rules)
+        if self.g is not None:
+            twin.g = self.g.clone()
+            twin._moved()
+        return twin
 
     def _moved(self) -> None:
         g = self.state
@@ -218,9 +228,12 @@ class CribbageTable:
         return g.program.rank_sides(g.over.side, g.scores)[0][0]
 
     # ---- for people ---------------------------------------------------------------------------
+    def outcome_name(self, outcome: int) -> str:
+        return _name(outcome)
+
     def token_name(self, token: int) -> str:
         if token < CARDS:
-            return card_str(token)
+            return _name(token)
         if token < PASS:
             return f"as {card_str(token - NAMED)}"
         return "pass" if token == PASS else f"{token - NUMBER}"
@@ -234,6 +247,11 @@ class CribbageTable:
         obs = g.obs[g.actor]
         return (f"deal {g.deal_no + 1}, dealer {g.dealer}, scores {list(g.scores)}; seat {g.actor} to {g.decision}; "
                 f"count {obs.count}; hand {' '.join(card_str(c) for c in obs.hand)}")
+
+
+def _name(card: int) -> str:
+    """A card's name, each joker numbered (JK1, JK2): action names must differ."""
+    return card_str(card) if card < WILD_BASE else f"JK{card - WILD_BASE + 1}"
 
 
 def table(rules: Rules) -> CribbageTable:

@@ -35,6 +35,8 @@ class FivesThreesTable:
         self.players = n = rules.players
         self.sides = len(rules.sides)
         self.tokens = TOKENS
+        self.draws = N_TILES
+        self.zero_sum = len({len(s) for s in rules.sides}) == 1
         at = 0
 
         def part(width: int) -> int:
@@ -50,16 +52,30 @@ class FivesThreesTable:
         self.over = -1
         self.actor = -1
 
-    def reset(self, seed: int, address: tuple[int, int], chance: bool = False) -> None:
-        first = draw_for_lead(self.rules, seed, address)  # F-LEAD-1, as cribsim plays it
+    def reset(self, seed: int, address: tuple[int, int], chance: bool = False, first: int | None = None) -> None:
+        if first is None:
+            first = draw_for_lead(self.rules, seed, address)  # F-LEAD-1, as cribsim draws
         self.game = Game(self.rules, [], seed, address, driven=True, chance=chance)
         self.flow = self.game.flow(first)
         self.over = -1
+        self.started = (seed, address, chance, first)
+        self.steps: list[Any] = []
         self._step(None)
+
+    def __deepcopy__(self, memo: Any) -> FivesThreesTable:
+        """A copy at the same point: the game replayed (a generator cannot be copied)."""
+        twin = FivesThreesTable(self.rules)
+        if self.game is not None:
+            twin.reset(*self.started)
+            for step in self.steps:
+                twin._step(step)
+        return twin
 
     def _step(self, answer: Any) -> None:
         flow = self.flow
         assert flow is not None
+        if answer is not None:
+            self.steps.append(answer)
         try:
             seat = next(flow) if answer is None else flow.send(answer)
         except GameOver as over:
@@ -138,6 +154,9 @@ class FivesThreesTable:
 
     def winner(self) -> int:
         return self.over
+
+    def outcome_name(self, outcome: int) -> str:
+        return tile_str(outcome)
 
     def token_name(self, token: int) -> str:
         return f"{tile_str(token // 2)} on end {token % 2}"

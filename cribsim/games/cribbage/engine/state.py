@@ -74,6 +74,34 @@ def side_of_seats(sides: Sequence[Sequence[int]], n: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+class DealStart:
+    """What a game driven through the generic interface was at the start of its current deal:
+    a copy replays only that deal's actions (:meth:`GameState.clone`)."""
+
+    __slots__ = ("deal_no", "dealer", "scores", "placed", "targets", "first_scores", "shown", "moves", "trail",
+                 "by_role", "metrics", "asked", "views")
+
+    def __init__(self, g: GameState) -> None:
+        self.deal_no, self.dealer, self.scores = g.deal_no, g.dealer, tuple(g.scores)
+        self.placed, self.targets, self.first_scores = tuple(g.placed), g.targets, g.first_scores
+        self.shown, self.moves, self.trail = g.shown, len(g.history), list(g.trail)
+        self.by_role = [list(r) for r in g.by_role]
+        self.metrics, self.asked = dict(g.metrics), g.asked
+        self.views = [o.to_dict() for o in g.obs]  # what each seat had seen (a seat not yet asked this deal)
+
+    def restore(self, twin: GameState, history: list[Any]) -> None:
+        """Put ``twin`` (made at this deal's number, dealer and scores) where the game was."""
+        twin.placed, twin.targets, twin.first_scores = list(self.placed), self.targets, self.first_scores
+        twin.shown, twin.trail = self.shown, list(self.trail)
+        twin.by_role = [list(r) for r in self.by_role]
+        twin.metrics, twin.asked = dict(self.metrics), self.asked
+        for o, view in zip(twin.obs, self.views):
+            for k, v in view.items():
+                setattr(o, k, v)
+        twin.history = history[:self.moves]
+        twin.deal_start = self
+
+
 class GameState:
     """The mutable state of one game (see the module doc).
 
@@ -142,6 +170,7 @@ class GameState:
         self.trail: list[tuple[int, ...]] = [self.start_scores]
         self.asked: int = 0  # decisions asked of the seats
         self._flow: Generator[int, Any, None] | None = None
+        self.deal_start: DealStart | None = None  # kept when driven through the generic interface
         self.new_deal()
 
     # ---- the deal -----------------------------------------------------------------------
@@ -242,6 +271,8 @@ class GameState:
         self.dealer = self.dealer + 1 if self.dealer + 1 < self.n else 0  # the deal passes left
         self.deal_no += 1
         self.new_deal()
+        if self._flow is not None:
+            self.deal_start = DealStart(self)
         return True
 
     # ---- points ---------------------------------------------------------------------------
@@ -353,8 +384,24 @@ class GameState:
         self._step(lambda: flow.send(action))
 
     def clone(self) -> GameState:
-        """An independent copy at the same point: the game replayed from its start (same
-        address or decks) with the same answers."""
+        """An independent copy at the same point: the current deal replayed from its start (the
+        whole game when it is still in its first deal, or keeps events or a counting model),
+        same address or decks, same answers and draws."""
+        start = self.deal_start
+        if start is None or self.events is not None or self.counting is not None:
+            return self._replayed()
+        twin = GameState(self.rules, self.seed, (self.address[0], self.game_no), start.dealer,
+                         decks=None if self.chance else self.decks, chance=self.chance,
+                         match_score=self.obs[0].match_score, deal_no=start.deal_no, scores=start.scores,
+                         until_deal=self.until_deal)
+        twin.first_dealer, twin.start_deal, twin.start_scores = self.first_dealer, self.start_deal, self.start_scores
+        start.restore(twin, self.history)
+        twin.start()
+        for a in self.history[start.moves:]:
+            twin.apply(a)
+        return twin
+
+    def _replayed(self) -> GameState:
         twin = GameState(self.rules, self.seed, (self.address[0], self.game_no), self.first_dealer,
                          log=self.events is not None,
                          decks=None if self.chance else self.decks, chance=self.chance,
