@@ -59,19 +59,28 @@ class CribsimGame(pyspiel.Game):  # type: ignore[misc]
 
     RULES: str | None = None  # a registered rules file's own game: its name (else the rules parameter)
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: dict[str, Any] | None = None, rules: Any = None) -> None:
+        """The game of a registered rules file (``RULES``), of the ``rules`` parameter, or of a
+        rules object (``rules``: a strategy's own game, not registered)."""
         params = dict(params or {})
-        rules = self.RULES
-        name = rules if rules is not None else str(params.get("rules", "standard"))
-        self.rules = load_rules(name)
+        own = self.RULES
+        name = own if own is not None else str(params.get("rules", "standard"))
+        self.rules = rules if rules is not None else load_rules(name)
         table = table_for(self.rules)
         self.max_steps = int(params.get("max_steps", MAX_STEPS))
-        short = f"cribsim_{name}" if rules is not None else "cribsim"
-        super().__init__(_game_type(short, f"cribsim {self.rules.name}", table, None if rules else name),
+        short = f"cribsim_{name}" if own is not None else "cribsim"
+        super().__init__(_game_type(short, f"cribsim {self.rules.name}", table, None if own else name),
                          _game_info(table, self.max_steps), params)
 
     def new_initial_state(self) -> CribsimState:
         return CribsimState(self)
+
+    def state_at(self, table: Table) -> CribsimState:
+        """A state at where ``table`` is (a sampled world): its moves so far are not in its
+        history, which starts there."""
+        state = CribsimState(self)
+        state.table, state.started = table, True
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         return Observer(table_for(self.rules).size)
@@ -86,6 +95,7 @@ class CribsimState(pyspiel.State):  # type: ignore[misc]
         self.table = table_for(game.rules)
         self.started = False
         self.chooser: Chooser | None = None
+        self.answered: Any = None  # the answer the last move completed (None: it completed none)
         self.moves = 0
 
     # ---- whose move -----------------------------------------------------------------------
@@ -123,9 +133,11 @@ class CribsimState(pyspiel.State):  # type: ignore[misc]
             self.table.draw(action)
         else:
             choice = self._open().pick(action)
+            self.answered = None
             if choice is not None:
                 self.chooser = None
                 self.table.apply(choice.answer)
+                self.answered = choice.answer
 
     def _action_to_string(self, player: int, action: int) -> str:
         if not self.started:
@@ -146,8 +158,8 @@ class CribsimState(pyspiel.State):  # type: ignore[misc]
         if not self.started:
             return f"seat {player}: before the first deal"
         key = self.table.info_key(player)
-        if self.chooser is not None and self.table.actor == player:
-            key += f"; picked {self.chooser.chosen}"
+        if self.table.actor == player:
+            key += f"; picked {self.chosen(player)}"
         return key
 
     def chosen(self, player: int) -> list[int]:

@@ -80,6 +80,14 @@ class Table(Protocol):
         """Write what ``seat`` sees into ``out`` (zeroed, ``size`` long); ``chosen`` are the
         tokens it has picked so far of its answer."""
 
+    def world(self, view: Any, decision: str, rng: random.Random) -> None:
+        """Put the table at a game ``view`` (a seat's observation at ``decision``) cannot be told
+        from, what the seat has not seen drawn with ``rng`` (ValueError for rules it cannot
+        sample): what a searching bot in a cribsim seat plays in."""
+
+    def deal(self) -> int:
+        """The deal (hand) in play."""
+
     def scores(self) -> tuple[int, ...]:
         """The scores by side."""
 

@@ -25,11 +25,13 @@ an inspecting player sees)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
 from cribsim.env.table import CHANCE, Choice, Vector
 
+from . import worlds
 from .cards import NUM_STANDARD, WILD_BASE, card_str
 from .engine.game import cut_for_deal
 from .engine.state import CHANCE as ENGINE_CHANCE
@@ -151,6 +153,13 @@ class CribbageTable:
 
     def draw(self, outcome: int) -> None:
         self.apply(outcome)
+
+    def world(self, view: Any, decision: str, rng: random.Random) -> None:
+        self.g = worlds.world(view, decision, rng)
+        self._moved()
+
+    def deal(self) -> int:
+        return self.state.deal_no
 
     # ---- what a seat sees -----------------------------------------------------------------
     def observe(self, seat: int, chosen: Sequence[int], out: Vector) -> None:

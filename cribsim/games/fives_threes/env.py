@@ -12,6 +12,7 @@ target), the leader, and the pips each seat has knocked on (it holds no tile sho
 
 from __future__ import annotations
 
+import random
 from collections.abc import Generator, Sequence
 from typing import Any
 
@@ -112,6 +113,12 @@ class FivesThreesTable:
         if self.actor != CHANCE or outcome in self.state.drawing or not 0 <= outcome < N_TILES:
             raise ValueError(f"tile {outcome} cannot be drawn now")
         self._step(outcome)
+
+    def world(self, view: Any, decision: str, rng: random.Random) -> None:
+        raise ValueError("Fives and Threes cannot draw a seat's unseen tiles yet")
+
+    def deal(self) -> int:
+        return self.state.hand_no
 
     def observe(self, seat: int, chosen: Sequence[int], out: Vector) -> None:
         g = self.state

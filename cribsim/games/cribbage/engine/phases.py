@@ -102,7 +102,8 @@ def discard(g: GameState) -> Answers:
             obs.hand = tuple(hand)
             obs.discards = k
             obs.dealer, obs.crib_owner, obs.scores = g.dealer, g.crib_owner, scores
-            obs.starter, obs.count, obs.pile, obs.played, obs.legal = None, 0, (), (), ()
+            obs.starter, obs.count, obs.pile, obs.played, obs.legal, obs.gos = None, 0, (), (), (), ()
+            obs.discarded = ()  # (the last deal's, until this discard is made)
             rule = obs.discard_rule = rule_of(r, hand, k) if rule_of is not None else None
             g.asked += 1
             choice = ask[seat](obs) if ask is not None else (yield seat)

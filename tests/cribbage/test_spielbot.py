@@ -1,0 +1,54 @@
+"""An OpenSpiel bot in a cribsim seat: the worlds it searches agree with what the seat has seen
+and nothing else, and information-set MCTS plays whole games (and is refused where the worlds
+cannot be drawn)."""
+
+import random
+
+import pytest
+
+from cribsim.env.table import table_for
+from cribsim.errors import CribsimError
+from cribsim.games import game_named
+from cribsim.games.cribbage.engine.state import GameState
+from cribsim.games.cribbage.worlds import sampleable, world
+from cribsim.matchplay import make_strategies
+from cribsim.ruleset import load_rules
+from cribsim.strategy import factory
+
+
+@pytest.mark.parametrize("name", ["standard", "three_player", "four_player_partners", "toss_fives"])
+def test_a_world_shows_the_seat_exactly_what_it_saw_and_draws_the_rest(name):
+    rules = load_rules(name)
+    g = GameState(rules, 5, (2, 0), 0).start()
+    rng = random.Random(1)
+    real = table_for(rules)
+    hidden_differ = 0
+    while not g.is_terminal:
+        seat, view, decision = g.actor, g.observation(), g.decision
+        real.g = g
+        for _ in range(2):
+            w = world(view, decision, rng)
+            t = table_for(rules)
+            t.g = w
+            assert t.info_key(seat) == real.info_key(seat)
+            assert (w.actor, w.decision, tuple(w.scores)) == (seat, decision, tuple(g.scores))
+            others = [sorted(w.hands[s]) for s in range(rules.players) if s != seat]
+            hidden_differ += others != [sorted(g.hands[s]) for s in range(rules.players) if s != seat]
+        g.apply(rng.choice(g.legal_actions()))
+    assert hidden_differ > 0
+
+
+def test_worlds_are_refused_where_a_variant_hides_more():
+    for name in ("auction", "jokers", "canadian_doubles", "three_player_team_inspect", "five_card",
+                 "three_player_continued"):
+        assert sampleable(load_rules(name)) is not None, name
+    with pytest.raises(CribsimError, match="openspiel:ismcts cannot play auction"):
+        factory("openspiel:ismcts", rules=(load_rules("auction"),), game="cribbage")
+
+
+def test_ismcts_plays_a_whole_game_of_legal_answers():
+    rules = load_rules("three_player")
+    bot = factory("openspiel:ismcts", params={"simulations": 5}, rules=(rules,), game="cribbage")
+    other = factory("greedy", rules=(rules,), game="cribbage")
+    result = game_named("cribbage").play_game(rules, make_strategies([bot, other, other]), 3, (0, 0))
+    assert max(result.scores) >= 121
