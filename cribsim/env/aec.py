@@ -149,7 +149,7 @@ class CribsimEnv(AECEnv):  # type: ignore[misc]
         chosen = self.chooser.chosen if acting and self.chooser is not None else []
         self.table.observe(seat, chosen, vec)
         if acting and self.chooser is not None:
-            mask[list(self.chooser.next_tokens())] = 1
+            mask[self.chooser.next_tokens()] = 1
         return {"observation": vec, "action_mask": mask}
 
     def render(self) -> str | None:

@@ -117,7 +117,7 @@ class CribsimState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         if not self.started or player != self.table.actor or self.is_terminal():
             return []
-        return sorted(self._open().next_tokens())
+        return self._open().next_tokens()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         outcomes = self.table.outcomes() if self.started else list(range(self.table.players))

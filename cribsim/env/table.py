@@ -15,8 +15,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ..errors import CribsimError
 from ..games import game_named
@@ -28,14 +27,14 @@ CHANCE = -2  # the "seat" a table in chance mode names when the next step is a d
 
 
 class Vector(Protocol):
-    """Where an observation is written (a numpy array, or a list)."""
+    """Where an observation is written: a float32 numpy array, zeroed (written by index, and by
+    a list of indices at once)."""
 
-    def __setitem__(self, index: int, value: float) -> None: ...
+    def __setitem__(self, index: Any, value: float) -> None: ...
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One legal answer and its tokens."""
+class Choice(NamedTuple):
+    """One legal answer and its tokens (a named tuple: one is made for every legal answer)."""
 
     tokens: tuple[int, ...]
     answer: Any  # the answer as the game's engine takes it
@@ -122,10 +121,10 @@ class Chooser:
         self.live = choices
         self.chosen: list[int] = []
 
-    def next_tokens(self) -> set[int]:
-        """The tokens that extend what is picked to some legal answer."""
+    def next_tokens(self) -> list[int]:
+        """The tokens that extend what is picked to some legal answer (each once, in order)."""
         k = len(self.chosen)
-        return {c.tokens[k] for c in self.live}
+        return sorted({c.tokens[k] for c in self.live})
 
     def pick(self, token: int) -> Choice | None:
         """Add ``token``; the answer once it is complete, else None. ValueError if it leads

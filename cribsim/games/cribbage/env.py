@@ -52,6 +52,7 @@ class Layout:
         n = rules.players
         program = rules.program
         self.decisions = sorted(program.decisions)
+        self.index = {d: i for i, d in enumerate(self.decisions)}
         at = 0
 
         def part(width: int) -> int:
@@ -83,6 +84,7 @@ class CribbageTable:
         bounds = [getattr(rules, d.numbers) for d in rules.program.decisions.values() if d.numbers]
         self.tokens = NUMBER + (max(bounds) + 1 if bounds else 0)
         self.draws = rules.deck_size
+        self.plain_play = rules.program.hooks.play_answers is None  # no card laid as another
         self.zero_sum = rules.program.hooks.layout is None and len({len(s) for s in rules.sides}) == 1
         self.g: GameState | None = None
         self.actor = -1
@@ -113,9 +115,13 @@ class CribbageTable:
 
     def choices(self) -> list[Choice]:
         g = self.state
-        d = g.program.decisions[g.decision]  # type: ignore[index]
-        numbers = d.numbers is not None
-        return [Choice(self.spell(a, numbers), a) for a in g.legal_actions()]
+        legal = g.legal_actions()
+        if g.decision == "play" and self.plain_play:  # every answer a card: one token
+            return [Choice((c,), c) for c in legal]
+        if g.decision == "discard":
+            return [Choice(tuple(sorted(a)), a) for a in legal]
+        numbers = g.program.decisions[g.decision].numbers is not None  # type: ignore[index]
+        return [Choice(self.spell(a, numbers), a) for a in legal]
 
     def answer_of(self, strategy: Any) -> Any:
         g = self.state
@@ -167,32 +173,32 @@ class CribbageTable:
         obs = g.obs[seat]
         n, sides = self.players, len(g.scores)
         side = g.side_of[seat]
-        for c in obs.hand:
-            out[lay.hand + c] = 1.0
-        for t in chosen:
-            if t < CARDS:
-                out[lay.chosen + t] = 1.0
-        out[lay.picked + min(len(chosen), GO_SLOTS - 1)] = 1.0
-        for c in obs.discarded:
-            out[lay.discarded + c] = 1.0
+        at = lay.hand
+        ones = [at + c for c in obs.hand]
+        at = lay.chosen
+        ones += [at + t for t in chosen if t < CARDS]
+        ones.append(lay.picked + min(len(chosen), GO_SLOTS - 1))
+        at = lay.discarded
+        ones += [at + c for c in obs.discarded]
         if obs.starter is not None:
-            out[lay.starter + obs.starter] = 1.0
-        for c in obs.pile:
-            out[lay.pile + c] = 1.0
-        for s, c in obs.played:
-            out[lay.played + (s - seat) % n * CARDS + c] = 1.0
+            ones.append(lay.starter + obs.starter)
+        at = lay.pile
+        ones += [at + c for c in obs.pile]
+        at = lay.played
+        ones += [at + (s - seat) % n * CARDS + c for s, c in obs.played]
+        ones.append(lay.dealer + (obs.dealer - seat) % n)
+        ones.append(lay.crib_owner + (obs.crib_owner - seat) % n)
+        if g.actor == seat and g.decision in lay.index:
+            ones.append(lay.decision + lay.index[g.decision])
+        out[ones] = 1.0
         limit = self.rules.scorer.limit
         out[lay.count] = min(obs.count / limit, 1.0)
         for k in range(sides):
             s = (side + k) % sides
             out[lay.scores + k] = min(max(g.scores[s] / g.game_targets[s], 0.0), 1.0)  # a bid may cost points
-        out[lay.dealer + (obs.dealer - seat) % n] = 1.0
-        out[lay.crib_owner + (obs.crib_owner - seat) % n] = 1.0
         for s, count in obs.gos:
             at = lay.gos + (s - seat) % n
             out[at] = max(count / limit, 0.0)
-        if g.actor == seat and g.decision in lay.decisions:
-            out[lay.decision + lay.decisions.index(g.decision)] = 1.0
         for f, at in lay.features:
             value = getattr(obs, f.field)
             if f.kind == "cards":

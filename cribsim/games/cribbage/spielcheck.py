@@ -14,7 +14,9 @@ the games stay in step as long as their rules agree. The differences found:
   winner; under the rule the pone counts first, so it wins when both would pass 121 in the show.
 
 A deal in which a difference of ``R-SHOW-6`` arises leaves the two games at different scores;
-the comparison goes on deal by deal (each game from its own scores) until one of them ends."""
+the comparison goes on deal by deal (each game from its own scores) until one of them ends, and
+OpenSpiel, ahead by such points, may reach 121 and stop in a deal that cribsim plays on (counted
+under ``R-SHOW-6`` too)."""
 
 from __future__ import annotations
 
@@ -153,6 +155,9 @@ def _explain(pair: _Pair, key: int, deal_no: int, ours: tuple[int, ...], theirs:
     if not g.is_terminal and tuple(expected) == theirs:
         return Difference(key, deal_no, ours, theirs, "R-SHOW-6", f"crib {' '.join(map(card_str, crib))} "
                           f"with starter {card_str(starter)}: OpenSpiel counts its flush of 4")
+    if pair.s.is_terminal() and not g.is_terminal and all(t <= e for t, e in zip(theirs, expected)):
+        return Difference(key, deal_no, ours, theirs, "R-SHOW-6", "OpenSpiel, ahead by its earlier 4-card crib "
+                          f"flushes, reached 121 first ({max(os_scores(pair.s))}) and stopped")
     if g.is_terminal and all(t >= e for t, e in zip(theirs, expected)):
         rule = "R-SHOW-2"
         why = f"cribsim stops at {max(g.scores)} (side {g.over.side if g.over else -1} out); OpenSpiel counts on"

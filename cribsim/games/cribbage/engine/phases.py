@@ -84,6 +84,8 @@ def discard_error(obs: Observation, choice: Any) -> str | None:
 
 def discard_choices(obs: Observation) -> list[tuple[int, ...]]:
     """Every legal discard (the thrown cards), in ``combinations(hand)`` order."""
+    if obs.discard_rule is None:  # any of the hand's cards may go
+        return list(combinations(obs.hand, obs.discards))
     return [c for c in combinations(obs.hand, obs.discards) if discard_error(obs, c) is None]
 
 
