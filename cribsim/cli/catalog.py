@@ -72,7 +72,10 @@ def cmd_list(args: argparse.Namespace) -> int:
     for game in all_builtin():
         print(f"\nStrategies for game: {game.name} (use by name, or module:Class):")
         for name in sorted(game.builtins):
-            doc = (sys.modules[resolve(name, game.name).__module__].__doc__ or "").strip()
+            try:
+                doc = (sys.modules[resolve(name, game.name).__module__].__doc__ or "").strip()
+            except CribsimError as e:  # an optional dependency missing (openspiel:ismcts)
+                doc = f"(not available: {one_line(e).removeprefix('cribsim: ')})"
             print(f"  {name:<30} {doc.splitlines()[0] if doc else ''}")
     print("\nExample experiments (cribsim run NAME or FILE):")
     _list_examples()

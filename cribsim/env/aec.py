@@ -23,11 +23,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as e:  # a plain install: say what to install
+    raise ImportError("PettingZoo is not installed: pip install 'cribsim[rl]'") from e
 
 from .table import CHANCE, Chooser, Table, load_table
 

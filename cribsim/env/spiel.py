@@ -22,7 +22,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as e:  # a plain install: say what to install
+    raise ImportError("OpenSpiel is not installed: pip install 'cribsim[openspiel]'") from e
 
 from ..ruleset import load_rules, preset_names
 from .table import CHANCE, Chooser, Table, table_for

@@ -16,12 +16,16 @@ import math
 from typing import Any, ClassVar
 
 import numpy as np
-from open_spiel.python.algorithms import ismcts
 
 from ..params import Param
 from ..strategy import Strategy
-from .spiel import CribsimGame, CribsimState
+from .spiel import CribsimGame, CribsimState  # (says what to install when OpenSpiel is missing)
 from .table import CHANCE, table_for
+
+try:
+    from open_spiel.python.algorithms import ismcts
+except ImportError as e:
+    raise ImportError("OpenSpiel is not installed: pip install 'cribsim[openspiel]'") from e
 
 MARGIN_SCALE = 20.0  # points of margin at the end of a deal worth tanh(1) = 0.76 of a win
 

@@ -3,6 +3,9 @@ and nothing else, and information-set MCTS plays whole games (and is refused whe
 cannot be drawn)."""
 
 import random
+import re
+import subprocess
+import sys
 
 import pytest
 
@@ -14,6 +17,8 @@ from cribsim.games.cribbage.worlds import sampleable, world
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
+from cribsim.tournament.config import load_experiment
+from cribsim.tournament.runner import run_experiment
 
 
 @pytest.mark.parametrize("name", ["standard", "three_player", "four_player_partners", "toss_fives"])
@@ -52,3 +57,40 @@ def test_ismcts_plays_a_whole_game_of_legal_answers():
     other = factory("greedy", rules=(rules,), game="cribbage")
     result = game_named("cribbage").play_game(rules, make_strategies([bot, other, other]), 3, (0, 0))
     assert max(result.scores) >= 121
+
+
+ISMCTS_RUN = """\
+name: ismcts_run
+variants: [standard]
+lineup:
+  - {name: ismcts, strategy: "openspiel:ismcts", params: {simulations: 3}}
+  - {name: greedy, strategy: greedy}
+matches: 4
+paired: true
+seed: 3
+"""
+
+
+def test_an_openspiel_bot_plays_a_cribsim_run_and_appears_in_its_tables(tmp_path, ray_cluster):
+    """The same tables played in this process and on two Ray workers."""
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text(ISMCTS_RUN)
+    exp = load_experiment(cfg)
+    run_experiment(exp, tmp_path / "serial", serial=True, quiet=True)
+    run_experiment(exp, tmp_path / "w2", workers=2, quiet=True, batch_seconds=0.02)
+    names = ("summary.md", "entries.csv", "variants.csv")
+    serial = {n: (tmp_path / "serial" / n).read_text() for n in names}
+    assert serial == {n: (tmp_path / "w2" / n).read_text() for n in names}
+    assert "ismcts" in serial["entries.csv"] and re.search(r"\| forfeits\s+\| 0\s", serial["summary.md"])
+
+
+def test_without_openspiel_the_strategy_says_what_to_install_and_list_still_lists():
+    """A plain install (OpenSpiel hidden from the import system): one line naming the extra."""
+    hide = ("import sys; sys.modules['pyspiel'] = None; from cribsim.cli.main import main; "
+            "sys.argv = ['cribsim', {}]; sys.exit(main())")
+    play = subprocess.run([sys.executable, "-c", hide.format("'play', '--strategy', 'openspiel:ismcts'")],
+                          capture_output=True, text=True, timeout=120)
+    assert play.returncode != 0 and play.stderr.count("\n") == 1
+    assert "pip install 'cribsim[openspiel]'" in play.stderr
+    listed = subprocess.run([sys.executable, "-c", hide.format("'list'")], capture_output=True, text=True, timeout=120)
+    assert listed.returncode == 0 and "openspiel:ismcts               (not available:" in listed.stdout

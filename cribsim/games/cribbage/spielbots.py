@@ -1,6 +1,8 @@
-"""OpenSpiel's bots as cribbage strategies (``strategy: openspiel:ismcts``; ``pip install
-cribsim[openspiel]``): :class:`cribsim.env.spielbot.SpielBot` answering cribbage's decisions,
-for the rule sets whose unseen cards it can draw (:func:`cribsim.games.cribbage.worlds.sampleable`)."""
+"""``openspiel:ismcts``: OpenSpiel's information-set MCTS, searching worlds drawn from its seat's view.
+
+OpenSpiel's bots as cribbage strategies (``pip install cribsim[openspiel]``):
+:class:`cribsim.env.spielbot.SpielBot` answering cribbage's decisions, for the rule sets whose
+unseen cards it can draw (:func:`cribsim.games.cribbage.worlds.sampleable`)."""
 
 from __future__ import annotations
 
