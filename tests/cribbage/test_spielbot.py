@@ -13,7 +13,7 @@ from cribsim.env.table import table_for
 from cribsim.errors import CribsimError
 from cribsim.games import game_named
 from cribsim.games.cribbage.engine.state import GameState
-from cribsim.games.cribbage.worlds import sampleable, world
+from cribsim.games.cribbage.worlds import _draw, _replayed, sampleable, world
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
@@ -94,3 +94,19 @@ def test_without_openspiel_the_strategy_says_what_to_install_and_list_still_list
     assert "pip install 'cribsim[openspiel]'" in play.stderr
     listed = subprocess.run([sys.executable, "-c", hide.format("'list'")], capture_output=True, text=True, timeout=120)
     assert listed.returncode == 0 and "openspiel:ismcts               (not available:" in listed.stdout
+
+
+def test_every_draw_agrees_with_the_gos_said():
+    """The cards a seat still holds are drawn among those its gos allow: no draw is wasted (a
+    search draws a world per simulation; a view whose draws mostly disagreed forfeited games)."""
+    rules = load_rules("standard")
+    ev = factory("ev", rules=(rules,))(random.Random(2))
+    rng = random.Random(1)
+    for game in range(12):
+        g = GameState(rules, 9, (game, 0), game % 2).start()
+        while not g.is_terminal:
+            view, decision = g.observation(), g.decision
+            for _ in range(5):
+                deck, discards = _draw(view, decision, rng)
+                assert _replayed(view, decision, deck, discards, [0, 0], rng) is not None
+            g.apply(getattr(ev, decision)(view))

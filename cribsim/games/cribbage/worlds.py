@@ -6,8 +6,9 @@ A world is a :class:`~cribsim.games.cribbage.engine.state.GameState` at the view
 dealer, whose deck gives the seat its own cards, every other seat the cards it has laid plus
 unseen ones, and the starter the view shows. The deal is replayed through the generic interface
 (the other seats' discards drawn from their hidden cards, the play as the view saw it), so
-each seat's view of the world is its own view; a draw the public play contradicts (a seat that
-said go holding a card that fits) is drawn again. The scores at the deal's start are the view's
+each seat's view of the world is its own view. The cards a seat still holds are drawn among
+those that agree with every go it said this deal; a draw the public play still contradicts is
+drawn again. The scores at the deal's start are the view's
 less what the replayed deal pegged.
 
 The rule sets it can sample: decisions ``discard`` and ``play`` only, no phase before the deal or
@@ -20,6 +21,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from .cards import VALUE
 from .engine.state import GameState
 from .rules import Rules
 
@@ -82,13 +84,29 @@ def _draw(view: Any, decision: str, rng: random.Random) -> tuple[list[int], dict
         if s == seat:
             deck += own
             continue
-        hidden = [unseen.pop() for _ in range(size - len(laid[s]))]
         k = r.dealer_discard if s == dealer else r.discard
-        discards[s] = tuple(hidden[:k])
+        if decision == "discard":
+            hidden = [unseen.pop() for _ in range(size)]
+            discards[s] = tuple(hidden[:k])
+        else:
+            held = _held(unseen, size - k - len(laid[s]), view, s)
+            discards[s] = tuple(unseen.pop() for _ in range(k))
+            hidden = list(discards[s]) + held
         deck += laid[s] + hidden
     deck += [unseen.pop() for _ in range(r.crib_from_deck)]
     deck.append(view.starter if view.starter is not None else unseen.pop())
     return deck, discards
+
+
+def _held(unseen: list[int], count: int, view: Any, seat: int) -> list[int]:
+    """``count`` cards ``seat`` still holds, taken from ``unseen`` (shuffled): none that fits
+    under the limit at a count where it said go this deal (it holds them all since then)."""
+    gos = [c for s, c in view.gos if s == seat]
+    room = view.rules.scorer.limit - min(gos) if gos else None
+    taken = [c for c in unseen if room is None or VALUE[c] > room][:count]
+    for c in taken:
+        unseen.remove(c)
+    return taken
 
 
 def _replayed(view: Any, decision: str, deck: list[int], discards: dict[int, tuple[int, ...]],
