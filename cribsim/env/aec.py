@@ -16,7 +16,9 @@ objective: the sum over a game is the final margin.
 
 Resets are seeded: ``reset(seed=S, options={"match": K, "game": G})`` plays the very deals
 cribsim plays at seed S, match key K, game G (both default 0), the first dealer cut as cribsim
-cuts. A reset without a seed plays the next match key of the last seed. A game longer than
+cuts (for G > 0 the deals of that game, but the first dealer cut afresh: a match's later games,
+whose first dealer follows the last game, R-MATCH-3, are not modelled). A reset without a seed
+plays the next match key of the last seed. A game longer than
 ``max_steps`` steps is truncated."""
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ class CribsimEnv(AECEnv):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.steps = 0
-        self._standing = self._standings()
+        self._standing = [0.0] * self.table.players  # points given as the game starts count on the first answer
         self._next()
 
     def _next(self) -> None:

@@ -5,12 +5,14 @@ whose ``rules`` parameter names any rules file or preset (``pyspiel.load_game("c
 {"rules": "auction"})``). A game is a thin adapter of the game's :class:`~cribsim.env.table.Table`
 in chance mode, so OpenSpiel's algorithms and bots run on the engine's own rules:
 
-- chance nodes: who plays first (each seat equally likely, as a cut or draw leaves it), every
-  card of a deal as it is dealt, and the starter when it is turned after the discards;
+- chance nodes: the first player (cribbage's first dealer, Fives and Threes' first leader; each
+  seat equally likely, as a cut or draw leaves it), every card of a deal as it is dealt, and the
+  starter when it is turned after the discards;
 - actions are the table's tokens (an answer of two cards is two moves of the same player);
 - the observation tensor is the table's vector (docs/environments.md), the observation and
   information state strings name what the player has seen (this deal's cards and play, the last
-  show, the scores: the earlier deals are public, every card shown at their end);
+  show, the scores: the earlier deals are public, every card shown at their end); they are not
+  a move-by-move history (perfect recall), and only a player's own view is offered;
 - returns at the end: +1 to each seat of the winning side, -1/(sides - 1) to each other seat; a
   game still going after ``max_steps`` moves ends as a draw (0 each).
 
@@ -87,6 +89,10 @@ class CribsimGame(pyspiel.Game):  # type: ignore[misc]
         return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        """The one view there is: a player's own, private and public (see the module doc)."""
+        if iig_obs_type is not None and (not iig_obs_type.public_info or iig_obs_type.private_info
+                                         != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError("cribsim's games give a player's own view only (public and its private information)")
         return Observer(table_for(self.rules).size)
 
 
@@ -145,7 +151,7 @@ class CribsimState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if not self.started:
-            return f"seat {action} plays first"
+            return f"seat {action} first"
         if player == pyspiel.PlayerId.CHANCE:
             return f"draw {self.table.outcome_name(action)}"
         return self.table.token_name(action)

@@ -39,15 +39,17 @@ def play_with(e, seats):
 
 @pytest.mark.parametrize("name,strategy", [("standard", "greedy"), ("auction", "greedy"), ("jokers", "greedy"),
                                            ("canadian_doubles", "greedy"), ("three_player_team_inspect", "greedy"),
-                                           ("lowball", "ev"), ("fives_threes_three", "greedy")])
+                                           ("lowball", "ev"), ("fives_threes_three", "greedy"),
+                                           ("jokers", "random"), ("auction", "random")])
 def test_the_environment_plays_cribsims_game_at_the_same_seed_address(name, strategy):
     """Every seat a cribsim strategy answering through tokens: the same final scores and winner
-    as cribsim's own play_game at (seed, match key, game)."""
+    as cribsim's own play_game at (seed, match key, game). (random names a joker in any suit, plays
+    either joker, and passes a bid as 0: each is spelled as the choice that means the same.)"""
     rules = load_rules(name)
     e = raw_env(name)
     seats = [StrategySeat(e.table, strategy, s, rules) for s in range(rules.players)]
     maker = factory(strategy, rules=(rules,), game=rules.game)
-    for seed, key in [(5, 3), (11, 0)]:
+    for seed, key in [(5, 3), (11, 0)] + [(7, k) for k in range(30 if strategy == "random" else 0)]:
         e.reset(seed=seed, options={"match": key})
         for s in seats:
             s.new_game(seed, (key, 0))
@@ -94,10 +96,11 @@ def test_an_illegal_action_ends_the_wrapped_game_with_minus_one():
     assert all(e.terminations.values()) and e.rewards[agent] == -1
 
 
-@pytest.mark.parametrize("name", ["standard", "lowball", "three_player"])
+@pytest.mark.parametrize("name", ["standard", "lowball", "three_player", "five_card"])
 def test_rewards_game_and_points(name):
     """reward=game: +1 to the winner's seats, -1/(sides-1) to the others (lowball's winner has
-    fewer points); reward=points: the rewards of a game add up to the final margin."""
+    fewer points); reward=points: the rewards of a game add up to the final margin (the five-card
+    game's three for last, given as the game starts, included)."""
     rng = random.Random(0)
     totals = {}
     for mode in ("game", "points"):
@@ -173,3 +176,13 @@ def _deal_number(t):
 
 def _tile(rules, hand, k):
     return hand_tiles(rules.players * rules.hand_size, 6, (2, 0), hand)[k]
+
+
+def test_fives_and_threes_shows_an_empty_line_at_the_lead():
+    e = raw_env("fives_threes")
+    e.reset(seed=1)
+    t = e.table
+    vec = e.observe(e.agent_selection)["observation"]
+    nothing = [t.ends + 7, t.ends + 2 * 8 - 1]  # each end's "nothing laid yet" slot
+    doubles = [t.ends + 2 * 8, t.ends + 2 * 8 + 1]
+    assert vec[nothing].tolist() == [1.0, 1.0] and vec[doubles].tolist() == [0.0, 0.0]

@@ -16,10 +16,10 @@ inspection) its cards in increasing order; Canadian doubles' passes the partner'
 the crib's, each in increasing order; a joker laid as a card the joker then the name.
 
 The observation (floats in 0..1; seats and sides counted from the observer's): own cards, the
-cards picked so far of the answer and how many, own cards laid away, the starter, the pile
-since the last reset (as the cards count), the cards each seat has laid this deal, the count,
-the scores (a share of the target, from 0 up), the dealer, the crib's owner, the highest count at which
-each seat said go this deal, the decision asked, and the fields the rules' variants declare
+cards picked so far of the answer (each valued by its place in it, k/8) and how many, own cards
+laid away, the starter, the pile since the last reset (as the cards count), the cards each seat
+has laid this deal, the count, the scores (a share of the target, from 0 up), the dealer, the
+crib's owner, the lowest count at which each seat said go this deal, the decision asked, and the fields the rules' variants declare
 (:class:`~cribsim.games.cribbage.engine.variant.Feature`: a standing bid, its bidder, the crib
 an inspecting player sees)."""
 
@@ -32,7 +32,8 @@ from typing import Any
 from cribsim.env.table import CHANCE, Choice, Vector
 
 from . import worlds
-from .cards import NUM_STANDARD, WILD_BASE, card_str
+from .cards import NUM_STANDARD, RANK, WILD_BASE, card_str
+from .cards import card as card_of
 from .engine.game import cut_for_deal
 from .engine.state import CHANCE as ENGINE_CHANCE
 from .engine.state import GameState
@@ -43,6 +44,7 @@ NAMED = CARDS  # "as" a standard card
 PASS = NAMED + NUM_STANDARD
 NUMBER = PASS + 1
 GO_SLOTS = 8  # how many tokens may be picked of one answer (one-hot of the count picked)
+SPADES = 3  # the suit a joker's name is spelled in (V-JOKERS: in the play only the rank counts)
 
 
 class Layout:
@@ -139,13 +141,19 @@ class CribbageTable:
         if numbers is None:
             g = self.state
             numbers = g.decision is not None and g.program.decisions[g.decision].numbers is not None
-        if answer is None:
+        if numbers and not answer:  # None, or a bid of 0: a pass
             return (PASS,)
+        g = self.state
+        name_card = g.hooks.name_card
+        if g.decision == "play" and name_card is not None:  # the answer as the choices spell it
+            card, named = name_card(answer, g.obs[g.actor])
+            if card < WILD_BASE:
+                return (card,)
+            first = next(c for c in g.obs[g.actor].legal if c >= WILD_BASE)  # any joker: the first one held
+            return (first, NAMED + card_of(RANK[named], SPADES))  # a name's suit never matters in the play
         if isinstance(answer, int):
             return (NUMBER + answer,) if numbers else (answer,)
         parts = list(answer)
-        if self.state.decision == "play":  # (joker, the card it is named)
-            return (parts[0], NAMED + parts[1])
         if parts and not isinstance(parts[0], int):  # groups of cards (to the partner, to the crib)
             return tuple(c for group in parts for c in sorted(group))
         return tuple(sorted(parts))
@@ -175,8 +183,6 @@ class CribbageTable:
         side = g.side_of[seat]
         at = lay.hand
         ones = [at + c for c in obs.hand]
-        at = lay.chosen
-        ones += [at + t for t in chosen if t < CARDS]
         ones.append(lay.picked + min(len(chosen), GO_SLOTS - 1))
         at = lay.discarded
         ones += [at + c for c in obs.discarded]
@@ -191,14 +197,18 @@ class CribbageTable:
         if g.actor == seat and g.decision in lay.index:
             ones.append(lay.decision + lay.index[g.decision])
         out[ones] = 1.0
+        for i, t in enumerate(chosen):  # the cards picked so far, each by its place in the answer
+            if t < CARDS:
+                out[lay.chosen + t] = (i + 1) / GO_SLOTS
         limit = self.rules.scorer.limit
         out[lay.count] = min(obs.count / limit, 1.0)
         for k in range(sides):
             s = (side + k) % sides
             out[lay.scores + k] = min(max(g.scores[s] / g.game_targets[s], 0.0), 1.0)  # a bid may cost points
-        for s, count in obs.gos:
+        for s, count in obs.gos:  # the lowest count at which the seat said go binds what it holds
             at = lay.gos + (s - seat) % n
-            out[at] = max(count / limit, 0.0)
+            value = min(max(count / limit, 0.0), 1.0)
+            out[at] = value if not out[at] else min(out[at], value)
         for f, at in lay.features:
             value = getattr(obs, f.field)
             if f.kind == "cards":

@@ -19,6 +19,7 @@ class ISMCTS(SpielBot):
     """OpenSpiel's information-set MCTS (see :mod:`cribsim.env.spielbot`)."""
 
     game = "cribbage"
+    understands = frozenset({"objective"})  # its leaves are valued by the engine's own ranking and margins
 
     @classmethod
     def prepare_rules(cls, rules: Any, params: dict[str, Any]) -> None:

@@ -10,6 +10,8 @@ the games stay in step as long as their rules agree. The differences found:
   starter; under the rule a crib scores a flush only when the starter matches too (5).
 - ``R-SHOW-2``: OpenSpiel counts every hand and the crib before it checks for 121; under the
   rule the game ends the moment a side reaches it, and nothing after that point is counted.
+- ``R-WIN-1``: the same in the play: OpenSpiel checks for 121 only between moves, so a card
+  that pegs out still scores the rest of its move (a go or 31, and the show when it ends the play).
 - ``R-SHOW-1``: OpenSpiel counts the hands in seat order and names the first seat past 121 the
   winner; under the rule the pone counts first, so it wins when both would pass 121 in the show.
 
@@ -85,7 +87,7 @@ class _Pair:
     """One game in both engines, in step."""
 
     def __init__(self, rules: Rules, seed: int, key: int) -> None:
-        self.g = GameState(rules, seed, (key, 0), 0).start()  # OpenSpiel's first dealer is seat 0
+        self.g = GameState(rules, seed, (key, 0), 0, log=True).start()  # OpenSpiel's first dealer is seat 0
         self.s = pyspiel.load_game("cribbage").new_initial_state()
         self.rules = rules
 
@@ -159,14 +161,22 @@ def _explain(pair: _Pair, key: int, deal_no: int, ours: tuple[int, ...], theirs:
         return Difference(key, deal_no, ours, theirs, "R-SHOW-6", "OpenSpiel, ahead by its earlier 4-card crib "
                           f"flushes, reached 121 first ({max(os_scores(pair.s))}) and stopped")
     if g.is_terminal and all(t >= e for t, e in zip(theirs, expected)):
-        rule = "R-SHOW-2"
-        why = f"cribsim stops at {max(g.scores)} (side {g.over.side if g.over else -1} out); OpenSpiel counts on"
+        side = g.over.side if g.over is not None else -1
+        in_play = g.events is not None and g.events[-1].source in ("peg", "heels")
+        if in_play:  # out in the play (or by his heels): OpenSpiel scores the rest of that move
+            rule = "R-WIN-1"
+            why = (f"cribsim's seat {side} pegs out at {max(g.scores)}; OpenSpiel scores on within the move "
+                   "(the go or 31, the show when it ends the play)")
+        else:
+            rule, why = "R-SHOW-2", f"cribsim's seat {side} counts out at {max(g.scores)}; OpenSpiel counts on"
         if pair.s.is_terminal():
             final = os_scores(pair.s)
             os_winner = next(p for p in range(2) if final[p] >= 121)
-            if g.over is not None and os_winner != g.over.side:
+            if os_winner != side and not in_play:
                 rule, why = "R-SHOW-1", (f"both pass 121 in the show: cribsim's pone counts first and wins, "
                                          f"OpenSpiel names seat {os_winner}")
+            elif os_winner != side:
+                why += f", and names seat {os_winner}, the first past 121 in seat order"
         return Difference(key, deal_no, ours, theirs, rule, why + (" (and a 4-card crib flush)" if flush else ""))
     diff = Difference(key, deal_no, ours, theirs, "?", "not explained")
     out.unexplained.append(diff)

@@ -12,8 +12,10 @@ drawn again. The scores at the deal's start are the view's
 less what the replayed deal pegged.
 
 The rule sets it can sample: decisions ``discard`` and ``play`` only, no phase before the deal or
-between its steps, no wild cards, no sides of a game's own and no continued play
-(:func:`sampleable` says why not)."""
+between its steps, no wild cards, no rule binding the discards (toss fives), no sides of a game's
+own and no continued play (:func:`sampleable` says why not). The seats whose gos bind their cards
+most draw first; the draw is not exactly uniform over the deals that agree with the view, and it
+reads nothing but the view."""
 
 from __future__ import annotations
 
@@ -38,6 +40,8 @@ def sampleable(rules: Rules) -> str | None:
         return "a variant adds a phase to the deal"
     if rules.deck_size != 52:
         return "its deck has wild cards"
+    if program.hooks.discard_rule is not None:
+        return "a variant binds the discards (what a seat threw would have to be inferred from its play)"
     if program.hooks.layout is not None or rules.match.places(len(rules.sides)) > 1:
         return "its sides or places change within a match"
     return None
@@ -58,9 +62,6 @@ def world(view: Any, decision: str, rng: random.Random) -> GameState:
         start = [s - p for s, p in zip(view.scores, g.scores)]  # the scores as the deal began
         g = _replayed(view, decision, deck, discards, start, rng)
         if g is not None:
-            g.shown = view.shown
-            for o in g.obs:
-                o.shown = view.shown
             return g
     raise ValueError(f"no world of {TRIES} drawn agrees with seat {view.seat}'s view")
 
@@ -76,34 +77,44 @@ def _draw(view: Any, decision: str, rng: random.Random) -> tuple[list[int], dict
     seen = set(own) | {c for s in laid for c in laid[s]} | ({view.starter} if view.starter is not None else set())
     unseen = [c for c in range(52) if c not in seen]
     rng.shuffle(unseen)
+    others = [(dealer + i) % n for i in range(1, n + 1) if (dealer + i) % n != seat]
+    size = {s: r.dealer_deal if s == dealer else r.deal for s in range(n)}
+    thrown = {s: r.dealer_discard if s == dealer else r.discard for s in range(n)}
+    held: dict[int, list[int]] = {}
+    if decision == "play":  # the seats whose gos bind their cards most draw first
+        for s in sorted(others, key=lambda s: _floor(view, s), reverse=True):
+            held[s] = _held(unseen, size[s] - thrown[s] - len(laid[s]), view, s)
     deck: list[int] = []
     discards: dict[int, tuple[int, ...]] = {}
     for i in range(1, n + 1):
         s = (dealer + i) % n
-        size = r.dealer_deal if s == dealer else r.deal
         if s == seat:
             deck += own
             continue
-        k = r.dealer_discard if s == dealer else r.discard
         if decision == "discard":
-            hidden = [unseen.pop() for _ in range(size)]
-            discards[s] = tuple(hidden[:k])
+            hidden = [unseen.pop() for _ in range(size[s])]
+            discards[s] = tuple(hidden[:thrown[s]])
         else:
-            held = _held(unseen, size - k - len(laid[s]), view, s)
-            discards[s] = tuple(unseen.pop() for _ in range(k))
-            hidden = list(discards[s]) + held
+            discards[s] = tuple(unseen.pop() for _ in range(thrown[s]))
+            hidden = list(discards[s]) + held[s]
         deck += laid[s] + hidden
     deck += [unseen.pop() for _ in range(r.crib_from_deck)]
     deck.append(view.starter if view.starter is not None else unseen.pop())
     return deck, discards
 
 
-def _held(unseen: list[int], count: int, view: Any, seat: int) -> list[int]:
-    """``count`` cards ``seat`` still holds, taken from ``unseen`` (shuffled): none that fits
-    under the limit at a count where it said go this deal (it holds them all since then)."""
+def _floor(view: Any, seat: int) -> int:
+    """Every card ``seat`` still holds is worth more than this: none fitted under the limit at
+    the lowest count at which it said go this deal (0: it said none)."""
     gos = [c for s, c in view.gos if s == seat]
-    room = view.rules.scorer.limit - min(gos) if gos else None
-    taken = [c for c in unseen if room is None or VALUE[c] > room][:count]
+    return int(view.rules.scorer.limit - min(gos)) if gos else 0
+
+
+def _held(unseen: list[int], count: int, view: Any, seat: int) -> list[int]:
+    """``count`` cards ``seat`` still holds, taken from ``unseen`` (shuffled), each worth more
+    than its floor (:func:`_floor`)."""
+    floor = _floor(view, seat)
+    taken = [c for c in unseen if VALUE[c] > floor][:count]
     for c in taken:
         unseen.remove(c)
     return taken
@@ -113,7 +124,7 @@ def _replayed(view: Any, decision: str, deck: list[int], discards: dict[int, tup
               scores: Sequence[int], rng: random.Random) -> GameState | None:
     """The deal replayed to the view's decision, or None if the draw contradicts the play."""
     g = GameState(view.rules, rng.getrandbits(63), (rng.getrandbits(31), view.game_no), view.dealer,
-                  decks={view.deal_no: deck}, deal_no=view.deal_no, scores=scores).start()
+                  decks={view.deal_no: deck}, deal_no=view.deal_no, scores=scores, shown=view.shown).start()
     plays = list(view.played)
     try:
         while not g.is_terminal:

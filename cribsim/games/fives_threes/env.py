@@ -129,7 +129,7 @@ class FivesThreesTable:
         for s, t, _ in obs.played:
             out[self.laid + (s - seat) % n * N_TILES + t] = 1.0
         if obs.ends is None:
-            out[self.ends + PIP_SLOTS - 1] = out[self.ends + 2 * PIP_SLOTS] = 1.0
+            out[self.ends + PIP_SLOTS - 1] = out[self.ends + 2 * PIP_SLOTS - 1] = 1.0  # each end: nothing laid
         else:
             for k in range(2):
                 out[self.ends + k * PIP_SLOTS + obs.ends[2 * k]] = 1.0

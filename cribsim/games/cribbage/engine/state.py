@@ -115,7 +115,8 @@ class GameState:
     def __init__(self, rules: Rules, seed: int, address: tuple[int, int], dealer: int, *, log: bool = False,
                  decks: dict[int, list[int]] | None = None, match_score: tuple[int, ...] = (),
                  counters: Sequence[tuple[float, float]] | None = None, deal_no: int = 0,
-                 scores: Sequence[int] | None = None, until_deal: int | None = None, chance: bool = False) -> None:
+                 scores: Sequence[int] | None = None, until_deal: int | None = None, chance: bool = False,
+                 shown: tuple[Any, ...] = ()) -> None:
         self.rules = rules
         self.chance = chance
         self.drawing: list[int] = []  # chance mode: the cards drawn so far of the deck being drawn
@@ -163,7 +164,8 @@ class GameState:
         self.over: GameOver | None = None
         self.history: list[Any] = []
         self.notes: dict[str, Any] = {}
-        self.shown: tuple[Any, ...] = ()
+        self.shown: tuple[Any, ...] = shown  # the last deal's show (a game started at a later deal: given)
+        self.start_shown = shown
         self.answers: dict[str, list[Callable[[Any], Any]]] | None = None  # see run()
         self.start_deal, self.start_scores = deal_no, tuple(self.scores)
         # the scores at the start and after the play and the show of every deal (see GameRecord.trail)
@@ -188,8 +190,11 @@ class GameState:
             self.notes = {}  # per-deal state of variants
         self.resume: Any = None  # a play to resume mid-way (a rollout), see rollout.py
         deal_no, shown = self.deal_no, self.shown
+        extra = self.obs[0].EXTRA  # the variants' fields start each deal afresh (an inspected crib)
         for o in self.obs:
             o.deal_no, o.shown = deal_no, shown
+            for k, v in extra.items():
+                setattr(o, k, v)
 
     def deck(self, needed: int) -> list[int]:
         """The first ``needed`` cards of this deal's deck: addressed by (seed, match, game,
@@ -407,7 +412,8 @@ class GameState:
                          decks=None if self.chance else self.decks, chance=self.chance,
                          match_score=self.obs[0].match_score,
                          counters=self.counting.counters if self.counting is not None else None,
-                         deal_no=self.start_deal, scores=self.start_scores, until_deal=self.until_deal)
+                         deal_no=self.start_deal, scores=self.start_scores, until_deal=self.until_deal,
+                         shown=self.start_shown)
         twin.start()
         for a in self.history:
             twin.apply(a)

@@ -84,6 +84,8 @@ def auction(g: GameState) -> Generator[int, Any, None]:
             obs = g.obs[seat]
             obs.hand = tuple(g.hands[seat])
             obs.dealer, obs.crib_owner, obs.scores = g.dealer, g.dealer, scores
+            obs.starter, obs.count, obs.pile, obs.played, obs.legal, obs.gos = None, 0, (), (), (), ()
+            obs.discarded = ()  # (nothing of the last deal)
             obs.bid_standing, obs.bid_by, obs.bids = standing, holder, tuple(bids)
             g.asked += 1
             b = ask[seat](obs) if ask is not None else (yield seat)

@@ -100,7 +100,8 @@ def pass_cards(g: GameState) -> Generator[int, Any, None]:
         obs = g.obs[seat]
         obs.hand, obs.discards, obs.passes = tuple(hand), THROW, PASS
         obs.dealer, obs.crib_owner, obs.scores = dealer, g.crib_owner, scores
-        obs.starter, obs.count, obs.pile, obs.played, obs.legal = None, 0, (), (), ()
+        obs.starter, obs.count, obs.pile, obs.played, obs.legal, obs.gos = None, 0, (), (), (), ()
+        obs.discarded = ()  # (nothing of the last deal)
         obs.discard_rule = rule_of(r, hand, THROW) if rule_of is not None else None
         g.asked += 1
         choice = ask[seat](obs) if ask is not None else (yield seat)
