@@ -19,9 +19,9 @@ The observation (floats in 0..1; seats and sides counted from the observer's): o
 cards picked so far of the answer (each valued by its place in it, k/8) and how many, own cards
 laid away, the starter, the pile since the last reset (as the cards count), the cards each seat
 has laid this deal, the count, the scores (a share of the target, from 0 up), the dealer, the
-crib's owner, the lowest count at which each seat said go this deal, the decision asked, and the fields the rules' variants declare
-(:class:`~cribsim.games.cribbage.engine.variant.Feature`: a standing bid, its bidder, the crib
-an inspecting player sees)."""
+crib's owner, the lowest count at which each seat said go this deal, the decision asked, and
+the fields the rules' variants declare (:class:`~cribsim.games.cribbage.engine.variant.Feature`:
+a standing bid, its bidder, the crib an inspecting player sees)."""
 
 from __future__ import annotations
 
