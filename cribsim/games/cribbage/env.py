@@ -205,10 +205,11 @@ class CribbageTable:
         for k in range(sides):
             s = (side + k) % sides
             out[lay.scores + k] = min(max(g.scores[s] / g.game_targets[s], 0.0), 1.0)  # a bid may cost points
-        for s, count in obs.gos:  # the lowest count at which the seat said go binds what it holds
-            at = lay.gos + (s - seat) % n
-            value = min(max(count / limit, 0.0), 1.0)
-            out[at] = value if not out[at] else min(out[at], value)
+        lowest: dict[int, int] = {}  # the lowest count at which a seat said go binds what it holds
+        for s, count in obs.gos:
+            lowest[s] = min(count, lowest.get(s, count))
+        for s, count in lowest.items():
+            out[lay.gos + (s - seat) % n] = min(max(count / limit, 0.0), 1.0)
         for f, at in lay.features:
             value = getattr(obs, f.field)
             if f.kind == "cards":
