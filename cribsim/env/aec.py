@@ -35,7 +35,7 @@ try:
 except ImportError as e:  # a plain install: say what to install
     raise ImportError("PettingZoo is not installed: pip install 'cribsim[rl]'") from e
 
-from .table import CHANCE, Chooser, Table, load_table
+from .table import Chooser, Table, game_rewards, load_table, margins
 
 REWARDS = ("game", "points")
 RENDER_MODES = ("human", "ansi")
@@ -81,8 +81,6 @@ class CribsimEnv(AECEnv):  # type: ignore[misc]
             self._match = int(options.get("match", self._match + 1))
         self._game = int(options.get("game", 0))
         self.table.reset(self._seed, (self._match, self._game))
-        if self.table.actor == CHANCE:
-            raise RuntimeError("a table not in chance mode asked for a draw")
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -115,7 +113,7 @@ class CribsimEnv(AECEnv):  # type: ignore[misc]
         if choice is not None:
             self.table.apply(choice.answer)
             if self.reward_mode == "points":
-                now = self._standings()
+                now = margins(self.table)
                 self.rewards = {a: now[i] - self._standing[i] for i, a in enumerate(self.possible_agents)}
                 self._standing = now
             self._next()
@@ -127,24 +125,12 @@ class CribsimEnv(AECEnv):  # type: ignore[misc]
 
     def _finish(self) -> None:
         t = self.table
-        winner, sides = t.winner(), len(t.scores())
+        winner = t.winner()
         if self.reward_mode == "game":
-            self.rewards = {a: 1.0 if t.side_of(s) == winner else -1.0 / (sides - 1)
-                            for s, a in enumerate(self.possible_agents)}
+            self.rewards = dict(zip(self.possible_agents, game_rewards(t)))
         self.terminations = {a: True for a in self.agents}
         self.infos = {a: {"winner": winner, "scores": t.scores()} for a in self.agents}
         self.chooser = None
-
-    def _standings(self) -> list[float]:
-        t = self.table
-        scores = t.scores()
-        k = len(scores)
-        out = []
-        for s in range(t.players):
-            own = t.side_of(s)
-            others = (sum(scores) - scores[own]) / (k - 1) if k > 1 else 0.0
-            out.append(t.objective() * (scores[own] - others))
-        return out
 
     # ---- what an agent sees -------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:

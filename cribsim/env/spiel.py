@@ -31,7 +31,7 @@ except ImportError as e:  # a plain install: say what to install
     raise ImportError("OpenSpiel is not installed: pip install 'cribsim[openspiel]'") from e
 
 from ..ruleset import load_rules, preset_names
-from .table import CHANCE, Chooser, Table, table_for
+from .table import CHANCE, Chooser, Table, game_rewards, table_for
 
 MAX_STEPS = 20_000
 
@@ -161,8 +161,7 @@ class CribsimState(pyspiel.State):  # type: ignore[misc]
         t = self.table
         if not self.started or t.actor != -1:
             return [0.0] * t.players
-        winner, sides = t.winner(), len(t.scores())
-        return [1.0 if t.side_of(s) == winner else -1.0 / (sides - 1) for s in range(t.players)]
+        return game_rewards(t)
 
     def info_key(self, player: int) -> str:
         if not self.started:

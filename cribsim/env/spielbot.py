@@ -20,7 +20,7 @@ import numpy as np
 from ..params import Param
 from ..strategy import Strategy
 from .spiel import CribsimGame, CribsimState  # (says what to install when OpenSpiel is missing)
-from .table import CHANCE, table_for
+from .table import margins, table_for
 
 try:
     from open_spiel.python.algorithms import ismcts
@@ -49,25 +49,13 @@ class RolloutEvaluator:
                 s.apply_action(legal[self.rng.randint(len(legal))])
         if s.is_terminal():
             return np.array(s.returns())
-        return np.array([math.tanh(m / MARGIN_SCALE) for m in margins(s)])
+        return np.array([math.tanh(m / MARGIN_SCALE) for m in margins(s.table)])
 
     def prior(self, state: CribsimState) -> list[tuple[int, float]]:
         if state.is_chance_node():
             return list(state.chance_outcomes())
         legal = state.legal_actions()
         return [(a, 1.0 / len(legal)) for a in legal]
-
-
-def margins(state: CribsimState) -> list[float]:
-    """Each seat's side's score less the other sides' average (times the objective)."""
-    t = state.table
-    scores = t.scores()
-    k = len(scores)
-    out = []
-    for seat in range(t.players):
-        own = t.side_of(seat)
-        out.append(t.objective() * (scores[own] - (sum(scores) - scores[own]) / max(k - 1, 1)))
-    return out
 
 
 class SpielBot(Strategy):
@@ -116,6 +104,6 @@ class SpielBot(Strategy):
             state.apply_action(action)
             if state.answered is not None:
                 return state.answered
-            if state.table.actor != seat or state.table.actor == CHANCE:
+            if state.table.actor != seat:
                 raise RuntimeError("the answer ended without an answer")
 

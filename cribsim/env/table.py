@@ -112,6 +112,26 @@ class Table(Protocol):
         """The table as text (for ``render``)."""
 
 
+def margins(table: Table) -> list[float]:
+    """Each seat's side's score less the other sides' average, times the objective (what a
+    seat is ahead by): the per-point rewards and the bot's leaf values."""
+    scores = table.scores()
+    k = len(scores)
+    out = []
+    for seat in range(table.players):
+        own = table.side_of(seat)
+        others = (sum(scores) - scores[own]) / (k - 1) if k > 1 else 0.0
+        out.append(table.objective() * (scores[own] - others))
+    return out
+
+
+def game_rewards(table: Table) -> list[float]:
+    """At a game's end, per seat: +1 to each seat of the winning side, -1/(sides - 1) to the
+    others (the sides of that game, the winner as the rules rank sides)."""
+    winner, sides = table.winner(), len(table.scores())
+    return [1.0 if table.side_of(s) == winner else -1.0 / (sides - 1) for s in range(table.players)]
+
+
 class Chooser:
     """The tokens picked so far of one answer, among the legal answers (see the module doc)."""
 

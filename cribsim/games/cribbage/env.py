@@ -53,8 +53,7 @@ class Layout:
     def __init__(self, rules: Rules) -> None:
         n = rules.players
         program = rules.program
-        self.decisions = sorted(program.decisions)
-        self.index = {d: i for i, d in enumerate(self.decisions)}
+        self.index = {d: i for i, d in enumerate(sorted(program.decisions))}  # one flag per decision, in name order
         at = 0
 
         def part(width: int) -> int:
@@ -66,7 +65,7 @@ class Layout:
         self.played = part(n * CARDS)
         self.count, self.scores = part(1), part(n)  # a game may have its own sides (two against one)
         self.dealer, self.crib_owner, self.gos = part(n), part(n), part(n)
-        self.decision = part(len(self.decisions))
+        self.decision = part(len(self.index))
         self.features = []
         for f in program.features:
             width = {"cards": CARDS, "seat": n, "number": 1}[f.kind]

@@ -190,11 +190,13 @@ class GameState:
             self.notes = {}  # per-deal state of variants
         self.resume: Any = None  # a play to resume mid-way (a rollout), see rollout.py
         deal_no, shown = self.deal_no, self.shown
-        extra = self.obs[0].EXTRA  # the variants' fields start each deal afresh (an inspected crib)
         for o in self.obs:
             o.deal_no, o.shown = deal_no, shown
-            for k, v in extra.items():
-                setattr(o, k, v)
+        extra = self.obs[0].EXTRA  # the variants' fields start each deal afresh (an inspected crib)
+        if extra:
+            for o in self.obs:
+                for k, v in extra.items():
+                    setattr(o, k, v)
 
     def deck(self, needed: int) -> list[int]:
         """The first ``needed`` cards of this deal's deck: addressed by (seed, match, game,
