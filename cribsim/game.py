@@ -72,6 +72,21 @@ class PlayedGame(Protocol):
     def record(self, skunk: int, rules: Any) -> GameRecord: ...
 
 
+class FastLane(Protocol):
+    """A game's faster lane for one rule set and lineup (:meth:`Game.fast_lane`): the same
+    matches, record for record, as the game's own ``play_match`` with those strategies."""
+
+    name: str  # said in the run's start line and run.json
+
+    def plays(self, entries: Sequence[int]) -> bool:
+        """Whether it plays a match with these lineup entries seated (by seat)."""
+        ...
+
+    def play_match(self, seed: int, match_key: int, entries: Sequence[int]) -> MatchResult:
+        """One match, ``entries[seat]`` the lineup entry in each seat, the first dealer cut for."""
+        ...
+
+
 Factory = Callable[[random.Random], Any]  # makes one seat's strategy for a match
 R = TypeVar("R", bound=Rules)  # a game's own rules class
 
@@ -169,6 +184,12 @@ class Game(ABC, Generic[R]):
         first: int = game.first_dealer
         players: int = rules.players
         return (first + 1) % players
+
+    # ---- a faster lane for some rules and lineups ------------------------------------------
+    def fast_lane(self, rules: R, strategies: Sequence[tuple[str, dict[str, JSON]]]) -> FastLane | None:
+        """A lane that plays ``rules`` with a lineup (each entry's strategy name and parameters)
+        faster than the Python engine, game for game the same (None: no such lane)."""
+        return None
 
     # ---- what the kernel asks of a game's rules and strategies -----------------------------
     def summary_info(self, rules: R) -> dict[str, JSON]:

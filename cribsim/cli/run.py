@@ -70,6 +70,9 @@ def add_commands(sub: Any) -> None:
     r.add_argument("--deal-secret", metavar="FOLDER",
                    help="deal with the secret kept in FOLDER (a results folder, or a folder holding a copy of "
                         "its deal-secret file), to play the same decks as that run")
+    r.add_argument("--no-fast", dest="fast", action="store_false",
+                   help="play every match in the Python engine, even where a faster lane (the native lane) "
+                        "plays the same games")
     r.set_defaults(func=cmd_run)
 
     rp = sub.add_parser("report", help="rebuild every summary table and plot from a results folder")
@@ -103,7 +106,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if SUPERVISOR in os.environ:
         _tie_to_supervisor(os.environ.pop(SUPERVISOR))
     run_experiment(exp, out_dir=args.out, workers=args.workers, address=args.address, serial=args.serial,
-                   resume=args.resume, fresh=args.fresh, quiet=args.quiet, deal_secret=args.deal_secret)
+                   resume=args.resume, fresh=args.fresh, quiet=args.quiet, deal_secret=args.deal_secret,
+                   fast=args.fast)
     return 0
 
 
@@ -128,7 +132,8 @@ def _supervise(args: argparse.Namespace, exp: Experiment) -> int:
                         ("--out", args.out), ("--deal-secret", args.deal_secret)):
         if value is not None:
             cmd += [flag, str(value)]
-    cmd += [flag for flag, on in (("--resume", args.resume), ("--fresh", args.fresh), ("--quiet", args.quiet)) if on]
+    cmd += [flag for flag, on in (("--resume", args.resume), ("--fresh", args.fresh), ("--quiet", args.quiet),
+                                  ("--no-fast", not args.fast)) if on]
     read_end, write_end = os.pipe()
     root = str(Path(__file__).resolve().parents[2])
     log_fd, log = tempfile.mkstemp(prefix="cribsim-ray-", suffix=".log")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..book import opening
 from ..errors import IllegalMove, without_addresses
-from ..game import Rules
+from ..game import FastLane, Rules
 from ..gamelog import MatchLog, MatchTape
 from ..games import game_named
 from ..isolation import Isolated, PluginFault, timeout_message
@@ -88,6 +88,48 @@ def _tracked(make: Callable[[Any], Any], seat: int, rules: Rules, dog: Watchdog,
     return make_tracked
 
 
+_LANES: dict[tuple[str, int, bool], FastLane | None] = {}  # (config hash, variant, fast) -> its fast lane
+
+
+def lane_for(ctx: dict[str, Any], variant: int) -> FastLane | None:
+    """The game's faster lane for a variant of the run and its lineup, made once per process
+    (None: the game has none for them, or the run said ``--no-fast``)."""
+    key = (ctx["hash"], variant, bool(ctx.get("fast", True)))
+    if key not in _LANES:
+        _LANES[key] = fast_lane(ctx, variant)
+    return _LANES[key]
+
+
+def fast_lane(ctx: dict[str, Any], variant: int) -> FastLane | None:
+    """The lane itself (:func:`lane_for` keeps it): every entry a built-in, the game's to say."""
+    if not ctx.get("fast", True):
+        return None
+    game, rules = ctx["game"], ctx["variants"][variant]
+    if any(e.miss_rate for e in ctx["lineup"]):  # a counting model: the Python engine's alone
+        return None
+    entries = [("", {}) if e.isolated(game) else (e.strategy, e.param_dict()) for e in ctx["lineup"]]
+    return game_named(rules.game).fast_lane(rules, entries)
+
+
+def engine_line(ctx: dict[str, Any], tables: Sequence[Sequence[Sequence[int]]], engine: str) -> str:
+    """Which lane plays the run's tables (``tables[variant]``: each table's entries by side),
+    for its start line and run.json; ``engine`` is the Python engine's lane."""
+    fast, names, total = 0, set(), 0
+    for v, ts in enumerate(tables):
+        lane = lane_for(ctx, v)
+        total += len(ts)
+        for table in ts:
+            if lane is not None and lane.plays(table):
+                fast += 1
+                names.add(lane.name)
+    if not fast:
+        return engine + (" (--no-fast)" if not ctx.get("fast", True) else "")
+    lanes = " and ".join(sorted(names))
+    if fast == total:
+        return f"{lanes} lane (every table; a match with a game record or an opening: {engine})"
+    return f"{lanes} lane for {fast} of {total} tables, {engine} for the rest"
+
+
 def _tell_result(bots: list[Any], rec: MatchRecord) -> None:
     """Each bot of the match hears how it ended (the protocol's ``result``)."""
     forfeit = None if rec.forfeit is None else {"side": rec.forfeit.side, "kind": rec.forfeit.kind}
@@ -106,8 +148,13 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
     rec = MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides), -1, None, None)
     seat: int | None  # the seat at fault (blame: None if no strategy's)
     kwargs, counters, tape = _match_options(ctx, spec, rules)
+    seated = [spec.sides[side_of[seat]] for seat in range(rules.players)]
+    fast = lane_for(ctx, spec.variant) if not kwargs else None
     try:
-        m = game_named(rules.game).play_match(rules, seat_makers, ctx["seed"], spec.key, **kwargs)
+        if fast is not None and fast.plays(seated):  # the same match, faster (its built-ins cannot fail)
+            m = fast.play_match(ctx["seed"], spec.key, seated)
+        else:
+            m = game_named(rules.game).play_match(rules, seat_makers, ctx["seed"], spec.key, **kwargs)
     except DecisionTimeout as e:
         seat, kind, msg = e.seat, "timeout", timeout_message(ctx["time_limit"])
     except PluginFault as e:  # an isolated plug-in: late, dead or failing

@@ -29,7 +29,7 @@ from ..strategy import notes as strategy_notes
 from . import checkpoint
 from . import folder as fld
 from .aggregate import SUM_ERRORS, Partial, VariantShape
-from .batch import make_context
+from .batch import engine_line, make_context
 from .executors import IN_FLIGHT_PER_WORKER, StopFlag, run_ray, run_serial
 from .manifest import (
     MANIFEST,
@@ -289,18 +289,21 @@ class Run:
     committed: str | None = None  # the earlier run's deal secret commitment
     sums: Sums | None = None  # the merged sums of every result, when the run ended well
     looked_finished: bool = False  # the quick look found a line for every match: no Ray was started
+    fast: bool = True  # a game's faster lane where it plays a table (--no-fast: the Python engine only)
 
 
 def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = None, workers: int | None = None,
                    address: str | None = None, serial: bool = False, resume: bool = False, fresh: bool = False,
                    progress: bool = True, batch_seconds: float = 1.5, report: bool = True,
-                   quiet: bool = False, deal_secret: str | os.PathLike[str] | None = None) -> Manifest:
+                   quiet: bool = False, deal_secret: str | os.PathLike[str] | None = None,
+                   fast: bool = True) -> Manifest:
     """Play every missing match of ``exp`` into ``out_dir`` and write the report. A run with
     untrusted bots deals with a secret (:mod:`.secret`): the folder's, else ``deal_secret``'s
     (a folder), else a new one.
 
     Nothing is written until the folder checks pass and Ray (if used) is up; then the folder is
-    locked for the run. Raises CribsimError (2: bad input, refused folder, Ray not available),
+    locked for the run. ``fast`` plays a table in its game's faster lane where it has one (the
+    same records). Raises CribsimError (2: bad input, refused folder, Ray not available),
     RunFailed (1) or Interrupted (130), each one line, with every finished match kept."""
     out = Path(out_dir) if out_dir else Path("results") / exp.name
     old = check_out(exp, out, resume, fresh)
@@ -312,7 +315,7 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = Non
         session = Session(config=exp.source, mode="serial" if serial or finished else "ray")
         run = Run(exp, out, fld.schedule_of(manifest).size, manifest, resume, fresh, report, quiet, progress, stop,
                   session,
-                  secret_from=Path(deal_secret) if deal_secret is not None else None)
+                  secret_from=Path(deal_secret) if deal_secret is not None else None, fast=fast)
         if serial or finished:
             session.workers = 1
             run.looked_finished = finished and not serial
@@ -434,6 +437,7 @@ def _context(run: Run) -> dict[str, Any]:
     """What the workers play by: with untrusted bots (or a secret given), the run's seed takes
     the deal secret."""
     ctx = worker_context(run.exp, run.manifest)
+    ctx["fast"] = run.fast
     if run.exp.untrusted() or run.secret_from is not None or run.committed is not None:
         secret = run_secret(run.out, run.secret_from, run.committed)
         ctx["seed"] = secret_seed(run.exp.seed, secret)
@@ -445,6 +449,9 @@ def _context(run: Run) -> dict[str, Any]:
 def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
     jsonl = run.out / fld.RECORDS
     ctx = _context(run)
+    run.session.engine = engine_line(ctx, run.exp.tables, run.session.engine)
+    if not run.quiet:
+        print(f"cribsim: {run.exp.name}: {run.size:,} matches; engine: {run.session.engine}", file=sys.stderr)
     try:
         run.manifest.write(run.out)
         log_session(run.out, run.session)

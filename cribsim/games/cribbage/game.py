@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cribsim.game import Game, PlayedGame
+from cribsim.game import FastLane, Game, PlayedGame
 from cribsim.gamelog import GameLog, GameTape, MatchTape
 from cribsim.matchplay import MatchResult
 from cribsim.opening import Opening
 from cribsim.records import Column
 
 from . import book, engine, match, narrate, strategy
+from .native import lane
 from .rules import Rules, build_rules
 from .variants import VARIANTS, outside_folders
 
@@ -104,6 +105,9 @@ class Cribbage(Game[Rules]):
 
     def plugin_dirs(self, rules: Rules) -> list[str]:
         return outside_folders(rules.modules)
+
+    def fast_lane(self, rules: Rules, strategies: Sequence[tuple[str, dict[str, Any]]]) -> FastLane | None:
+        return lane.fast_lane(rules, strategies)
 
     def catalogue(self) -> list[str]:
         lines = []

@@ -134,22 +134,34 @@ def play_match(rules: Rules, factories: Sequence[Callable[[random.Random], Any]]
     ``counters`` (per seat: miss_rate, vigilance) models players who overlook points. An
     ``opening`` (a deal book's deals, a start position) starts every game of the match; a
     ``tape`` records every game (game records)."""
-    fmt = rules.match
-    table = fmt.points_table()
     strategies = make_strategies(factories)
+    decks = start = None
+    fixed = None
+    if opening is not None:
+        decks, start, fixed = opening.deck_map(), opening.scores, opening.dealer
+
+    def one(dealer: int | None, game_no: int, points: tuple[int, ...]) -> GameResult:
+        return play_game(rules, strategies, seed, (match_key, game_no), dealer, log=log, counters=counters,
+                         match_score=points, decks=decks, start_scores=start,
+                         tape=tape.game() if tape is not None else None)
+
+    return games_until_settled(rules, one, first_dealer, fixed)
+
+
+def games_until_settled(rules: Rules, play: Callable[[int | None, int, tuple[int, ...]], GameResult],
+                        first_dealer: int | None, fixed_dealer: int | None = None) -> MatchResult:
+    """A match's games, ``play(first dealer or None to cut, game number, game points so far)``
+    each, until the match format is settled (R-MATCH-1..5): the one match loop of both lanes.
+    ``fixed_dealer`` (an opening's) deals first in every game."""
+    table = rules.match.points_table()
     points = [0] * len(rules.sides)
     result = MatchResult(-1, points)
     dealer = first_dealer
-    decks = start = None
-    if opening is not None:
-        decks, start = opening.deck_map(), opening.scores
     g = 0
     while True:
-        if opening is not None and opening.dealer is not None:
-            dealer = opening.dealer
-        game = play_game(rules, strategies, seed, (match_key, g), dealer, log=log, counters=counters,
-                         match_score=tuple(points), decks=decks, start_scores=start,
-                         tape=tape.game() if tape is not None else None)
+        if fixed_dealer is not None:
+            dealer = fixed_dealer
+        game = play(dealer, g, tuple(points))
         g += 1
         level, over = after_game(rules, game, points, g, table)
         result.games.append(game)

@@ -128,13 +128,20 @@ def drive(g: GameState, asks: dict[str, list[Callable[[Any], Any]]]) -> GameOver
     return None
 
 
+def ranked(program: Any, placed: Sequence[int], places: int, side: int,
+           scores: list[int]) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """(every side ranked best first, the sides sharing the win or None) of a game that
+    ``side`` has just decided, ``placed`` the places taken before (R-MATCH-5: those, then the
+    rest by score), else as the rules rank sides."""
+    if placed and places > 1:
+        rest = sorted((s for s in range(len(scores)) if s not in placed), key=lambda s: -scores[s])
+        return (*placed, *rest), None
+    return program.rank_sides(side, scores)  # type: ignore[no-any-return]
+
+
 def result_of(g: GameState, over: GameOver, log: bool) -> GameResult:
     """The :class:`GameResult` of a finished game."""
-    if g.placed and g.places > 1:  # R-MATCH-5: the places taken, then the rest by score
-        rest = sorted((s for s in range(len(g.scores)) if s not in g.placed), key=lambda s: -g.scores[s])
-        order, shared = (*g.placed, *rest), None
-    else:
-        order, shared = g.program.rank_sides(over.side, g.scores)
+    order, shared = ranked(g.program, g.placed, g.places, over.side, g.scores)
     for hook in g.hooks.metrics:
         g.metrics.update(hook(g))
     return GameResult(order[0], tuple(g.scores), g.first_dealer, g.deal_no + 1, g.by_role, g.sides, g.game_targets,

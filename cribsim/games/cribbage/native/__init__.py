@@ -1,0 +1,1 @@
+"""The native lane: whole games in C for the rules that are data (see :mod:`.lane`)."""

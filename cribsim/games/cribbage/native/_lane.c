@@ -1,0 +1,696 @@
+/* cribsim's native lane: whole games of cribbage in C, for the rules that are data.
+ *
+ * The same games as the Python engine (cribsim/games/cribbage/engine/), decision for decision:
+ * the same addressed decks (BLAKE2b, cribsim/rng.py addressed_draw), the same cut for the deal
+ * (random.Random.sample on a Mersenne Twister seeded as CPython seeds it), the same strategy
+ * generators (random.Random.random), the same rules (R-DEAL-1..3, R-START-1..2, R-PEG-1..5,
+ * R-SHOW-1..7, R-WIN-1, R-MATCH-5's places) and the point values of the scoring block
+ * (S-DATA-1..7), and the same built-in strategies (`random`, `greedy`). A differential test
+ * (tests/cribbage/test_native.py) holds the two lanes to identical records.
+ *
+ * The rule family is what cribsim/games/cribbage/native/lane.py accepts: no variant modules,
+ * a 52-card deck, 2 to 5 players in any sides, any deal sizes, targets, places and scoring.
+ * Python passes the rules as an array of 64-bit ints (lane.py, `pack_rules`); this file keeps
+ * no state between calls. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef LANE_SOURCE
+#define LANE_SOURCE "unknown"
+#endif
+
+/* ---- BLAKE2b (RFC 7693), as hashlib.blake2b(data, digest_size=outlen) ------------------- */
+
+static const uint64_t B2_IV[8] = {
+    0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
+    0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+
+static const uint8_t B2_SIGMA[12][16] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
+    {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4}, {7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8},
+    {9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13}, {2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9},
+    {12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11}, {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
+    {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5}, {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3}};
+
+#define ROTR64(x, n) (((x) >> (n)) | ((x) << (64 - (n))))
+#define B2_G(a, b, c, d, x, y)                                                                     \
+    do {                                                                                           \
+        v[a] = v[a] + v[b] + (x); v[d] = ROTR64(v[d] ^ v[a], 32);                                 \
+        v[c] = v[c] + v[d]; v[b] = ROTR64(v[b] ^ v[c], 24);                                       \
+        v[a] = v[a] + v[b] + (y); v[d] = ROTR64(v[d] ^ v[a], 16);                                 \
+        v[c] = v[c] + v[d]; v[b] = ROTR64(v[b] ^ v[c], 63);                                       \
+    } while (0)
+
+/* One call of hashlib.blake2b(data, digest_size=outlen).digest() for data of at most 128 bytes
+ * (every input here is a few packed 64-bit ints), as little-endian 64-bit words. */
+static void blake2b_words(const uint8_t *data, size_t len, int outlen, uint64_t out[8]) {
+    uint64_t h[8], v[16], m[16];
+    uint8_t block[128];
+    memcpy(h, B2_IV, sizeof h);
+    h[0] ^= 0x01010000ULL ^ (uint64_t)outlen;
+    memset(block, 0, sizeof block);
+    memcpy(block, data, len);
+    for (int i = 0; i < 16; i++) {
+        uint64_t w = 0;
+        for (int b = 7; b >= 0; b--) w = (w << 8) | block[8 * i + b];
+        m[i] = w;
+    }
+    for (int i = 0; i < 8; i++) { v[i] = h[i]; v[i + 8] = B2_IV[i]; }
+    v[12] ^= (uint64_t)len; /* the byte counter */
+    v[14] = ~v[14];          /* the last block */
+    for (int r = 0; r < 12; r++) {
+        const uint8_t *s = B2_SIGMA[r];
+        B2_G(0, 4, 8, 12, m[s[0]], m[s[1]]);
+        B2_G(1, 5, 9, 13, m[s[2]], m[s[3]]);
+        B2_G(2, 6, 10, 14, m[s[4]], m[s[5]]);
+        B2_G(3, 7, 11, 15, m[s[6]], m[s[7]]);
+        B2_G(0, 5, 10, 15, m[s[8]], m[s[9]]);
+        B2_G(1, 6, 11, 12, m[s[10]], m[s[11]]);
+        B2_G(2, 7, 8, 13, m[s[12]], m[s[13]]);
+        B2_G(3, 4, 9, 14, m[s[14]], m[s[15]]);
+    }
+    for (int i = 0; i < 8; i++) out[i] = h[i] ^ v[i] ^ v[i + 8];
+}
+
+static size_t pack_ints(uint8_t *buf, const int64_t *ints, int n) {
+    for (int i = 0; i < n; i++) {
+        uint64_t u = (uint64_t)ints[i];
+        for (int b = 0; b < 8; b++) buf[8 * i + b] = (uint8_t)(u >> (8 * b));
+    }
+    return (size_t)(8 * n);
+}
+
+/* rng.derive(*ints): a 64-bit key from a seed and an address. */
+static uint64_t derive(const int64_t *ints, int n) {
+    uint8_t buf[128];
+    uint64_t out[8];
+    blake2b_words(buf, pack_ints(buf, ints, n), 8, out);
+    return out[0];
+}
+
+/* ---- CPython's random.Random: MT19937, seeded from an int as random.seed(int) seeds it ---- */
+
+typedef struct {
+    uint32_t mt[624];
+    int mti;
+} MT;
+
+static void mt_init(MT *s, uint32_t seed) {
+    s->mt[0] = seed;
+    for (int i = 1; i < 624; i++) s->mt[i] = 1812433253U * (s->mt[i - 1] ^ (s->mt[i - 1] >> 30)) + (uint32_t)i;
+    s->mti = 624;
+}
+
+static void mt_seed64(MT *s, uint64_t key) { /* init_by_array with the key's 32-bit words */
+    uint32_t words[2] = {(uint32_t)key, (uint32_t)(key >> 32)};
+    int len = words[1] ? 2 : 1;
+    mt_init(s, 19650218U);
+    int i = 1, j = 0;
+    for (int k = 624 > len ? 624 : len; k; k--) {
+        s->mt[i] = (s->mt[i] ^ ((s->mt[i - 1] ^ (s->mt[i - 1] >> 30)) * 1664525U)) + words[j] + (uint32_t)j;
+        i++; j++;
+        if (i >= 624) { s->mt[0] = s->mt[623]; i = 1; }
+        if (j >= len) j = 0;
+    }
+    for (int k = 623; k; k--) {
+        s->mt[i] = (s->mt[i] ^ ((s->mt[i - 1] ^ (s->mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) { s->mt[0] = s->mt[623]; i = 1; }
+    }
+    s->mt[0] = 0x80000000U;
+}
+
+static uint32_t mt_next(MT *s) {
+    uint32_t y;
+    if (s->mti >= 624) {
+        int k;
+        for (k = 0; k < 624 - 397; k++) {
+            y = (s->mt[k] & 0x80000000U) | (s->mt[k + 1] & 0x7fffffffU);
+            s->mt[k] = s->mt[k + 397] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        }
+        for (; k < 623; k++) {
+            y = (s->mt[k] & 0x80000000U) | (s->mt[k + 1] & 0x7fffffffU);
+            s->mt[k] = s->mt[k + (397 - 624)] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        }
+        y = (s->mt[623] & 0x80000000U) | (s->mt[0] & 0x7fffffffU);
+        s->mt[623] = s->mt[396] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        s->mti = 0;
+    }
+    y = s->mt[s->mti++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+static double mt_random(MT *s) { /* random.random() */
+    uint32_t a = mt_next(s) >> 5, b = mt_next(s) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+static int mt_below(MT *s, int n) { /* random._randbelow(n), n < 2**31 */
+    int k = 0;
+    while ((1 << k) <= n) k++;
+    uint32_t r = mt_next(s) >> (32 - k);
+    while ((int)r >= n) r = mt_next(s) >> (32 - k);
+    return (int)r;
+}
+
+/* rng.draw(rng, pool, k): a partial Fisher-Yates shuffle of pool[0..m) in place; the first k. */
+static void mt_draw(MT *s, int *pool, int m, int k) {
+    for (int i = 0; i < k; i++) {
+        int j = i + (int)(mt_random(s) * (double)(m - i));
+        int t = pool[i]; pool[i] = pool[j]; pool[j] = t;
+    }
+}
+
+/* ---- the rules (lane.py pack_rules: the same order) ---------------------------------------- */
+
+#define MAXP 5
+#define MAXH 16 /* cards in a hand: greedy's ties then fit (at most C(16, 8)) */
+#define MAXC 40
+#define MAXPILE (MAXP * MAXH + 1)
+#define NSRC 5
+enum { PEG, HAND, CRIB, HEELS };
+enum { STREAM_DECK = 0, STREAM_CUT = 1, STREAM_STRATEGY = 2 };
+#define LOCKED INT64_MAX /* a placed side's target (R-MATCH-5): never reached again */
+
+typedef struct {
+    int64_t players, nsides, side_of[MAXP], target, places, deal, dealer_deal, discard, dealer_discard,
+        crib_from_deck, crib_flush_needs_starter, fifteen, fifteen_total, pair, run_min, run_card,
+        hand_flush, flush_starter, nobs, heels, go, limit, hit, last_card, objective;
+} Rules;
+#define RULE_FIELDS 29
+
+enum { RANDOM = 0, GREEDY = 1 };
+enum { NOMEM = -1, ENDLESS = -2 }; /* play_game's failures, told to Python with the GIL held */
+
+static int rank_of(int c) { return c >> 2; }
+static int suit_of(int c) { return c & 3; }
+static int value_of(int c) { return c < 36 ? (c >> 2) + 1 : 10; }
+static int64_t flush_points(const Rules *r, int cards) { return r->hand_flush < 0 ? cards : r->hand_flush; }
+
+/* Fifteens, pairs and runs of cards (R-SHOW-3..5, S-DATA-1..3). */
+static int64_t rank_points(const Rules *r, const int *cards, int n) {
+    int64_t ways[128];
+    int counts[13] = {0};
+    int total = (int)r->fifteen_total;
+    memset(ways, 0, sizeof(int64_t) * (size_t)(total + 1));
+    ways[0] = 1;
+    for (int i = 0; i < n; i++) {
+        int v = value_of(cards[i]);
+        counts[rank_of(cards[i])]++;
+        for (int t = total; t >= v; t--) ways[t] += ways[t - v];
+    }
+    int64_t pts = r->fifteen * ways[total];
+    for (int k = 0; k < 13; k++) pts += r->pair * (counts[k] * (counts[k] - 1) / 2);
+    for (int k = 0; k < 13;) {
+        if (!counts[k]) { k++; continue; }
+        int start = k;
+        int64_t mult = 1;
+        while (k < 13 && counts[k]) mult *= counts[k++];
+        if (k - start >= r->run_min) pts += r->run_card * (k - start) * mult;
+    }
+    return pts;
+}
+
+/* scoring.show_points with the rules' values: a hand or crib with the starter (starter < 0:
+ * valued before the cut, as greedy values its keep). */
+static int64_t show_points(const Rules *r, const int *hand, int n, int starter, int crib) {
+    int all[MAXH + 1];
+    int suits = 0;
+    for (int i = 0; i < n; i++) { all[i] = hand[i]; suits |= 1 << suit_of(hand[i]); }
+    int flush = (suits & (suits - 1)) == 0;
+    if (starter < 0) return rank_points(r, all, n) + (flush && !crib ? flush_points(r, n) : 0);
+    all[n] = starter;
+    int64_t pts = rank_points(r, all, n + 1);
+    if (flush) {
+        if (suits == 1 << suit_of(starter)) pts += flush_points(r, n) + r->flush_starter;
+        else if (!crib) pts += flush_points(r, n);
+    }
+    int nob = 10 * 4 + suit_of(starter); /* R-SHOW-7: the jack of the starter's suit */
+    for (int i = 0; i < n; i++)
+        if (hand[i] == nob) pts += r->nobs;
+    return pts;
+}
+
+/* scoring.peg_points with the rules' values: the card just laid, ranks since the reset. */
+static int64_t peg_points(const Rules *r, const int *ranks, int n, int count) {
+    int64_t pts = (count == r->fifteen_total ? r->fifteen : 0) + (count == r->limit ? r->hit : 0);
+    if (n < 2) return pts;
+    int last = ranks[n - 1], i = n - 2;
+    while (i >= 0 && ranks[i] == last) i--;
+    int k = n - 1 - i;
+    if (k > 1) return pts + r->pair * (k * (k - 1) / 2);
+    if (n >= r->run_min) {
+        int lo = last, hi = last, seen = 1 << last, best = 0;
+        for (int j = n - 2; j >= 0; j--) {
+            int rk = ranks[j], bit = 1 << rk;
+            if (seen & bit) break;
+            seen |= bit;
+            if (rk < lo) lo = rk;
+            else if (rk > hi) hi = rk;
+            if (hi - lo == n - 1 - j && n - j >= r->run_min) best = n - j;
+        }
+        pts += r->run_card * best;
+    }
+    return pts;
+}
+
+/* ---- one game ------------------------------------------------------------------------------ */
+
+typedef struct {
+    const Rules *r;
+    int64_t seed, match, game_no;
+    int n, dealer, first_dealer, deal_no, asked, winner;
+    int64_t scores[MAXP], targets[MAXP], first_scores[MAXP];
+    int64_t by_role[MAXP][NSRC];
+    int placed[MAXP], nplaced, has_first;
+    int hands[MAXP][MAXH], hlen[MAXP];
+    int crib[MAXC], clen, starter;
+    int kinds[MAXP];
+    MT rng[MAXP];
+    int64_t *trail; /* scores by side, one row per entry */
+    int trail_rows, trail_cap;
+} Game;
+
+static int keep_trail(Game *g) {
+    if (g->trail_rows == g->trail_cap) {
+        int cap = g->trail_cap ? 2 * g->trail_cap : 32;
+        int64_t *t = realloc(g->trail, sizeof(int64_t) * (size_t)cap * MAXP); /* (no GIL needed) */
+        if (!t) return NOMEM;
+        g->trail = t;
+        g->trail_cap = cap;
+    }
+    memcpy(g->trail + (size_t)g->trail_rows * MAXP, g->scores, sizeof g->scores);
+    g->trail_rows++;
+    return 0;
+}
+
+/* GameState.reached: 1 when the game is decided. */
+static int reached(Game *g, int side) {
+    const Rules *r = g->r;
+    if (r->places == 1) { g->winner = side; return 1; }
+    if (!g->nplaced) { memcpy(g->first_scores, g->scores, sizeof g->scores); g->has_first = 1; }
+    g->placed[g->nplaced++] = side;
+    g->targets[side] = LOCKED;
+    if (g->nplaced >= r->places) { g->winner = g->placed[0]; return 1; }
+    return 0;
+}
+
+/* GameState.award (R-WIN-1, R-SHOW-2): 1 when the game is decided. */
+static int award(Game *g, int seat, int64_t points, int source) {
+    int side = (int)g->r->side_of[seat];
+    g->scores[side] += points;
+    g->by_role[(seat - g->dealer + g->n) % g->n][source] += points;
+    return g->scores[side] >= g->targets[side] ? reached(g, side) : 0;
+}
+
+static void deal_cards(Game *g) { /* R-DEAL-2, from the addressed deck */
+    const Rules *r = g->r;
+    int n = g->n;
+    int needed = (int)((n - 1) * r->deal + r->dealer_deal + r->crib_from_deck + 1);
+    int pool[52];
+    for (int i = 0; i < 52; i++) pool[i] = i;
+    int64_t key[6] = {g->seed, g->match, g->game_no, g->deal_no, STREAM_DECK, 0};
+    uint8_t buf[48];
+    uint64_t words[8];
+    for (int i = 0, block = 0; i < needed; block++) {
+        key[5] = block;
+        blake2b_words(buf, pack_ints(buf, key, 6), 64, words);
+        for (int w = 0; w < 8 && i < needed; w++, i++) {
+            int j = i + (int)(((words[w] >> 11) * (uint64_t)(52 - i)) >> 53);
+            int t = pool[i]; pool[i] = pool[j]; pool[j] = t;
+        }
+    }
+    int pos = 0;
+    for (int i = 1; i <= n; i++) {
+        int seat = (g->dealer + i) % n;
+        int k = (int)(seat == g->dealer ? r->dealer_deal : r->deal);
+        memcpy(g->hands[seat], pool + pos, sizeof(int) * (size_t)k);
+        g->hlen[seat] = k;
+        pos += k;
+    }
+    g->clen = (int)r->crib_from_deck;
+    memcpy(g->crib, pool + pos, sizeof(int) * (size_t)g->clen);
+    g->starter = pool[needed - 1];
+}
+
+/* greedy's keep: the cards worth most without the starter, ties at random. */
+static void greedy_discard(Game *g, int seat, int k, int *out) {
+    const Rules *r = g->r;
+    int *hand = g->hands[seat], m = g->hlen[seat], keep_n = m - k;
+    int idx[MAXH], keep[MAXH];
+    static __thread uint32_t choices[12870]; /* C(16, 8): every keep of the largest hand */
+    int nchoices = 0, have = 0;
+    int64_t best = 0;
+    for (int i = 0; i < keep_n; i++) idx[i] = i;
+    for (;;) { /* itertools.combinations(hand, keep_n), in its order */
+        uint32_t mask = 0;
+        for (int i = 0; i < keep_n; i++) { keep[i] = hand[idx[i]]; mask |= 1U << idx[i]; }
+        int64_t pts = show_points(r, keep, keep_n, -1, 0) * r->objective;
+        if (!have || pts > best) { best = pts; nchoices = 0; have = 1; }
+        if (pts == best) choices[nchoices++] = mask;
+        int i = keep_n - 1;
+        while (i >= 0 && idx[i] == i + m - keep_n) i--;
+        if (i < 0) break;
+        idx[i]++;
+        for (int j = i + 1; j < keep_n; j++) idx[j] = idx[j - 1] + 1;
+    }
+    uint32_t chosen = choices[(int)(mt_random(&g->rng[seat]) * (double)nchoices)];
+    for (int i = 0, o = 0; i < m; i++)
+        if (!(chosen >> i & 1U)) out[o++] = hand[i];
+}
+
+static void discard(Game *g) { /* R-DEAL-2/3, seats in order */
+    const Rules *r = g->r;
+    for (int seat = 0; seat < g->n; seat++) {
+        int k = (int)(seat == g->dealer ? r->dealer_discard : r->discard);
+        if (!k) continue;
+        int *hand = g->hands[seat], m = g->hlen[seat];
+        int thrown[MAXH];
+        g->asked++;
+        if (g->kinds[seat] == GREEDY) {
+            greedy_discard(g, seat, k, thrown);
+        } else {
+            int pool[MAXH];
+            memcpy(pool, hand, sizeof(int) * (size_t)m);
+            mt_draw(&g->rng[seat], pool, m, k);
+            memcpy(thrown, pool, sizeof(int) * (size_t)k);
+        }
+        for (int t = 0; t < k; t++) { /* list.remove, in order */
+            int c = thrown[t], at = 0;
+            while (hand[at] != c) at++;
+            memmove(hand + at, hand + at + 1, sizeof(int) * (size_t)(m - at - 1));
+            m--;
+            g->crib[g->clen++] = c;
+        }
+        g->hlen[seat] = m;
+    }
+}
+
+static int choose_play(Game *g, int seat, const int *legal, int nlegal, const int *ranks, int nranks, int count) {
+    MT *rng = &g->rng[seat];
+    if (g->kinds[seat] == RANDOM) return legal[(int)(mt_random(rng) * (double)nlegal)];
+    int choices[MAXH], nchoices = 0, have = 0;
+    int64_t best = 0;
+    int trial[MAXPILE];
+    memcpy(trial, ranks, sizeof(int) * (size_t)nranks);
+    for (int i = 0; i < nlegal; i++) {
+        int c = legal[i];
+        trial[nranks] = rank_of(c);
+        int64_t pts = peg_points(g->r, trial, nranks + 1, count + value_of(c)) * g->r->objective;
+        if (!have || pts > best) { best = pts; nchoices = 0; have = 1; }
+        if (pts == best) choices[nchoices++] = c;
+    }
+    return choices[(int)(mt_random(rng) * (double)nchoices)];
+}
+
+/* R-PEG-1..5: 1 when the game is decided. */
+static int play(Game *g) {
+    const Rules *r = g->r;
+    int n = g->n, limit = (int)r->limit, sure = limit - 10;
+    int hands[MAXP][MAXH], hlen[MAXP], ranks[MAXPILE], nranks = 0;
+    int count = 0, last = -1, left = 0;
+    int turn = g->dealer + 1 < n ? g->dealer + 1 : 0;
+    for (int s = 0; s < n; s++) {
+        memcpy(hands[s], g->hands[s], sizeof(int) * (size_t)g->hlen[s]);
+        hlen[s] = g->hlen[s];
+        left += hlen[s];
+    }
+    while (left) {
+        int seat = turn, legal[MAXH], nlegal = 0;
+        if (hlen[seat] && count <= sure) {
+            memcpy(legal, hands[seat], sizeof(int) * (size_t)hlen[seat]);
+            nlegal = hlen[seat];
+        } else {
+            int room = limit - count;
+            for (int t = 0; t < n; t++) { /* R-PEG-2: the next seat holding a card that fits */
+                if (hlen[seat]) {
+                    for (int i = 0; i < hlen[seat]; i++)
+                        if (value_of(hands[seat][i]) <= room) legal[nlegal++] = hands[seat][i];
+                    if (nlegal) break;
+                }
+                seat = seat + 1 < n ? seat + 1 : 0;
+            }
+            if (!nlegal) { /* R-PEG-3: one for the go, the count starts again */
+                if (r->go && award(g, last, r->go, PEG)) return 1;
+                count = 0, nranks = 0;
+                turn = last + 1 < n ? last + 1 : 0;
+                continue;
+            }
+        }
+        g->asked++;
+        int c = choose_play(g, seat, legal, nlegal, ranks, nranks, count);
+        int *hand = hands[seat], at = 0;
+        while (hand[at] != c) at++;
+        memmove(hand + at, hand + at + 1, sizeof(int) * (size_t)(hlen[seat] - at - 1));
+        hlen[seat]--;
+        left--;
+        count += value_of(c);
+        ranks[nranks++] = rank_of(c);
+        last = seat;
+        int64_t pts = peg_points(r, ranks, nranks, count);
+        if (pts && award(g, seat, pts, PEG)) return 1;
+        if (count == limit) count = 0, nranks = 0; /* the hit scored, never also the go */
+        turn = seat + 1 < n ? seat + 1 : 0;
+    }
+    if (count && r->last_card && award(g, last, r->last_card, PEG)) return 1; /* R-PEG-4 */
+    return 0;
+}
+
+static int show(Game *g) { /* R-SHOW-1..7: from the dealer's left, the dealer, then the crib */
+    const Rules *r = g->r;
+    int n = g->n;
+    for (int i = 1; i <= n; i++) {
+        int seat = (g->dealer + i) % n;
+        int64_t pts = show_points(r, g->hands[seat], g->hlen[seat], g->starter, 0);
+        if (pts && award(g, seat, pts, HAND)) return 1;
+    }
+    int64_t pts = show_points(r, g->crib, g->clen, g->starter, (int)r->crib_flush_needs_starter);
+    return pts && award(g, g->dealer, pts, CRIB);
+}
+
+/* R-DEAL-1: each round of cuts from random.Random(derive(seed, match, game, CUT, round)).sample */
+static int cut_for_deal(const Rules *r, int64_t seed, int64_t match, int64_t game_no) {
+    int contenders[MAXP], nc = (int)r->players;
+    for (int s = 0; s < nc; s++) contenders[s] = s;
+    for (int64_t rnd = 0;; rnd++) {
+        int64_t key[5] = {seed, match, game_no, STREAM_CUT, rnd};
+        MT mt;
+        mt_seed64(&mt, derive(key, 5));
+        int cuts[MAXP], low = 99, kept = 0;
+        for (int i = 0; i < nc; i++) { /* random.sample(range(52), k), k <= 5: the set method */
+            int j, again;
+            do {
+                j = mt_below(&mt, 52);
+                again = 0;
+                for (int q = 0; q < i; q++) again |= cuts[q] == j;
+            } while (again);
+            cuts[i] = j;
+            if (rank_of(j) < low) low = rank_of(j);
+        }
+        for (int i = 0; i < nc; i++)
+            if (rank_of(cuts[i]) == low) contenders[kept++] = contenders[i];
+        nc = kept;
+        if (nc == 1) return contenders[0];
+    }
+}
+
+/* A whole game: 0, NOMEM or ENDLESS (the caller frees g->trail in every case). */
+static int play_game(Game *g, const Rules *r, const int *kinds, int64_t seed, int64_t match, int64_t game_no,
+                     int first_dealer) {
+    memset(g, 0, sizeof *g);
+    g->r = r;
+    g->n = (int)r->players;
+    g->seed = seed, g->match = match, g->game_no = game_no;
+    g->dealer = g->first_dealer = first_dealer >= 0 ? first_dealer : cut_for_deal(r, seed, match, game_no);
+    g->winner = -1;
+    for (int s = 0; s < r->nsides; s++) g->targets[s] = r->target;
+    for (int s = 0; s < g->n; s++) {
+        int64_t key[5] = {seed, match, game_no, STREAM_STRATEGY, s};
+        g->kinds[s] = kinds[s];
+        mt_seed64(&g->rng[s], derive(key, 5));
+    }
+    if (keep_trail(g)) return NOMEM;
+    for (;;) {
+        deal_cards(g);
+        discard(g);
+        if (rank_of(g->starter) == 10 && r->heels && award(g, g->dealer, r->heels, HEELS)) break; /* R-START-2 */
+        if (play(g)) break;
+        if (keep_trail(g)) return NOMEM;
+        if (show(g)) break;
+        if (keep_trail(g)) return NOMEM;
+        if (g->deal_no >= 9999) return ENDLESS; /* the engine's MAX_DEALS */
+        g->dealer = g->dealer + 1 < g->n ? g->dealer + 1 : 0;
+        g->deal_no++;
+    }
+    return keep_trail(g);
+}
+
+/* ---- Python ---------------------------------------------------------------------------------- */
+
+/* A Python error for play_game's failure; 1 when it failed. */
+static int failed(int code) {
+    if (code == NOMEM) PyErr_NoMemory();
+    else if (code == ENDLESS) PyErr_SetString(PyExc_RuntimeError, "a game did not end within 10,000 deals");
+    return code != 0;
+}
+
+static int parse_rules(Py_buffer *buf, Rules *r) {
+    if (buf->len != (Py_ssize_t)sizeof(Rules)) {
+        PyErr_Format(PyExc_ValueError, "rules: %zd bytes, expected %zu", buf->len, sizeof(Rules));
+        return -1;
+    }
+    memcpy(r, buf->buf, sizeof *r);
+    if (r->players < 2 || r->players > MAXP || r->nsides < 2 || r->nsides > r->players || r->fifteen_total > 100 ||
+        r->fifteen_total < 11 || r->dealer_deal > MAXH || r->deal > MAXH || r->deal < 0 || r->dealer_deal < 0 || r->limit < 10 || r->run_min < 2 ||
+        (r->players - 1) * r->deal + r->dealer_deal + r->crib_from_deck + 1 > 52 || r->places < 1 ||
+        r->places > r->nsides) {
+        PyErr_SetString(PyExc_ValueError, "rules outside the native lane's family");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_kinds(Py_buffer *buf, const Rules *r, int *kinds) {
+    if (buf->len != r->players) {
+        PyErr_SetString(PyExc_ValueError, "one strategy kind a seat");
+        return -1;
+    }
+    for (int s = 0; s < r->players; s++) {
+        kinds[s] = ((const uint8_t *)buf->buf)[s];
+        if (kinds[s] > GREEDY) {
+            PyErr_SetString(PyExc_ValueError, "unknown strategy kind");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *ints(const int64_t *v, Py_ssize_t n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLongLong(v[i]);
+        if (!x) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+static PyObject *result_of(const Game *g) {
+    int sides = (int)g->r->nsides;
+    int64_t roles[MAXP * NSRC], placed[MAXP];
+    for (int s = 0; s < g->n; s++)
+        for (int k = 0; k < NSRC; k++) roles[s * NSRC + k] = g->by_role[s][k];
+    for (int i = 0; i < g->nplaced; i++) placed[i] = g->placed[i];
+    int64_t *trail = PyMem_Malloc(sizeof(int64_t) * (size_t)g->trail_rows * (size_t)sides + 1);
+    if (!trail) return PyErr_NoMemory();
+    for (int i = 0; i < g->trail_rows; i++)
+        memcpy(trail + (size_t)i * sides, g->trail + (size_t)i * MAXP, sizeof(int64_t) * (size_t)sides);
+    PyObject *first = g->has_first ? ints(g->first_scores, sides) : (Py_INCREF(Py_None), Py_None);
+    PyObject *out = Py_BuildValue("(iiiiNNNNN)", g->winner, g->first_dealer, g->deal_no + 1, g->asked,
+                                  ints(g->scores, sides), ints(roles, g->n * NSRC),
+                                  ints(trail, (Py_ssize_t)g->trail_rows * sides), ints(placed, g->nplaced), first);
+    PyMem_Free(trail);
+    return out;
+}
+
+PyDoc_STRVAR(game_doc, "game(rules, kinds, seed, match, game_no, first_dealer) -> (winner, first dealer, deals, "
+                       "decisions, scores, points by role and source, trail, places, first scores)\n\n"
+                       "One game at the address (seed, match, game_no); first_dealer -1 cuts for it (R-DEAL-1).");
+
+static PyObject *py_game(PyObject *self, PyObject *args) {
+    Py_buffer rb, kb;
+    long long seed, match, game_no;
+    int first;
+    Rules r;
+    int kinds[MAXP];
+    Game g;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*LLLi", &rb, &kb, &seed, &match, &game_no, &first)) return NULL;
+    PyObject *out = NULL;
+    g.trail = NULL;
+    if (!parse_rules(&rb, &r) && !parse_kinds(&kb, &r, kinds)) {
+        if (first >= r.players) PyErr_SetString(PyExc_ValueError, "no such first dealer");
+        else if (!failed(play_game(&g, &r, kinds, seed, match, game_no, first))) out = result_of(&g);
+        free(g.trail);
+    }
+    PyBuffer_Release(&rb);
+    PyBuffer_Release(&kb);
+    return out;
+}
+
+PyDoc_STRVAR(games_doc, "games(rules, kinds, seed, first_match, count) -> (games, decisions, wins by side)\n\n"
+                        "Game 0 of matches first_match .. first_match + count - 1, each cut for (benchmarks).");
+
+static PyObject *py_games(PyObject *self, PyObject *args) {
+    Py_buffer rb, kb;
+    long long seed, first_match, count;
+    Rules r;
+    int kinds[MAXP];
+    Game g;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*LLL", &rb, &kb, &seed, &first_match, &count)) return NULL;
+    PyObject *out = NULL;
+    if (!parse_rules(&rb, &r) && !parse_kinds(&kb, &r, kinds)) {
+        int64_t wins[MAXP] = {0}, decisions = 0;
+        int code = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (long long m = 0; m < count && !code; m++) {
+            code = play_game(&g, &r, kinds, seed, first_match + m, 0, -1);
+            free(g.trail);
+            if (!code) { wins[g.winner]++; decisions += g.asked; }
+        }
+        Py_END_ALLOW_THREADS
+        if (!failed(code)) out = Py_BuildValue("(LLN)", count, (long long)decisions, ints(wins, r.nsides));
+    }
+    PyBuffer_Release(&rb);
+    PyBuffer_Release(&kb);
+    return out;
+}
+
+PyDoc_STRVAR(derive_doc, "derive(ints) -> rng.derive(*ints), for the tests");
+
+static PyObject *py_derive(PyObject *self, PyObject *arg) {
+    int64_t v[15];
+    (void)self;
+    Py_ssize_t n = PySequence_Size(arg);
+    if (n < 1 || n > 15) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "1 to 15 ints");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PySequence_GetItem(arg, i);
+        if (!x) return NULL;
+        v[i] = PyLong_AsLongLong(x);
+        Py_DECREF(x);
+        if (PyErr_Occurred()) return NULL;
+    }
+    return PyLong_FromUnsignedLongLong(derive(v, (int)n));
+}
+
+static PyMethodDef methods[] = {
+    {"game", py_game, METH_VARARGS, game_doc},
+    {"games", py_games, METH_VARARGS, games_doc},
+    {"derive", py_derive, METH_O, derive_doc},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_lane", "cribsim's native lane (see _lane.c)", -1,
+                                    methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__lane(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m && (PyModule_AddStringConstant(m, "SOURCE", LANE_SOURCE) < 0 ||
+              PyModule_AddIntConstant(m, "RULE_FIELDS", RULE_FIELDS) < 0)) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

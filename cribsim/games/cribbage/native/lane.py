@@ -1,0 +1,152 @@
+"""The native lane: whole games in C (``_lane.c``), identical to the Python engine's.
+
+The runner asks :func:`fast_lane` once per rule set and lineup; where every entry is a built-in
+the C code has (``random``, ``greedy``) and the rules are in its family (no variant modules, so
+no phase, hook or decision of a variant; a 52-card deck; hands of at most 16 cards), each match
+without a counting model, an opening or a game record is played there, and its games come back
+as the same :class:`GameResult` objects the Python engine makes. Everything after the games (the
+match's scoring, the records, the tables) is the same Python code in both lanes.
+
+The C module is built by ``pip install`` where a C compiler is found (``setup.py``) and is
+skipped, not failed, where none is. It carries a hash of the source it was built from: a
+module built from another ``_lane.c`` (an editable install after the file changed) is not used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from cribsim.matchplay import MatchResult
+
+from ..engine.game import GameResult, ranked
+from ..match import games_until_settled
+
+if TYPE_CHECKING:
+    from ..rules import Rules
+
+SOURCE = Path(__file__).with_name("_lane.c")
+KINDS = {"random": 0, "greedy": 1}  # the built-ins the C code plays, as it numbers them
+MAX_HAND = 16  # _lane.c's MAXH
+SOURCES = 5  # points by source: peg, hand, crib, heels, other (engine.events.SOURCES)
+
+
+def source_hash(path: Path = SOURCE) -> str:
+    """The hash a build of ``_lane.c`` carries (``setup.py`` passes it to the compiler)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+_LOADED: list[ModuleType | None] = []
+_WHY: list[str] = []
+
+
+def module() -> ModuleType | None:
+    """The built C module, or None (not built, or built from another source: :func:`status`)."""
+    if not _LOADED:
+        try:
+            mod: ModuleType | None = importlib.import_module(f"{__package__}._lane")
+        except ImportError:
+            mod, why = None, "not built (no C compiler when cribsim was installed)"
+        else:
+            why = "built"
+            if SOURCE.exists() and getattr(mod, "SOURCE", "") != source_hash():
+                mod, why = None, "stale (built from another _lane.c: run the install command again)"
+        _LOADED.append(mod)
+        _WHY.append(why)
+    return _LOADED[0]
+
+
+def status() -> str:
+    """One line: whether the native lane is here."""
+    module()
+    return f"native lane: {_WHY[0]}"
+
+
+def refusal(rules: Rules) -> str | None:
+    """Why ``rules`` are outside the native lane's family, or None."""
+    if rules.game != "cribbage":
+        return f"the native lane plays cribbage, not {rules.game}"
+    if rules.modules:
+        return f"the variant {rules.modules[0].name} is not in the native lane"
+    if max(rules.deal, rules.dealer_deal) > MAX_HAND:
+        return f"hands of more than {MAX_HAND} cards are not in the native lane"
+    return None
+
+
+def places_of(rules: Rules) -> int:
+    """The sides a game places before it ends (``GameState.places``, R-MATCH-5)."""
+    return rules.match.places(len(rules.sides)) if rules.objective > 0 else 1
+
+
+def pack_rules(rules: Rules) -> bytes:
+    """The rules as ``_lane.c``'s ``Rules`` struct: 64-bit ints in its order."""
+    s = rules.scoring
+    side_of = list(rules.side_of) + [0] * (5 - rules.players)
+    values = [rules.players, len(rules.sides), *side_of, rules.target, places_of(rules), rules.deal, rules.dealer_deal,
+              rules.discard, rules.dealer_discard, rules.crib_from_deck, int(rules.crib_flush_needs_starter),
+              s.fifteen, s.fifteen_total, s.pair, s.run_min, s.run_card, -1 if s.hand_flush is None else s.hand_flush,
+              s.flush_starter, s.nobs, s.heels, s.go, s.count_limit, s.hit_limit, s.last_card, rules.objective]
+    return struct.pack(f"<{len(values)}q", *values)
+
+
+@dataclass
+class NativeLane:
+    """One rule set's native lane for a lineup (``kinds``: each entry's strategy as the C code
+    numbers it, -1 for one it does not have)."""
+
+    rules: Rules
+    kinds: tuple[int, ...]
+    name: str = "native"
+
+    def __post_init__(self) -> None:
+        self.packed = pack_rules(self.rules)
+        self.c = module()
+
+    def plays(self, entries: Sequence[int]) -> bool:
+        """Whether it plays a match with these lineup entries seated."""
+        return all(self.kinds[e] >= 0 for e in entries)
+
+    def play_game(self, seed: int, address: tuple[int, int], first_dealer: int | None,
+                  entries: Sequence[int]) -> GameResult:
+        """One game at ``address`` (match key, game number), ``entries[seat]`` the lineup entry
+        in each seat; ``first_dealer`` None cuts for it (R-DEAL-1)."""
+        assert self.c is not None
+        kinds = bytes(self.kinds[e] for e in entries)
+        out = self.c.game(self.packed, kinds, seed, address[0], address[1],
+                          -1 if first_dealer is None else first_dealer)
+        return result(self.rules, out)
+
+    def play_match(self, seed: int, match_key: int, entries: Sequence[int]) -> MatchResult:
+        """A whole match, as ``match.play_match`` plays it with these strategies."""
+        return games_until_settled(
+            self.rules, lambda dealer, game_no, _points: self.play_game(seed, (match_key, game_no), dealer, entries),
+            None)
+
+
+def result(rules: Rules, out: tuple[Any, ...]) -> GameResult:
+    """The :class:`GameResult` of what ``_lane.game`` returns, as the engine's ``result_of``
+    makes it."""
+    side, first_dealer, deals, decisions, scores, roles, trail, placed, first_scores = out
+    k = len(rules.sides)
+    order, shared = ranked(rules.program, placed, places_of(rules), side, list(scores))
+    return GameResult(order[0], scores, first_dealer, deals,
+                      [list(roles[i:i + SOURCES]) for i in range(0, len(roles), SOURCES)],
+                      rules.sides, rules.program.layout(0)[1], tuple(order), False, shared,
+                      placed or None, first_scores, {}, None, None,
+                      [trail[i:i + k] for i in range(0, len(trail), k)], decisions)
+
+
+def fast_lane(rules: Rules, strategies: Sequence[tuple[str, dict[str, Any]]]) -> NativeLane | None:
+    """The native lane for ``rules`` and a lineup (each entry's strategy name and parameters),
+    or None where it plays none of the entries, the rules are outside its family, or it is not
+    built. It plays the matches whose entries it all has (:meth:`NativeLane.plays`)."""
+    if module() is None or refusal(rules) is not None:
+        return None
+    kinds = tuple(KINDS.get(name, -1) if not params else -1 for name, params in strategies)
+    return NativeLane(rules, kinds) if any(k >= 0 for k in kinds) else None

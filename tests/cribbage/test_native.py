@@ -1,0 +1,135 @@
+"""The native lane (``cribsim/games/cribbage/native``) plays the Python engine's games: the same
+decks, decisions and records, for every shipped rules file in its family and for scoring blocks
+drawn at random; a run writes the same tables with and without ``--no-fast``; and it plays only
+what it has. ``benchmarks/native_differential.py`` runs the same comparison over thousands of
+seeds."""
+
+import gzip
+import random
+
+import pytest
+
+from cribsim.games.cribbage.engine import play_game
+from cribsim.games.cribbage.native import lane
+from cribsim.games.cribbage.rules import build_rules
+from cribsim.rng import derive
+from cribsim.ruleset import load_rules, preset_names
+from cribsim.strategy import factory
+from cribsim.tournament.config import load_experiment
+from cribsim.tournament.runner import run_experiment
+
+FAMILY = [n for n in preset_names() if load_rules(n).game == "cribbage" and lane.refusal(load_rules(n)) is None]
+
+
+def _lineups(players):
+    return [("random",) * players, ("greedy",) * players, tuple(("greedy", "random")[s % 2] for s in range(players))]
+
+
+def _same_games(rules, names, seed, addresses):
+    """Every game at ``addresses`` played in both lanes: the same GameResult, field by field."""
+    native = lane.fast_lane(rules, [(n, {}) for n in names])
+    assert native is not None and native.plays(range(len(names)))
+    for address in addresses:
+        expected = play_game(rules, [factory(n)(random.Random()) for n in names], seed, address)
+        got = native.play_game(seed, address, None, range(len(names)))
+        assert got.__dict__ == expected.__dict__, (rules.name, names, address)
+        assert got.record(1, rules) == expected.record(1, rules)
+
+
+def test_the_lane_is_built():
+    assert lane.module() is not None, lane.status()  # the README's install builds it (a C compiler is here)
+
+
+def test_the_addressed_keys_are_pythons():
+    rnd = random.Random(3)
+    for n in range(1, 8):
+        ints = [rnd.randrange(-2**63, 2**63) for _ in range(n)]
+        assert lane.module().derive(ints) == derive(*ints)
+
+
+def test_the_family_holds_the_shipped_rules_without_variants():
+    assert {"standard", "three_player", "four_player_partners", "five_player_continued", "seven_card",
+            "short_game_61", "three_player_winner_takes_all", "match_acc"} <= set(FAMILY)
+    assert "lowball" not in FAMILY and "muggins" not in FAMILY
+
+
+@pytest.mark.parametrize("preset", FAMILY)
+def test_every_rules_file_of_the_family_plays_the_same_games(preset):
+    rules = load_rules(preset)
+    for names in _lineups(rules.players):
+        _same_games(rules, names, 20261202, [(m, m % 3) for m in range(12)])
+
+
+def _random_scoring(rnd):
+    bounds = {"fifteen": (0, 5), "fifteen_total": (11, 40), "pair": (0, 5), "run_min": (2, 5), "run_card": (0, 3),
+              "hand_flush": (0, 8), "flush_starter": (0, 3), "nobs": (0, 3), "heels": (0, 4), "go": (0, 3),
+              "count_limit": (10, 60), "hit_limit": (0, 4), "last_card": (0, 3)}
+    return {k: rnd.randint(lo, hi) for k, (lo, hi) in bounds.items() if rnd.random() < 0.5}
+
+
+def test_scoring_blocks_drawn_at_random_play_the_same_games():
+    rnd = random.Random(20261202)
+    played = 0
+    while played < 24:
+        players = rnd.choice([2, 2, 3, 4, 5])
+        data = {"players": players, "target": rnd.choice([31, 61, 121]), "scoring": _random_scoring(rnd)}
+        if players in (3, 5) and rnd.random() < 0.5:
+            data["match"] = {"scoring": "continued"}
+        try:
+            rules = build_rules(data, "drawn")
+        except Exception:  # a block the rules refuse (a limit the hands cannot reach): not a game
+            continue
+        names = tuple(rnd.choice(["random", "greedy"]) for _ in range(players))
+        _same_games(rules, names, played, [(m, 0) for m in range(6)])
+        played += 1
+
+
+def test_it_plays_only_what_it_has():
+    standard = load_rules("standard")
+    assert lane.fast_lane(standard, [("ev", {}), ("expert", {})]) is None
+    mixed = lane.fast_lane(standard, [("random", {}), ("ev", {}), ("greedy", {})])
+    assert mixed.plays([0, 2]) and not mixed.plays([0, 1])
+    assert lane.fast_lane(standard, [("random", {"x": 1})]) is None  # parameters: not the built-in's defaults
+    for preset in ("lowball", "muggins", "jokers", "auction", "five_card", "toss_fives"):
+        assert lane.fast_lane(load_rules(preset), [("random", {})]) is None
+        assert "not in the native lane" in lane.refusal(load_rules(preset))
+
+
+def test_a_lane_built_from_another_source_is_not_used(monkeypatch):
+    monkeypatch.setattr(lane, "_LOADED", [])
+    monkeypatch.setattr(lane, "_WHY", [])
+    monkeypatch.setattr(lane, "source_hash", lambda path=lane.SOURCE: "another")
+    assert lane.module() is None
+    assert "stale" in lane.status()
+
+
+CONFIG = """
+name: lanes
+variants: [standard, three_player, {{name: short, extends: four_player_partners, scoring: {{go: 2}}}}]
+lineup: [{{name: g, strategy: greedy}}, {{name: r, strategy: random}}, {{name: e, strategy: ev}}]
+matches: 16
+paired: true
+seed: 9
+record: {{sample: 2}}
+"""
+
+
+def _tables(folder):
+    return {f.name: f.read_bytes() for f in folder.iterdir()
+            if f.suffix in (".md", ".csv", ".json") and f.name not in ("run.json",)}
+
+
+def test_a_run_writes_the_same_tables_and_records_with_and_without_no_fast(tmp_path, capsys):
+    cfg = tmp_path / "lanes.yaml"
+    cfg.write_text(CONFIG.format())
+    exp = load_experiment(cfg)
+    run_experiment(exp, tmp_path / "fast", serial=True)
+    said = capsys.readouterr().err
+    assert "engine: native lane for 2 of" in said  # greedy against random, in two of the three rule sets
+    run_experiment(exp, tmp_path / "slow", serial=True, quiet=True, fast=False)
+    fast, slow = _tables(tmp_path / "fast"), _tables(tmp_path / "slow")
+    assert [k for k in fast if fast[k] != slow.get(k)] == [] and "entries.csv" in fast
+    assert gzip.decompress((tmp_path / "fast" / "matches.jsonl.gz").read_bytes()) == \
+        gzip.decompress((tmp_path / "slow" / "matches.jsonl.gz").read_bytes())
+    assert "native lane" in (tmp_path / "fast" / "run.json").read_text()
+    assert "(--no-fast)" in (tmp_path / "slow" / "run.json").read_text()
