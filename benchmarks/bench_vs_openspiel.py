@@ -3,11 +3,18 @@ alternating rounds in one process (the machine is noisy: the ratio from one run 
 
     pip install open-spiel      # an optional benchmark dependency, not a runtime one
     python benchmarks/bench_vs_openspiel.py [--rounds R] [--seconds S]
+    python benchmarks/bench_vs_openspiel.py --fast [--rounds R] [--seconds S]
 
-OpenSpiel is driven from a Python loop, as a Python user drives it:
+Without ``--fast``: OpenSpiel is driven from a Python loop, as a Python user drives it:
 ``while not state.is_terminal(): state.apply_action(rng.choice(state.legal_actions()))``
 (chance nodes included: their legal actions are the outcomes). cribsim plays complete games with
 its built-in ``random`` strategy through the tournament driver (``cribsim.engine.play_game``).
+
+With ``--fast``, both sides play whole games in compiled code: OpenSpiel's C++
+``pyspiel.evaluate_bots`` with two C++ uniform random bots (chance nodes sampled in C++), one
+call a game; cribsim's native lane (``_lane.games``), 2,000 games a call, each cut for, dealt from
+its addressed decks and played by ``random`` exactly as the Python engine would.
+
 The last line is the ratio of the median rates (cribsim / OpenSpiel)."""
 
 from __future__ import annotations
@@ -37,16 +44,68 @@ def openspiel_rate(game, seconds: float, rng: random.Random) -> float:
     return games / (time.perf_counter() - t0)
 
 
+def openspiel_cpp_rate(game, seconds: float, bots, start: int) -> tuple[float, int]:
+    import pyspiel
+
+    games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, start + games)
+        games += 1
+    return games / (time.perf_counter() - t0), games
+
+
+def native_rate(native, packed: bytes, seconds: float, start: int, chunk: int = 2000) -> tuple[float, int]:
+    games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        native.games(packed, b"\0\0", 1, start + games, chunk)
+        games += chunk
+    return games / (time.perf_counter() - t0), games
+
+
+def fast(game, rounds: int, seconds: float) -> None:
+    """Both sides compiled: OpenSpiel's C++ evaluate_bots against the native lane."""
+    import pyspiel
+
+    from cribsim.games.cribbage.native import lane
+
+    native = lane.module()
+    if native is None:
+        sys.exit(f"bench_vs_openspiel: {lane.status()}")
+    packed = lane.pack_rules(load_rules("standard"))
+    bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(2)]
+    openspiel_cpp_rate(game, 1.0, bots, 0)
+    native_rate(native, packed, 1.0, 10**7)
+    print("cribsim: native lane; OpenSpiel: C++ evaluate_bots with C++ uniform random bots")
+    ours, theirs, ours_at, theirs_at = [], [], 0, 0
+    for _ in range(rounds):
+        r, n = openspiel_cpp_rate(game, seconds, bots, theirs_at)
+        theirs.append(r)
+        theirs_at += n
+        r, n = native_rate(native, packed, seconds, ours_at)
+        ours.append(r)
+        ours_at += n
+        print(f"openspiel C++ {theirs[-1]:,.0f} games/s  cribsim native {ours[-1]:,.0f} games/s  "
+              f"ratio {ours[-1] / theirs[-1]:.2f}")
+    print(f"cribsim native/openspiel C++ (median rates): {statistics.median(ours) / statistics.median(theirs):.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--fast", action="store_true", help="both compiled: the native lane against OpenSpiel's C++ "
+                                                         "evaluate_bots")
     args = ap.parse_args()
     try:
         import pyspiel
     except ImportError:
         sys.exit("bench_vs_openspiel: OpenSpiel is not installed (pip install open-spiel)")
     game = pyspiel.load_game("cribbage")
+    if args.fast:
+        fast(game, args.rounds, args.seconds)
+        return
     rules = load_rules("standard")
     strategies = make_strategies([factory("random")] * 2)
     rng, start = random.Random(1), [10**6]

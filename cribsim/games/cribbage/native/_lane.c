@@ -94,53 +94,71 @@ static uint64_t derive(const int64_t *ints, int n) {
 
 /* ---- CPython's random.Random: MT19937, seeded from an int as random.seed(int) seeds it ---- */
 
+#define MAXP 5 /* players */
+
 typedef struct {
     uint32_t mt[624];
     int mti;
 } MT;
 
-static void mt_init(MT *s, uint32_t seed) {
-    s->mt[0] = seed;
-    for (int i = 1; i < 624; i++) s->mt[i] = 1812433253U * (s->mt[i - 1] ^ (s->mt[i - 1] >> 30)) + (uint32_t)i;
-    s->mti = 624;
+static uint32_t MT_BASE[624]; /* init_genrand(19650218): where every init_by_array starts */
+
+static void mt_base(void) {
+    MT_BASE[0] = 19650218U;
+    for (int i = 1; i < 624; i++) MT_BASE[i] = 1812433253U * (MT_BASE[i - 1] ^ (MT_BASE[i - 1] >> 30)) + (uint32_t)i;
 }
 
-static void mt_seed64(MT *s, uint64_t key) { /* init_by_array with the key's 32-bit words */
-    uint32_t words[2] = {(uint32_t)key, (uint32_t)(key >> 32)};
-    int len = words[1] ? 2 : 1;
-    mt_init(s, 19650218U);
-    int i = 1, j = 0;
-    for (int k = 624 > len ? 624 : len; k; k--) {
-        s->mt[i] = (s->mt[i] ^ ((s->mt[i - 1] ^ (s->mt[i - 1] >> 30)) * 1664525U)) + words[j] + (uint32_t)j;
-        i++; j++;
-        if (i >= 624) { s->mt[0] = s->mt[623]; i = 1; }
-        if (j >= len) j = 0;
+/* init_by_array for several generators at once, each with its key's 32-bit words. Each
+ * generator's seeding is one long chain of dependent steps; interleaving the chains lets the
+ * processor run them side by side (a game seeds one generator a seat and one for the cut). */
+static void mt_seed_many(MT **s, const uint64_t *keys, int count) {
+    uint32_t add[MAXP + 1][2], prev[MAXP + 1];
+    int len[MAXP + 1], j[MAXP + 1];
+    for (int g = 0; g < count; g++) {
+        add[g][0] = (uint32_t)keys[g];
+        add[g][1] = (uint32_t)(keys[g] >> 32) + 1U; /* each word plus its index */
+        len[g] = keys[g] >> 32 ? 2 : 1;
+        j[g] = 0;
+        memcpy(s[g]->mt, MT_BASE, sizeof MT_BASE);
+        prev[g] = MT_BASE[0];
     }
-    for (int k = 623; k; k--) {
-        s->mt[i] = (s->mt[i] ^ ((s->mt[i - 1] ^ (s->mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
-        if (i >= 624) { s->mt[0] = s->mt[623]; i = 1; }
+    /* the first pass: 624 steps from i = 1, wrapping once (the 624th step is at i = 1 again) */
+    for (int i = 1; i < 624; i++)
+        for (int g = 0; g < count; g++) {
+            uint32_t *mt = s[g]->mt;
+            prev[g] = mt[i] = (mt[i] ^ ((prev[g] ^ (prev[g] >> 30)) * 1664525U)) + add[g][j[g]];
+            j[g] = j[g] + 1 < len[g] ? j[g] + 1 : 0;
+        }
+    for (int g = 0; g < count; g++) {
+        uint32_t *mt = s[g]->mt;
+        mt[0] = prev[g];
+        prev[g] = mt[1] = (mt[1] ^ ((prev[g] ^ (prev[g] >> 30)) * 1664525U)) + add[g][j[g]];
     }
-    s->mt[0] = 0x80000000U;
+    /* the second pass: 623 steps from i = 2, wrapping once (its last step is at i = 1) */
+    for (int i = 2; i < 624; i++)
+        for (int g = 0; g < count; g++) {
+            uint32_t *mt = s[g]->mt;
+            prev[g] = mt[i] = (mt[i] ^ ((prev[g] ^ (prev[g] >> 30)) * 1566083941U)) - (uint32_t)i;
+        }
+    for (int g = 0; g < count; g++) {
+        uint32_t *mt = s[g]->mt;
+        mt[0] = prev[g];
+        mt[1] = (mt[1] ^ ((prev[g] ^ (prev[g] >> 30)) * 1566083941U)) - 1U;
+        mt[0] = 0x80000000U;
+        s[g]->mti = 0;
+    }
 }
 
+static void mt_seed64(MT *s, uint64_t key) { mt_seed_many(&s, &key, 1); }
+
+/* genrand_uint32. CPython regenerates all 624 words when they run out; each new word depends
+ * only on words before it in that pass (already new) and after it (still old), so making each
+ * one just before it is read gives the same words, without making the hundreds a game never reads. */
 static uint32_t mt_next(MT *s) {
-    uint32_t y;
-    if (s->mti >= 624) {
-        int k;
-        for (k = 0; k < 624 - 397; k++) {
-            y = (s->mt[k] & 0x80000000U) | (s->mt[k + 1] & 0x7fffffffU);
-            s->mt[k] = s->mt[k + 397] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
-        }
-        for (; k < 623; k++) {
-            y = (s->mt[k] & 0x80000000U) | (s->mt[k + 1] & 0x7fffffffU);
-            s->mt[k] = s->mt[k + (397 - 624)] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
-        }
-        y = (s->mt[623] & 0x80000000U) | (s->mt[0] & 0x7fffffffU);
-        s->mt[623] = s->mt[396] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
-        s->mti = 0;
-    }
-    y = s->mt[s->mti++];
+    int k = s->mti, k1 = k + 1 < 624 ? k + 1 : 0, km = k + 397 < 624 ? k + 397 : k - 227;
+    uint32_t y = (s->mt[k] & 0x80000000U) | (s->mt[k1] & 0x7fffffffU);
+    y = s->mt[k] = s->mt[km] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+    s->mti = k1;
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680U;
     y ^= (y << 15) & 0xefc60000U;
@@ -171,7 +189,6 @@ static void mt_draw(MT *s, int *pool, int m, int k) {
 
 /* ---- the rules (lane.py pack_rules: the same order) ---------------------------------------- */
 
-#define MAXP 5
 #define MAXH 16 /* cards in a hand: greedy's ties then fit (at most C(16, 8)) */
 #define MAXC 40
 #define MAXPILE (MAXP * MAXH + 1)
@@ -195,8 +212,8 @@ static int suit_of(int c) { return c & 3; }
 static int value_of(int c) { return c < 36 ? (c >> 2) + 1 : 10; }
 static int64_t flush_points(const Rules *r, int cards) { return r->hand_flush < 0 ? cards : r->hand_flush; }
 
-/* Fifteens, pairs and runs of cards (R-SHOW-3..5, S-DATA-1..3). */
-static int64_t rank_points(const Rules *r, const int *cards, int n) {
+/* Fifteens, pairs and runs of cards (R-SHOW-3..5, S-DATA-1..3), counted. */
+static int64_t count_rank_points(const Rules *r, const int *cards, int n) {
     int64_t ways[128];
     int counts[13] = {0};
     int total = (int)r->fifteen_total;
@@ -216,6 +233,41 @@ static int64_t rank_points(const Rules *r, const int *cards, int n) {
         while (k < 13 && counts[k]) mult *= counts[k++];
         if (k - start >= r->run_min) pts += r->run_card * (k - start) * mult;
     }
+    return pts;
+}
+
+/* The same, remembered by rank multiset (3 bits a rank, as scoring.RANK_POINTS keys it) for the
+ * scoring values last used in this thread: an open-addressed table, filled to three quarters. */
+#define MEMO_BITS 16
+#define MEMOS 8 /* scorings remembered at once (a sweep's values, a run's rule sets) */
+typedef struct { uint64_t key; int64_t pts; } Memo; /* key + 1: 0 is an empty slot */
+typedef struct { Memo *slots; int64_t values[5], used; } MemoTable;
+static __thread MemoTable memos[MEMOS];
+static __thread int memo_next;
+
+static MemoTable *memo_for(const int64_t values[5]) {
+    for (int i = 0; i < MEMOS; i++)
+        if (memos[i].slots && !memcmp(values, memos[i].values, sizeof memos[i].values)) return &memos[i];
+    MemoTable *t = &memos[memo_next];
+    memo_next = (memo_next + 1) % MEMOS;
+    if (!t->slots && !(t->slots = malloc(sizeof(Memo) << MEMO_BITS))) return NULL;
+    memset(t->slots, 0, sizeof(Memo) << MEMO_BITS);
+    memcpy(t->values, values, sizeof t->values);
+    t->used = 0;
+    return t;
+}
+
+static int64_t rank_points(const Rules *r, const int *cards, int n) {
+    int64_t values[5] = {r->fifteen, r->fifteen_total, r->pair, r->run_min, r->run_card};
+    uint64_t key = 1;
+    for (int i = 0; i < n; i++) key += 1ULL << (3 * rank_of(cards[i]));
+    MemoTable *t = memo_for(values);
+    if (!t) return count_rank_points(r, cards, n);
+    uint64_t mask = ((uint64_t)1 << MEMO_BITS) - 1, at = (key * 0x9E3779B97F4A7C15ULL) >> (64 - MEMO_BITS);
+    for (; t->slots[at].key; at = (at + 1) & mask)
+        if (t->slots[at].key == key) return t->slots[at].pts;
+    int64_t pts = count_rank_points(r, cards, n);
+    if (t->used < (3 << MEMO_BITS) / 4) { t->slots[at].key = key; t->slots[at].pts = pts; t->used++; }
     return pts;
 }
 
@@ -476,19 +528,23 @@ static int show(Game *g) { /* R-SHOW-1..7: from the dealer's left, the dealer, t
     return pts && award(g, g->dealer, pts, CRIB);
 }
 
-/* R-DEAL-1: each round of cuts from random.Random(derive(seed, match, game, CUT, round)).sample */
-static int cut_for_deal(const Rules *r, int64_t seed, int64_t match, int64_t game_no) {
+/* R-DEAL-1: each round of cuts from random.Random(derive(seed, match, game, CUT, round)).sample;
+ * ``first`` is the first round's generator, seeded. */
+static int cut_for_deal(const Rules *r, int64_t seed, int64_t match, int64_t game_no, MT *first) {
     int contenders[MAXP], nc = (int)r->players;
     for (int s = 0; s < nc; s++) contenders[s] = s;
     for (int64_t rnd = 0;; rnd++) {
         int64_t key[5] = {seed, match, game_no, STREAM_CUT, rnd};
-        MT mt;
-        mt_seed64(&mt, derive(key, 5));
+        MT again, *use = first;
+        if (rnd) {
+            mt_seed64(&again, derive(key, 5));
+            use = &again;
+        }
         int cuts[MAXP], low = 99, kept = 0;
         for (int i = 0; i < nc; i++) { /* random.sample(range(52), k), k <= 5: the set method */
             int j, again;
             do {
-                j = mt_below(&mt, 52);
+                j = mt_below(use, 52);
                 again = 0;
                 for (int q = 0; q < i; q++) again |= cuts[q] == j;
             } while (again);
@@ -509,14 +565,21 @@ static int play_game(Game *g, const Rules *r, const int *kinds, int64_t seed, in
     g->r = r;
     g->n = (int)r->players;
     g->seed = seed, g->match = match, g->game_no = game_no;
-    g->dealer = g->first_dealer = first_dealer >= 0 ? first_dealer : cut_for_deal(r, seed, match, game_no);
-    g->winner = -1;
-    for (int s = 0; s < r->nsides; s++) g->targets[s] = r->target;
-    for (int s = 0; s < g->n; s++) {
+    MT cut, *gens[MAXP + 1];
+    uint64_t keys[MAXP + 1];
+    for (int s = 0; s < g->n; s++) { /* each seat's generator, and the cut's when it is cut for */
         int64_t key[5] = {seed, match, game_no, STREAM_STRATEGY, s};
         g->kinds[s] = kinds[s];
-        mt_seed64(&g->rng[s], derive(key, 5));
+        gens[s] = &g->rng[s];
+        keys[s] = derive(key, 5);
     }
+    int64_t cut_key[5] = {seed, match, game_no, STREAM_CUT, 0};
+    gens[g->n] = &cut;
+    keys[g->n] = derive(cut_key, 5);
+    mt_seed_many(gens, keys, g->n + (first_dealer < 0));
+    g->dealer = g->first_dealer = first_dealer >= 0 ? first_dealer : cut_for_deal(r, seed, match, game_no, &cut);
+    g->winner = -1;
+    for (int s = 0; s < r->nsides; s++) g->targets[s] = r->target;
     if (keep_trail(g)) return NOMEM;
     for (;;) {
         deal_cards(g);
@@ -686,6 +749,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_lane", "cribsim's n
                                     methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__lane(void) {
+    mt_base();
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddStringConstant(m, "SOURCE", LANE_SOURCE) < 0 ||
               PyModule_AddIntConstant(m, "RULE_FIELDS", RULE_FIELDS) < 0)) {

@@ -1,0 +1,75 @@
+"""The native lane against the Python engine over many seeds: every shipped rules file in the
+lane's family, three lineups each (all ``random``, all ``greedy``, the two alternating), and
+scoring blocks drawn at random, each game compared field by field (the ``GameResult`` and its
+record). The suite's ``tests/cribbage/test_native.py`` plays a dozen games of each; this plays
+thousands.
+
+    python benchmarks/native_differential.py [--games N] [--blocks B]
+
+Prints one line per rules file, then the games compared and the differences found (last)."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cribsim.games.cribbage.engine import play_game  # noqa: E402
+from cribsim.games.cribbage.native import lane  # noqa: E402
+from cribsim.games.cribbage.rules import build_rules  # noqa: E402
+from cribsim.ruleset import load_rules  # noqa: E402
+from cribsim.strategy import factory  # noqa: E402
+from tests.cribbage.test_native import FAMILY, _lineups, _random_scoring  # noqa: E402
+
+
+def compare(rules, names, seed: int, games: int) -> int:
+    """Games at (m, m % 3) for m < games in both lanes; how many differ."""
+    native = lane.fast_lane(rules, [(n, {}) for n in names])
+    assert native is not None
+    seats = range(len(names))
+    bad = 0
+    for m in range(games):
+        py = play_game(rules, [factory(n)(random.Random()) for n in names], seed, (m, m % 3))
+        na = native.play_game(seed, (m, m % 3), None, seats)
+        bad += py.__dict__ != na.__dict__ or py.record(1, rules) != na.record(1, rules)
+    return bad
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=1000, help="games per rules file and lineup")
+    ap.add_argument("--blocks", type=int, default=100, help="scoring blocks drawn at random (100 games each)")
+    args = ap.parse_args()
+    if lane.module() is None:
+        sys.exit(f"native_differential: {lane.status()}")
+    total = bad = 0
+    t0 = time.perf_counter()
+    for preset in FAMILY:
+        rules = load_rules(preset)
+        found = sum(compare(rules, names, 20261202, args.games) for names in _lineups(rules.players))
+        total += 3 * args.games
+        bad += found
+        print(f"{preset}: {3 * args.games:,} games, {found} different", flush=True)
+    rnd, blocks = random.Random(1), 0
+    while blocks < args.blocks:
+        players = rnd.choice([2, 2, 3, 4, 5])
+        data = {"players": players, "target": rnd.choice([31, 61, 121]), "scoring": _random_scoring(rnd)}
+        try:
+            rules = build_rules(data, "drawn")
+        except Exception:
+            continue
+        found = compare(rules, tuple(rnd.choice(["random", "greedy"]) for _ in range(players)), blocks, 100)
+        total += 100
+        bad += found
+        blocks += 1
+    print(f"{args.blocks} scoring blocks drawn at random: {100 * args.blocks:,} games")
+    print(f"{total:,} games compared in {time.perf_counter() - t0:.0f} s: {bad} different")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
