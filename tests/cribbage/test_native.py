@@ -47,10 +47,11 @@ def test_the_addressed_keys_are_pythons():
         assert lane.module().derive(ints) == derive(*ints)
 
 
-def test_the_family_holds_the_shipped_rules_without_variants():
+def test_the_family_holds_the_rules_that_are_data():
     assert {"standard", "three_player", "four_player_partners", "five_player_continued", "seven_card",
-            "short_game_61", "three_player_winner_takes_all", "match_acc"} <= set(FAMILY)
-    assert "lowball" not in FAMILY and "muggins" not in FAMILY
+            "short_game_61", "three_player_winner_takes_all", "match_acc", "lowball", "lowball_partners",
+            "toss_fives", "five_card", "nineteen", "back_ten", "back_ten_each"} <= set(FAMILY)
+    assert not {"muggins", "jokers", "auction", "lowball_auction", "canadian_doubles"} & set(FAMILY)
 
 
 @pytest.mark.parametrize("preset", FAMILY)
@@ -84,13 +85,37 @@ def test_scoring_blocks_drawn_at_random_play_the_same_games():
         played += 1
 
 
+VARIANT_KNOBS = ({"variants": ["lowball"]}, {"toss_fives": True}, {"null_penalty": True}, {"back_ten": "both"},
+                 {"back_ten": "each", "score_floor": -20}, {"play_once": True}, {"first_pone_points": 3})
+
+
+def test_the_lanes_variants_combined_play_the_same_games():
+    rnd = random.Random(7)
+    played = 0
+    while played < 16:
+        players = rnd.choice([2, 3, 4])
+        data = {"players": players, "target": rnd.choice([61, 121])}
+        for knobs in rnd.sample(VARIANT_KNOBS, 3):
+            data.update(knobs)
+        try:
+            rules = build_rules(data, "combined")
+        except Exception:  # a combination the rules refuse
+            continue
+        if lane.refusal(rules) is not None:
+            assert {"nineteen", "back_ten"} <= {v.name for v in rules.modules}
+            continue
+        names = tuple(rnd.choice(["random", "greedy"]) for _ in range(players))
+        _same_games(rules, names, played, [(m, m % 2) for m in range(8)])
+        played += 1
+
+
 def test_it_plays_only_what_it_has():
     standard = load_rules("standard")
     assert lane.fast_lane(standard, [("ev", {}), ("expert", {})]) is None
     mixed = lane.fast_lane(standard, [("random", {}), ("ev", {}), ("greedy", {})])
     assert mixed.plays([0, 2]) and not mixed.plays([0, 1])
     assert lane.fast_lane(standard, [("random", {"x": 1})]) is None  # parameters: not the built-in's defaults
-    for preset in ("lowball", "muggins", "jokers", "auction", "five_card", "toss_fives"):
+    for preset in ("muggins", "jokers", "auction", "lowball_auction", "canadian_doubles", "three_player_team"):
         assert lane.fast_lane(load_rules(preset), [("random", {})]) is None
         assert "not in the native lane" in lane.refusal(load_rules(preset))
 

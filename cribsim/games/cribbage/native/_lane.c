@@ -193,16 +193,22 @@ static void mt_draw(MT *s, int *pool, int m, int k) {
 #define MAXC 40
 #define MAXPILE (MAXP * MAXH + 1)
 #define NSRC 5
-enum { PEG, HAND, CRIB, HEELS };
+enum { PEG, HAND, CRIB, HEELS, OTHER };
 enum { STREAM_DECK = 0, STREAM_CUT = 1, STREAM_STRATEGY = 2 };
 #define LOCKED INT64_MAX /* a placed side's target (R-MATCH-5): never reached again */
 
 typedef struct {
     int64_t players, nsides, side_of[MAXP], target, places, deal, dealer_deal, discard, dealer_discard,
         crib_from_deck, crib_flush_needs_starter, fifteen, fifteen_total, pair, run_min, run_card,
-        hand_flush, flush_starter, nobs, heels, go, limit, hit, last_card, objective;
+        hand_flush, flush_starter, nobs, heels, go, limit, hit, last_card, objective,
+        toss_fives,        /* V-TOSSFIVES: every 5 held goes to the crib */
+        nineteen,          /* V-NINETEEN: a hand or crib of nothing gives each opposing side 1 */
+        back_ten,          /* V-BACKTEN: 0 off, 1 both (hand and own crib), 2 each */
+        score_floor,       /* the lowest score going back ten may leave */
+        first_pone_points, /* V-FIVECARD: what the first pone pegs as the game starts */
+        play_once;         /* V-FIVECARD: the play stops at its first reset */
 } Rules;
-#define RULE_FIELDS 29
+#define RULE_FIELDS 35
 
 enum { RANDOM = 0, GREEDY = 1 };
 enum { NOMEM = -1, ENDLESS = -2 }; /* play_game's failures, told to Python with the GIL held */
@@ -323,6 +329,8 @@ typedef struct {
     int64_t scores[MAXP], targets[MAXP], first_scores[MAXP];
     int64_t by_role[MAXP][NSRC];
     int placed[MAXP], nplaced, has_first;
+    int64_t nineteen, back_ten; /* the variants' metrics (GameState.metric) */
+    int zero_hand;              /* V-BACKTEN both: the crib owner's hand scored nothing this deal */
     int hands[MAXP][MAXH], hlen[MAXP];
     int crib[MAXC], clen, starter;
     int kinds[MAXP];
@@ -393,8 +401,30 @@ static void deal_cards(Game *g) { /* R-DEAL-2, from the addressed deck */
     g->starter = pool[needed - 1];
 }
 
+#define FIVE 4 /* the 5's rank */
+
+/* V-TOSSFIVES (variants/toss_fives.py discard_rule): -1 when any k cards will do; 1 when every
+ * 5 held must go (the discards include them, from the whole hand); 0 when more 5s are held
+ * than discarded (the discards are 5s only). */
+static int fives_rule(const Game *g, const int *hand, int m, int k) {
+    if (!g->r->toss_fives) return -1;
+    int fives = 0;
+    for (int i = 0; i < m; i++) fives += rank_of(hand[i]) == FIVE;
+    return !fives ? -1 : fives <= k;
+}
+
+/* Whether discarding the cards not in ``kept`` (a mask of hand places) obeys the rule. */
+static int obeys(const int *hand, int m, uint32_t kept, int must) {
+    for (int i = 0; i < m; i++) {
+        int five = rank_of(hand[i]) == FIVE, thrown = !(kept >> i & 1U);
+        if (must == 1 && five && !thrown) return 0; /* a 5 kept */
+        if (must == 0 && thrown && !five) return 0; /* a card thrown from outside the pool */
+    }
+    return 1;
+}
+
 /* greedy's keep: the cards worth most without the starter, ties at random. */
-static void greedy_discard(Game *g, int seat, int k, int *out) {
+static void greedy_discard(Game *g, int seat, int k, int must, int *out) {
     const Rules *r = g->r;
     int *hand = g->hands[seat], m = g->hlen[seat], keep_n = m - k;
     int idx[MAXH], keep[MAXH];
@@ -405,9 +435,11 @@ static void greedy_discard(Game *g, int seat, int k, int *out) {
     for (;;) { /* itertools.combinations(hand, keep_n), in its order */
         uint32_t mask = 0;
         for (int i = 0; i < keep_n; i++) { keep[i] = hand[idx[i]]; mask |= 1U << idx[i]; }
-        int64_t pts = show_points(r, keep, keep_n, -1, 0) * r->objective;
-        if (!have || pts > best) { best = pts; nchoices = 0; have = 1; }
-        if (pts == best) choices[nchoices++] = mask;
+        if (must < 0 || obeys(hand, m, mask, must)) {
+            int64_t pts = show_points(r, keep, keep_n, -1, 0) * r->objective;
+            if (!have || pts > best) { best = pts; nchoices = 0; have = 1; }
+            if (pts == best) choices[nchoices++] = mask;
+        }
         int i = keep_n - 1;
         while (i >= 0 && idx[i] == i + m - keep_n) i--;
         if (i < 0) break;
@@ -427,13 +459,23 @@ static void discard(Game *g) { /* R-DEAL-2/3, seats in order */
         int *hand = g->hands[seat], m = g->hlen[seat];
         int thrown[MAXH];
         g->asked++;
+        int must = fives_rule(g, hand, m, k);
         if (g->kinds[seat] == GREEDY) {
-            greedy_discard(g, seat, k, thrown);
-        } else {
+            greedy_discard(g, seat, k, must, thrown);
+        } else if (must < 0) {
             int pool[MAXH];
             memcpy(pool, hand, sizeof(int) * (size_t)m);
             mt_draw(&g->rng[seat], pool, m, k);
             memcpy(thrown, pool, sizeof(int) * (size_t)k);
+        } else { /* the 5s that must go, then the rest at random from the pool (random's discard) */
+            int rest[MAXH], nrest = 0, nmust = 0;
+            for (int i = 0; i < m; i++) {
+                int five = rank_of(hand[i]) == FIVE;
+                if (must && five) thrown[nmust++] = hand[i];
+                else if (must ? 1 : five) rest[nrest++] = hand[i];
+            }
+            mt_draw(&g->rng[seat], rest, nrest, k - nmust);
+            memcpy(thrown + nmust, rest, sizeof(int) * (size_t)(k - nmust));
         }
         for (int t = 0; t < k; t++) { /* list.remove, in order */
             int c = thrown[t], at = 0;
@@ -492,6 +534,7 @@ static int play(Game *g) {
             }
             if (!nlegal) { /* R-PEG-3: one for the go, the count starts again */
                 if (r->go && award(g, last, r->go, PEG)) return 1;
+                if (r->play_once) return 0; /* V-FIVECARD */
                 count = 0, nranks = 0;
                 turn = last + 1 < n ? last + 1 : 0;
                 continue;
@@ -509,23 +552,64 @@ static int play(Game *g) {
         last = seat;
         int64_t pts = peg_points(r, ranks, nranks, count);
         if (pts && award(g, seat, pts, PEG)) return 1;
-        if (count == limit) count = 0, nranks = 0; /* the hit scored, never also the go */
+        if (count == limit) { /* the hit scored, never also the go */
+            if (r->play_once) return 0;
+            count = 0, nranks = 0;
+        }
         turn = seat + 1 < n ? seat + 1 : 0;
     }
     if (count && r->last_card && award(g, last, r->last_card, PEG)) return 1; /* R-PEG-4 */
     return 0;
 }
 
+/* V-NINETEEN and V-BACKTEN after a hand or crib is counted (their after_count): 1 when the
+ * game is decided. */
+static int after_count(Game *g, int seat, int64_t points, int source) {
+    const Rules *r = g->r;
+    if (r->nineteen && !points) { /* each opposing side 1, in turn from the counter's left */
+        int done = 1 << r->side_of[seat];
+        for (int i = 1; i < g->n; i++) {
+            int s = (seat + i) % g->n, side = (int)r->side_of[s];
+            if (done >> side & 1) continue;
+            done |= 1 << side;
+            g->nineteen++;
+            if (award(g, s, 1, OTHER)) return 1;
+        }
+    }
+    if (r->back_ten) {
+        if (r->back_ten == 1) { /* both: the crib owner is judged once both are counted */
+            if (source == CRIB) {
+                if (points || !g->zero_hand) return 0;
+            } else if (points) {
+                return 0;
+            } else if (seat == g->dealer) {
+                g->zero_hand = 1;
+                return 0;
+            }
+        } else if (points) {
+            return 0;
+        }
+        int side = (int)r->side_of[seat];
+        int64_t down = g->scores[side] - 10, back = (down > r->score_floor ? down : r->score_floor) - g->scores[side];
+        if (back) {
+            g->back_ten += back;
+            return award(g, seat, back, OTHER);
+        }
+    }
+    return 0;
+}
+
 static int show(Game *g) { /* R-SHOW-1..7: from the dealer's left, the dealer, then the crib */
     const Rules *r = g->r;
     int n = g->n;
+    g->zero_hand = 0;
     for (int i = 1; i <= n; i++) {
         int seat = (g->dealer + i) % n;
         int64_t pts = show_points(r, g->hands[seat], g->hlen[seat], g->starter, 0);
-        if (pts && award(g, seat, pts, HAND)) return 1;
+        if ((pts && award(g, seat, pts, HAND)) || after_count(g, seat, pts, HAND)) return 1;
     }
     int64_t pts = show_points(r, g->crib, g->clen, g->starter, (int)r->crib_flush_needs_starter);
-    return pts && award(g, g->dealer, pts, CRIB);
+    return (pts && award(g, g->dealer, pts, CRIB)) || after_count(g, g->dealer, pts, CRIB);
 }
 
 /* R-DEAL-1: each round of cuts from random.Random(derive(seed, match, game, CUT, round)).sample;
@@ -582,6 +666,10 @@ static int play_game(Game *g, const Rules *r, const int *kinds, int64_t seed, in
     for (int s = 0; s < r->nsides; s++) g->targets[s] = r->target;
     if (keep_trail(g)) return NOMEM;
     for (;;) {
+        if (!g->deal_no && r->first_pone_points) { /* V-FIVECARD: three for last, as the game starts */
+            if (award(g, (g->dealer + 1) % g->n, r->first_pone_points, OTHER)) break;
+            memcpy(g->trail, g->scores, sizeof g->scores);
+        }
         deal_cards(g);
         discard(g);
         if (rank_of(g->starter) == 10 && r->heels && award(g, g->dealer, r->heels, HEELS)) break; /* R-START-2 */
@@ -658,9 +746,10 @@ static PyObject *result_of(const Game *g) {
     for (int i = 0; i < g->trail_rows; i++)
         memcpy(trail + (size_t)i * sides, g->trail + (size_t)i * MAXP, sizeof(int64_t) * (size_t)sides);
     PyObject *first = g->has_first ? ints(g->first_scores, sides) : (Py_INCREF(Py_None), Py_None);
-    PyObject *out = Py_BuildValue("(iiiiNNNNN)", g->winner, g->first_dealer, g->deal_no + 1, g->asked,
+    PyObject *out = Py_BuildValue("(iiiiNNNNNLL)", g->winner, g->first_dealer, g->deal_no + 1, g->asked,
                                   ints(g->scores, sides), ints(roles, g->n * NSRC),
-                                  ints(trail, (Py_ssize_t)g->trail_rows * sides), ints(placed, g->nplaced), first);
+                                  ints(trail, (Py_ssize_t)g->trail_rows * sides), ints(placed, g->nplaced), first,
+                                  (long long)g->nineteen, (long long)g->back_ten);
     PyMem_Free(trail);
     return out;
 }
