@@ -191,6 +191,10 @@ class Game(ABC, Generic[R]):
         faster than the Python engine, game for game the same (None: no such lane)."""
         return None
 
+    def lane_status(self) -> str | None:
+        """One line on the faster lane where the game has one (``cribsim --version``)."""
+        return None
+
     # ---- what the kernel asks of a game's rules and strategies -----------------------------
     def summary_info(self, rules: R) -> dict[str, JSON]:
         """For the manifest: sides, objective (-1: lower scores rank higher), target, players,

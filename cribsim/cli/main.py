@@ -32,8 +32,9 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> _Parser:
     p = _Parser(prog="cribsim", description="Tournament simulator and rules-variant testbed (cribsim list shows "
                                             "the games, rule sets and strategies).")
+    lanes = "".join(f"; {game.name}'s {said}" for game in all_builtin() if (said := game.lane_status()))
     p.add_argument("--version", action="version",
-                   version=f"cribsim {__version__} ({'compiled' if compiled() else 'pure Python'})")
+                   version=f"cribsim {__version__} ({'compiled' if compiled() else 'pure Python'}{lanes})")
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     for game in all_builtin():  # a game's own commands first (cribbage: score, peg)
         if game.commands is not None:
