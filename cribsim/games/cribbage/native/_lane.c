@@ -190,7 +190,7 @@ static void mt_draw(MT *s, int *pool, int m, int k) {
 /* ---- the rules (lane.py pack_rules: the same order) ---------------------------------------- */
 
 #define MAXH 16 /* cards in a hand: greedy's ties then fit (at most C(16, 8)) */
-#define MAXC 40
+#define MAXC 52
 #define MAXPILE (MAXP * MAXH + 1)
 #define NSRC 5
 enum { PEG, HAND, CRIB, HEELS, OTHER };
@@ -280,7 +280,7 @@ static int64_t rank_points(const Rules *r, const int *cards, int n) {
 /* scoring.show_points with the rules' values: a hand or crib with the starter (starter < 0:
  * valued before the cut, as greedy values its keep). */
 static int64_t show_points(const Rules *r, const int *hand, int n, int starter, int crib) {
-    int all[MAXH + 1];
+    int all[MAXC + 1];
     int suits = 0;
     for (int i = 0; i < n; i++) { all[i] = hand[i]; suits |= 1 << suit_of(hand[i]); }
     int flush = (suits & (suits - 1)) == 0;
@@ -828,7 +828,30 @@ static PyObject *py_derive(PyObject *self, PyObject *arg) {
     return PyLong_FromUnsignedLongLong(derive(v, (int)n));
 }
 
+PyDoc_STRVAR(refuse_doc, "refuse(rules) -> why the lane does not play these rules, or None");
+
+static PyObject *py_refuse(PyObject *self, PyObject *arg) {
+    Py_buffer rb;
+    Rules r;
+    (void)self;
+    if (PyObject_GetBuffer(arg, &rb, PyBUF_SIMPLE) < 0) return NULL;
+    int bad = parse_rules(&rb, &r);
+    PyBuffer_Release(&rb);
+    if (bad) {
+        PyObject *type, *value, *trace;
+        PyErr_Fetch(&type, &value, &trace);
+        Py_XDECREF(type);
+        Py_XDECREF(trace);
+        PyObject *why = value ? PyObject_Str(value) : NULL;
+        Py_XDECREF(value);
+        return why;
+    }
+    if (r.nineteen && r.back_ten) return PyUnicode_FromString("nineteen with back ten is not in the native lane");
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"refuse", py_refuse, METH_O, refuse_doc},
     {"game", py_game, METH_VARARGS, game_doc},
     {"games", py_games, METH_VARARGS, games_doc},
     {"derive", py_derive, METH_O, derive_doc},
@@ -841,7 +864,10 @@ PyMODINIT_FUNC PyInit__lane(void) {
     mt_base();
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddStringConstant(m, "SOURCE", LANE_SOURCE) < 0 ||
-              PyModule_AddIntConstant(m, "RULE_FIELDS", RULE_FIELDS) < 0)) {
+              PyModule_AddIntConstant(m, "RULE_FIELDS", RULE_FIELDS) < 0 ||
+              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(sssss)", "toss_fives", "nineteen", "back_ten",
+                                                                    "first_pone_points", "play_once")) < 0 ||
+              PyModule_AddObject(m, "METRICS", Py_BuildValue("(ss)", "nineteen", "back_ten")) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -3,7 +3,7 @@
 The runner asks :func:`fast_lane` once per rule set and lineup; where every entry is a built-in
 the C code has (``random``, ``greedy``) and the rules are in its family (2 to 5 players in any
 sides, any deal sizes up to hands of 16 cards, targets, match formats and scoring block, and of
-the variants lowball, toss fives, five-card, nineteen and back ten: :data:`VARIANTS`), each match
+the variants whose module says how (``Variant.native``: their knobs as the struct's fields)), each match
 without a counting model, an opening or a game record is played there, and its games come back
 as the same :class:`GameResult` objects the Python engine makes. Everything after the games (the
 match's scoring, the records, the tables) is the same Python code in both lanes.
@@ -33,9 +33,6 @@ if TYPE_CHECKING:
     from ..rules import Rules
 
 SOURCE = Path(__file__).with_name("_lane.c")
-# the variants whose rules _lane.c plays (each a field of its Rules struct), and pairs it does not
-VARIANTS = frozenset({"lowball", "toss_fives", "five_card", "nineteen", "back_ten"})
-UNPAIRED = frozenset({"nineteen", "back_ten"})  # both after a count: their order is not the lane's
 KINDS = {"random": 0, "greedy": 1}  # the built-ins the C code plays, as it numbers them
 MAX_HAND = 16  # _lane.c's MAXH
 SOURCES = 5  # points by source: peg, hand, crib, heels, other (engine.events.SOURCES)
@@ -76,14 +73,22 @@ def refusal(rules: Rules) -> str | None:
     """Why ``rules`` are outside the native lane's family, or None."""
     if rules.game != "cribbage":
         return f"the native lane plays cribbage, not {rules.game}"
-    names = {v.name for v in rules.modules}
-    if names - VARIANTS:
-        return f"the variant {sorted(names - VARIANTS)[0]} is not in the native lane"
-    if UNPAIRED <= names:
-        return "nineteen with back ten is not in the native lane"
+    outside = [v.name for v in rules.modules if v.native is None]
+    if outside:
+        return f"the variant {outside[0]} is not in the native lane"
     if max(rules.deal, rules.dealer_deal) > MAX_HAND:
         return f"hands of more than {MAX_HAND} cards are not in the native lane"
-    return None
+    c = module()
+    why: str | None = c.refuse(pack_rules(rules)) if c is not None else None  # what only the C code knows
+    return why
+
+
+def _variant_fields() -> tuple[str, ...]:
+    """The Rules struct's variant fields, in its order (score_floor, a field of the rules, sits
+    after the third), as the built C module names them."""
+    c = module()
+    fields: tuple[str, ...] = c.VARIANT_FIELDS if c is not None else ()
+    return fields
 
 
 def places_of(rules: Rules) -> int:
@@ -95,12 +100,16 @@ def pack_rules(rules: Rules) -> bytes:
     """The rules as ``_lane.c``'s ``Rules`` struct: 64-bit ints in its order."""
     s = rules.scoring
     side_of = list(rules.side_of) + [0] * (5 - rules.players)
+    knobs = dict.fromkeys(_variant_fields(), 0)
+    for v in rules.modules:  # each variant's knobs, as it names the struct's fields
+        if v.native is not None:
+            knobs.update(v.native(rules))
     values = [rules.players, len(rules.sides), *side_of, rules.target, places_of(rules), rules.deal, rules.dealer_deal,
               rules.discard, rules.dealer_discard, rules.crib_from_deck, int(rules.crib_flush_needs_starter),
               s.fifteen, s.fifteen_total, s.pair, s.run_min, s.run_card, -1 if s.hand_flush is None else s.hand_flush,
-              s.flush_starter, s.nobs, s.heels, s.go, s.count_limit, s.hit_limit, s.last_card, rules.objective,
-              int(rules.toss_fives), int(rules.null_penalty), ("", "both", "each").index(rules.back_ten),
-              rules.score_floor or 0, rules.first_pone_points, int(rules.play_once)]
+              s.flush_starter, s.nobs, s.heels, s.go, s.count_limit, s.hit_limit, s.last_card, rules.objective]
+    fields = list(knobs.values())
+    values += [*fields[:3], rules.score_floor or 0, *fields[3:]]  # the struct's order (score_floor is the rules')
     return struct.pack(f"<{len(values)}q", *values)
 
 
@@ -141,8 +150,10 @@ class NativeLane:
 def result(rules: Rules, out: tuple[Any, ...]) -> GameResult:
     """The :class:`GameResult` of what ``_lane.game`` returns, as the engine's ``result_of``
     makes it."""
-    side, first_dealer, deals, decisions, scores, roles, trail, placed, first_scores, nineteen, back_ten = out
-    metrics = {name: value for name, value in (("nineteen", nineteen), ("back_ten", back_ten)) if value}
+    side, first_dealer, deals, decisions, scores, roles, trail, placed, first_scores, *counted = out
+    c = module()
+    names: tuple[str, ...] = c.METRICS if c is not None else ()  # the figures game() counts, as GameState.metric
+    metrics = {name: value for name, value in zip(names, counted) if value}
     k = len(rules.sides)
     order, shared = ranked(rules.program, placed, places_of(rules), side, list(scores))
     return GameResult(order[0], scores, first_dealer, deals,

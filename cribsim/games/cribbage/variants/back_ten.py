@@ -25,6 +25,7 @@ class BackTen(Variant):
                     "each: for every zero hand or crib", choices=("", "both", "each"), on="both"),)
     enabled_by = ("back_ten",)
     columns = (Column("back ten points/deal", "ratio", "metrics.back_ten"),)
+    native = staticmethod(lambda rules: {"back_ten": 1 if rules.back_ten == "both" else 2})
 
     @staticmethod
     def after_count(g: GameState, seat: int, points: int, source: int) -> None:

@@ -37,6 +37,8 @@ class FiveCard(Variant):
     )
     enabled_by = ("first_pone_points", "play_once")
     phases = (Phase("opening", three_for_last),)
+    native = staticmethod(lambda rules: {"first_pone_points": rules.first_pone_points,
+                                         "play_once": int(rules.play_once)})
 
     @staticmethod
     def stops_at_reset(rules: Any) -> bool:

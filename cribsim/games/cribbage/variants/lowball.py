@@ -34,6 +34,7 @@ class Lowball(Variant):
     objective = -1
     needs = ("objective",)
     rank_sides = staticmethod(rank_sides)
+    native = staticmethod(lambda rules: {})  # the objective is the rules' own (rules.objective)
 
 
 VARIANT = Lowball

@@ -22,6 +22,7 @@ class Nineteen(Variant):
     params = (Param("null_penalty", bool, False, "a hand or crib scoring 0 gives each opposing side 1", on=True),)
     enabled_by = ("null_penalty",)
     columns = (Column("nineteen points/deal", "ratio", "metrics.nineteen"),)
+    native = staticmethod(lambda rules: {"nineteen": 1})
 
     @staticmethod
     def after_count(g: GameState, seat: int, points: int, source: int) -> None:

@@ -25,6 +25,7 @@ class TossFives(Variant):
     params = (Param("toss_fives", bool, False, "every 5 a player holds must go into the crib", on=True),)
     enabled_by = ("toss_fives",)
     needs = ("discard_rule",)
+    native = staticmethod(lambda rules: {"toss_fives": 1})
 
     @staticmethod
     def discard_rule(rules: Any, hand: Sequence[int], k: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
