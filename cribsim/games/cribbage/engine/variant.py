@@ -116,7 +116,7 @@ class Variant:
     objective: ClassVar[int] = 1  # -1: the side that scores fewer points is better (lowball)
     # the native lane (cribsim/games/cribbage/native) plays this variant: its knobs as the fields of
     # _lane.c's Rules struct, by name (None: the lane does not play it)
-    native: ClassVar[Callable[[Any], dict[str, int]] | None] = None
+    native: ClassVar[Callable[..., dict[str, int]] | None] = None
     # the hooks a variant may define, as static methods (see Hooks for their signatures)
     HOOKS: ClassVar[tuple[str, ...]] = ("check", "extra_cards", "heels", "stops_at_reset", "name_card",
                                         "play_answers", "count_hand", "show_items", "after_count", "discard_rule",

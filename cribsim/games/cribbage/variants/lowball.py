@@ -27,6 +27,11 @@ def rank_sides(rules: Any, side: int, scores: list[int]) -> tuple[tuple[int, ...
     return order, tied if len(tied) > 1 else None
 
 
+def no_knobs(rules: Any) -> dict[str, int]:
+    """Lowball's knobs for the native lane: none (it plays the rules' objective)."""
+    return {}
+
+
 class Lowball(Variant):
     name = "lowball"
     rule = "V-LOWBALL"
@@ -34,7 +39,7 @@ class Lowball(Variant):
     objective = -1
     needs = ("objective",)
     rank_sides = staticmethod(rank_sides)
-    native = staticmethod(lambda rules: {})  # the objective is the rules' own (rules.objective)
+    native = staticmethod(no_knobs)  # the native lane reads the objective from the rules
 
 
 VARIANT = Lowball
