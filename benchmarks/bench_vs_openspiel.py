@@ -55,11 +55,12 @@ def openspiel_cpp_rate(game, seconds: float, bots, start: int) -> tuple[float, i
     return games / (time.perf_counter() - t0), games
 
 
-def native_rate(native, packed: bytes, seconds: float, start: int, chunk: int = 2000) -> tuple[float, int]:
+def native_rate(native, packed: bytes, seconds: float, start: int, chunk: int = 2000,
+                kinds: bytes = b"\0\0") -> tuple[float, int]:
     games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        native.games(packed, b"\0\0", 1, start + games, chunk)
+        native.games(packed, kinds, 1, start + games, chunk)
         games += chunk
     return games / (time.perf_counter() - t0), games
 
@@ -88,6 +89,8 @@ def fast(game, rounds: int, seconds: float) -> None:
         ours_at += n
         print(f"openspiel C++ {theirs[-1]:,.0f} games/s  cribsim native {ours[-1]:,.0f} games/s  "
               f"ratio {ours[-1] / theirs[-1]:.2f}")
+    greedy, _ = native_rate(native, packed, seconds, 0, kinds=b"\1\1")
+    print(f"cribsim native, greedy against greedy (for reference): {greedy:,.0f} games/s")
     print(f"cribsim native/openspiel C++ (median rates): {statistics.median(ours) / statistics.median(theirs):.2f}")
 
 

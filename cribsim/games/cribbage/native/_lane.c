@@ -865,8 +865,8 @@ PyMODINIT_FUNC PyInit__lane(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddStringConstant(m, "SOURCE", LANE_SOURCE) < 0 ||
               PyModule_AddIntConstant(m, "RULE_FIELDS", RULE_FIELDS) < 0 ||
-              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(sssss)", "toss_fives", "nineteen", "back_ten",
-                                                                    "first_pone_points", "play_once")) < 0 ||
+              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(ssssss)", "toss_fives", "nineteen", "back_ten",
+                                                                    "score_floor", "first_pone_points", "play_once")) < 0 ||
               PyModule_AddObject(m, "METRICS", Py_BuildValue("(ss)", "nineteen", "back_ten")) < 0)) {
         Py_DECREF(m);
         return NULL;

@@ -84,8 +84,8 @@ def refusal(rules: Rules) -> str | None:
 
 
 def _variant_fields() -> tuple[str, ...]:
-    """The Rules struct's variant fields, in its order (score_floor, a field of the rules, sits
-    after the third), as the built C module names them."""
+    """The Rules struct's fields after the objective, in its order, as the built C module names
+    them: the variants' knobs and the rules' score floor."""
     c = module()
     fields: tuple[str, ...] = c.VARIANT_FIELDS if c is not None else ()
     return fields
@@ -100,7 +100,7 @@ def pack_rules(rules: Rules) -> bytes:
     """The rules as ``_lane.c``'s ``Rules`` struct: 64-bit ints in its order."""
     s = rules.scoring
     side_of = list(rules.side_of) + [0] * (5 - rules.players)
-    knobs = dict.fromkeys(_variant_fields(), 0)
+    knobs = dict.fromkeys(_variant_fields(), 0) | {"score_floor": rules.score_floor or 0}
     for v in rules.modules:  # each variant's knobs, as it names the struct's fields
         if v.native is not None:
             knobs.update(v.native(rules))
@@ -108,8 +108,7 @@ def pack_rules(rules: Rules) -> bytes:
               rules.discard, rules.dealer_discard, rules.crib_from_deck, int(rules.crib_flush_needs_starter),
               s.fifteen, s.fifteen_total, s.pair, s.run_min, s.run_card, -1 if s.hand_flush is None else s.hand_flush,
               s.flush_starter, s.nobs, s.heels, s.go, s.count_limit, s.hit_limit, s.last_card, rules.objective]
-    fields = list(knobs.values())
-    values += [*fields[:3], rules.score_floor or 0, *fields[3:]]  # the struct's order (score_floor is the rules')
+    values += knobs.values()
     return struct.pack(f"<{len(values)}q", *values)
 
 
