@@ -768,7 +768,7 @@ def test_ctrl_c_under_ray_counts_what_is_on_disk(tmp_path, ray_cluster):
     cfg.write_text("name: ctrlc\nlineup: [random, greedy]\nmatches: 40000\nseed: 2\n")
     out = tmp_path / "out"
     env = dict(ENV, RAY_ADDRESS=ray_cluster.address)
-    p = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--quiet", "--out", str(out)],
+    p = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--quiet", "--no-fast", "--out", str(out)],
                          cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          start_new_session=True)
     jsonl = out / "matches.jsonl.gz"
@@ -795,8 +795,9 @@ def test_a_killed_supervisor_stops_its_run_and_frees_the_folder(tmp_path, ray_cl
     out = tmp_path / "out"
     env = dict(ENV, RAY_ADDRESS=ray_cluster.address)
     with open(tmp_path / "err.txt", "wb") as err:
-        p = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--quiet", "--out", str(out)],
-                             cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+        p = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--quiet", "--no-fast", "--out",
+                              str(out)], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=err,
+                             start_new_session=True)
     jsonl = out / "matches.jsonl.gz"
     deadline = time.time() + 90
     while time.time() < deadline and (not jsonl.exists() or jsonl.stat().st_size < 3000):
@@ -841,8 +842,8 @@ def test_the_heads_loss_on_a_cluster_is_one_line_saying_how_to_resume(tmp_path):
         assert cluster.stdout is not None and cluster.stdin is not None
         address = cluster.stdout.readline().strip()
         env["RAY_gcs_rpc_server_reconnect_timeout_s"] = "3"
-        p = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--quiet", "--address", address,
-                              "--out", str(out)], cwd=tmp_path, env=env,
+        p = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--quiet", "--no-fast", "--address",
+                              address, "--out", str(out)], cwd=tmp_path, env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         try:
             jsonl = out / "matches.jsonl.gz"

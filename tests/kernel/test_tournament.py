@@ -254,7 +254,7 @@ def test_a_node_lost_mid_run_costs_only_retries(tmp_path, ray_cluster, monkeypat
             lost.append(batch.info["node"])
 
     monkeypatch.setattr(sink.Sink, "add", add)
-    run_experiment(exp, tmp_path / "lost", workers=3, quiet=True, batch_seconds=0.05)
+    run_experiment(exp, tmp_path / "lost", workers=3, quiet=True, batch_seconds=0.05, fast=False)
     monkeypatch.setattr(sink.Sink, "add", real_add)
     assert lost, "the doomed node never played a batch"
     run_experiment(exp, tmp_path / "calm", serial=True, quiet=True)
