@@ -46,7 +46,7 @@ LANE = "cribsim/games/cribbage/native/_lane.c"
 lane_hash = hashlib.sha256((Path(__file__).parent / LANE).read_bytes()).hexdigest()[:16]  # lane.source_hash
 ext_modules = [Extension("cribsim.games.cribbage.native._lane", [LANE], optional=True,
                          define_macros=[("LANE_SOURCE", f'"{lane_hash}"')],
-                         extra_compile_args=["-O3", "-std=c11"])]
+                         extra_compile_args=["-O3", "-std=c11", "-ffp-contract=off"])]
 if os.environ.get("CRIBSIM_COMPILE") == "1":
     from mypyc.build import mypycify
 

@@ -3,19 +3,58 @@ core, measured in alternating rounds in one process (the machine is noisy; a rat
 the same run is what counts).
 
     python benchmarks/bench_ev_speed.py [--rounds R] [--seconds S]
+    python benchmarks/bench_ev_speed.py --fast   # the native lane's ev against the Python engine's
 
 Both lineups are warmed up first (ev's per-hand-pattern tables fill as in a long run). The last
-line is the ratio of the median rates."""
+line is the ratio of the median rates: ev/random in the engine, or with ``--fast`` the native
+lane's ev games per second over the Python engine's (the pure lane, or the mypyc lane where it
+is installed: the first line says which)."""
 
 import argparse
 import statistics
+import sys
+import time
 
 from common import rate  # benchmarks/common.py (run from this folder or the project root)
 
 from cribsim import compiled
+from cribsim.games.cribbage.native import lane
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
+
+
+def native_rate(native, seconds: float, start: int, chunk: int = 200) -> tuple[float, int]:
+    """(games per second, games played) of the native lane's ``games`` batch, ev in both seats."""
+    games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        native.games(1, start + games, chunk, (0, 1))
+        games += chunk
+    return games / (time.perf_counter() - t0), games
+
+
+def fast(rounds: int, seconds: float, warmup: float) -> None:
+    """The native lane's ev against the Python engine's, alternating rounds."""
+    if lane.module() is None:
+        sys.exit(f"bench_ev_speed: {lane.status()}")
+    rules = load_rules("standard")
+    native = lane.fast_lane(rules, [("ev", {})] * 2)
+    engine = make_strategies([factory("ev")] * 2)
+    rate(rules, engine, warmup, 10**9, 50)
+    native_rate(native, 1.0, 10**9)
+    ours, theirs, ours_at, theirs_at = [], [], 0, 0
+    print(f"engine: {'compiled (mypyc)' if compiled() else 'pure Python'} against the native lane")
+    for _ in range(rounds):
+        r, n = rate(rules, engine, seconds, theirs_at, 20)
+        theirs.append(r)
+        theirs_at += n
+        r, n = native_rate(native, seconds, ours_at)
+        ours.append(r)
+        ours_at += n
+        print(f"ev vs ev: engine {theirs[-1]:,.0f} games/s  native {ours[-1]:,.0f} games/s  "
+              f"ratio {ours[-1] / theirs[-1]:.1f}")
+    print(f"ev native/engine (median rates): {statistics.median(ours) / statistics.median(theirs):.1f}")
 
 
 def main():
@@ -23,7 +62,11 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--warmup", type=float, default=3.0)
+    ap.add_argument("--fast", action="store_true", help="the native lane's ev against the Python engine's")
     args = ap.parse_args()
+    if args.fast:
+        fast(args.rounds, args.seconds, args.warmup)
+        return
     rules = load_rules("standard")
     lineups = {name: make_strategies([factory(name)] * 2) for name in ("random", "ev")}
     for _name, strategies in lineups.items():

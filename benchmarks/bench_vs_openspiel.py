@@ -55,12 +55,12 @@ def openspiel_cpp_rate(game, seconds: float, bots, start: int) -> tuple[float, i
     return games / (time.perf_counter() - t0), games
 
 
-def native_rate(native, packed: bytes, seconds: float, start: int, chunk: int = 2000,
-                kinds: bytes = b"\0\0") -> tuple[float, int]:
+def native_rate(native, seconds: float, start: int, chunk: int = 2000) -> tuple[float, int]:
+    """(games per second, games played) of ``native.games`` (a NativeLane) over both seats."""
     games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        native.games(packed, kinds, 1, start + games, chunk)
+        native.games(1, start + games, chunk, (0, 1))
         games += chunk
     return games / (time.perf_counter() - t0), games
 
@@ -71,25 +71,24 @@ def fast(game, rounds: int, seconds: float) -> None:
 
     from cribsim.games.cribbage.native import lane
 
-    native = lane.module()
-    if native is None:
+    if lane.module() is None:
         sys.exit(f"bench_vs_openspiel: {lane.status()}")
-    packed = lane.pack_rules(load_rules("standard"))
+    native = lane.fast_lane(load_rules("standard"), [("random", {})] * 2)
     bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(2)]
     openspiel_cpp_rate(game, 1.0, bots, 0)
-    native_rate(native, packed, 1.0, 10**7)
+    native_rate(native, 1.0, 10**7)
     print("cribsim: native lane; OpenSpiel: C++ evaluate_bots with C++ uniform random bots")
     ours, theirs, ours_at, theirs_at = [], [], 0, 0
     for _ in range(rounds):
         r, n = openspiel_cpp_rate(game, seconds, bots, theirs_at)
         theirs.append(r)
         theirs_at += n
-        r, n = native_rate(native, packed, seconds, ours_at)
+        r, n = native_rate(native, seconds, ours_at)
         ours.append(r)
         ours_at += n
         print(f"openspiel C++ {theirs[-1]:,.0f} games/s  cribsim native {ours[-1]:,.0f} games/s  "
               f"ratio {ours[-1] / theirs[-1]:.2f}")
-    greedy, _ = native_rate(native, packed, seconds, 0, kinds=b"\1\1")
+    greedy, _ = native_rate(lane.fast_lane(load_rules("standard"), [("greedy", {})] * 2), seconds, 0)
     print(f"cribsim native, greedy against greedy (for reference): {greedy:,.0f} games/s")
     print(f"cribsim native/openspiel C++ (median rates): {statistics.median(ours) / statistics.median(theirs):.2f}")
 

@@ -1,7 +1,9 @@
 """The native lane against the Python engine over many seeds: every shipped rules file in the
-lane's family, three lineups each (all ``random``, all ``greedy``, the two alternating), and
-scoring blocks drawn at random, each game compared field by field (the ``GameResult`` and its
-record). The suite's ``tests/cribbage/test_native.py`` plays a dozen games of each; this plays
+lane's family, four lineups each (all ``random``, all ``greedy``, all ``ev``, the three in
+turn), and scoring blocks drawn at random with any of the three in each seat, each game compared
+field by field (the ``GameResult`` and its record). ev's crib tables for a drawn show are built
+with 10 samples a cell, in a folder of the run's own: both lanes read the same tables, which is
+what is compared. The suite's ``tests/cribbage/test_native.py`` plays a dozen games of each; this plays
 thousands.
 
     python benchmarks/native_differential.py [--games N] [--blocks B]
@@ -11,13 +13,16 @@ Prints one line per rules file, then the games compared and the differences foun
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from cribsim.games.cribbage import cribtables  # noqa: E402
 from cribsim.games.cribbage.engine import play_game  # noqa: E402
 from cribsim.games.cribbage.native import lane  # noqa: E402
 from cribsim.games.cribbage.rules import build_rules  # noqa: E402
@@ -46,14 +51,17 @@ def main() -> None:
     args = ap.parse_args()
     if lane.module() is None:
         sys.exit(f"native_differential: {lane.status()}")
+    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="native-differential-")
+    cribtables.SCORING_SAMPLES = 10
     total = bad = 0
     t0 = time.perf_counter()
     for preset in FAMILY:
         rules = load_rules(preset)
-        found = sum(compare(rules, names, 20261202, args.games) for names in _lineups(rules.players))
-        total += 3 * args.games
+        lineups = _lineups(rules.players)
+        found = sum(compare(rules, names, 20261202, args.games) for names in lineups)
+        total += len(lineups) * args.games
         bad += found
-        print(f"{preset}: {3 * args.games:,} games, {found} different", flush=True)
+        print(f"{preset}: {len(lineups) * args.games:,} games, {found} different", flush=True)
     rnd, blocks = random.Random(1), 0
     while blocks < args.blocks:
         players = rnd.choice([2, 2, 3, 4, 5])
@@ -62,7 +70,7 @@ def main() -> None:
             rules = build_rules(data, "drawn")
         except Exception:
             continue
-        found = compare(rules, tuple(rnd.choice(["random", "greedy"]) for _ in range(players)), blocks, 100)
+        found = compare(rules, tuple(rnd.choice(["random", "greedy", "ev"]) for _ in range(players)), blocks, 100)
         total += 100
         bad += found
         blocks += 1

@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cribsim.games.cribbage.observation import Observation
+    from cribsim.games.cribbage.rules import Rules
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 from math import comb
 from typing import Any, ClassVar, cast
@@ -33,6 +34,7 @@ from cribsim.games.cribbage import cribtables
 from cribsim.games.cribbage.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
 from cribsim.games.cribbage.cribtables import cell_key, for_scoring
 from cribsim.games.cribbage.expect import expected_show, rank_ev
+from cribsim.games.cribbage.native.lane import EvValues, NativeSeat
 from cribsim.games.cribbage.points import STANDARD, Scoring
 from cribsim.games.cribbage.scoring import RBIT, STANDARD_SCORER, Scorer
 from cribsim.games.cribbage.strategy import allowed, allowed_keeps
@@ -111,6 +113,15 @@ def _pair_table(hand: Sequence[int], hkey: int, unseen: int, scorer: Scorer = ST
     return tab
 
 
+def in_order(values: Iterable[float]) -> float:
+    """The sum of ``values`` added one by one from the first: the same bits on every Python
+    (``sum`` compensates its float additions from 3.12) and in the native lane's C."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total
+
+
 JOKER_KEEP = 6.4  # V-JOKERS: what a kept joker adds to three random cards at the show (measured)
 JOKER_CRIB = 8.5  # the expected crib with a joker in it (an estimate: about 4.7 plus what a joker adds)
 
@@ -152,6 +163,14 @@ class EVStrategy(Strategy):
         scoring = getattr(rules, "scoring", None)
         if isinstance(scoring, Scoring) and params.get("tables", "rules") == "rules":
             for_scoring(scoring)
+
+    @classmethod
+    def native(cls, rules: Rules, params: dict[str, Any]) -> NativeSeat:
+        """How the native lane plays it (cribsim/games/cribbage/native/): the values this module
+        makes for its parameters, the same the Python player reads."""
+        sc = rules.scorer if params.get("tables", "rules") == "rules" else STANDARD_SCORER
+        own, opp, single = _crib_arrays(params.get("crib_weight", 1.0), sc.values)
+        return NativeSeat("ev", EvValues(sc.values, own, opp, single, HOLD_COL, params.get("reply_weight", 1.0)))
 
     @classmethod
     def notes(cls, rules: Any, params: dict[str, Any]) -> list[str]:
@@ -231,8 +250,8 @@ class EVStrategy(Strategy):
     def _crib(self, thrown: Sequence[int], mine: bool) -> float:
         if len(thrown) == 2:
             return cast("float", (self.pair_own if mine else self.pair_opp)[thrown[0] * 52 + thrown[1]])
-        v = sum(self.single[RANK[c]] for c in thrown) / max(1, len(thrown))
-        return cast("float", v if mine else -v)
+        v = in_order(self.single[RANK[c]] for c in thrown) / max(1, len(thrown))
+        return v if mine else -v
 
     # ---- discard ------------------------------------------------------------------------
     def crib_value(self, obs: Observation, thrown: Sequence[int]) -> float:
@@ -243,8 +262,8 @@ class EVStrategy(Strategy):
         mine = obs.side_of[obs.crib_owner] == obs.side
         if len(thrown) == 2 and obs.rules.players == 2:
             return cast("float", (self.pair_own if mine else self.pair_opp)[thrown[0] * 52 + thrown[1]])
-        v = sum(self.single[RANK[c]] for c in thrown) / len(thrown)
-        return cast("float", v if mine else -v)
+        v = in_order(self.single[RANK[c]] for c in thrown) / len(thrown)
+        return v if mine else -v
 
     def keep_value(self, obs: Observation, keep: Sequence[int], thrown: Sequence[int]) -> float:
         if obs.rules.jokers and max(obs.hand) >= 52:
@@ -303,7 +322,7 @@ class EVStrategy(Strategy):
                 nonjack_held[SUIT[c]] += 1
         # each card's nobs chance if kept (a jack: starters of its suit that are not jacks)
         nob = [values.nobs * (12 - nonjack_held[SUIT[c]]) / unseen if RANK[c] == JACK else 0.0 for c in hand]
-        nobs_all = sum(nob)
+        nobs_all = in_order(nob)
         flush_bonus = [values.flush(keep_n) + values.flush_starter * (13 - suit_held[s]) / unseen for s in range(4)]
         best, best_throw = None, None
         for idx in combinations(range(n), k):  # the cards thrown
@@ -364,7 +383,7 @@ class EVStrategy(Strategy):
             if c >> 2 != JACK:
                 nonjack[c & 3] += 1
         nob = [values.nobs * (12 - nonjack[c & 3]) / unseen if c >> 2 == JACK else 0.0 for c in hand]  # if kept
-        nobs_all = sum(nob)
+        nobs_all = in_order(nob)
         fs = next((s for s in range(4) if suit_held[s] >= keep_n), -1)  # the only suit a flush can be
         bonus = values.flush(keep_n) + values.flush_starter * (13 - suit_held[fs]) / unseen if fs >= 0 else 0.0
         tab = self._pair_ev.get(hkey)

@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cribsim.games.cribbage.observation import Observation
+    from cribsim.games.cribbage.rules import Rules
 
 from itertools import combinations
-from typing import cast
+from typing import Any, cast
 
 from cribsim.games.cribbage.cards import RANK, VALUE
+from cribsim.games.cribbage.native.lane import NativeSeat
 from cribsim.games.cribbage.strategy import allowed
 from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
 from cribsim.games.cribbage.variants.canadian import best_split
@@ -25,6 +27,11 @@ class GreedyStrategy(Strategy):
     name = "greedy"
     # minimises when rules.objective is -1; obeys obs.discard_rule
     understands = frozenset({"objective", "discard_rule"})
+
+    @classmethod
+    def native(cls, rules: Rules, params: dict[str, Any]) -> NativeSeat | None:
+        """The native lane plays it as it is (cribsim/games/cribbage/native/)."""
+        return None if params else NativeSeat(cls.name)
 
     def inspect(self, obs: Observation) -> tuple[int, ...]:
         """V-TEAM3-2: the four of the eight worth most without the starter."""

@@ -6,9 +6,11 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cribsim.games.cribbage.observation import Observation
+    from cribsim.games.cribbage.rules import Rules
 
-from typing import cast
+from typing import Any, cast
 
+from cribsim.games.cribbage.native.lane import NativeSeat
 from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
 from cribsim.games.cribbage.variants.jokers import play_names
 from cribsim.rng import draw
@@ -19,6 +21,11 @@ class RandomStrategy(Strategy):
     name = "random"
     # minimises when rules.objective is -1; obeys obs.discard_rule
     understands = frozenset({"objective", "discard_rule"})
+
+    @classmethod
+    def native(cls, rules: Rules, params: dict[str, Any]) -> NativeSeat | None:
+        """The native lane plays it as it is (cribsim/games/cribbage/native/)."""
+        return None if params else NativeSeat(cls.name)
 
     def inspect(self, obs: Observation) -> list[int]:
         """V-TEAM3-2: a random four of the eight."""

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from cribsim.games.cribbage import cribtables
 from cribsim.games.cribbage.engine import play_game
 from cribsim.games.cribbage.native import lane
 from cribsim.games.cribbage.rules import build_rules
@@ -21,16 +22,27 @@ from cribsim.tournament.runner import run_experiment
 FAMILY = [n for n in preset_names() if load_rules(n).game == "cribbage" and lane.refusal(load_rules(n)) is None]
 
 
+@pytest.fixture(autouse=True)
+def small_tables(tmp_path, monkeypatch):
+    """ev's crib tables for a new show scoring are built in the test's own cache folder, with
+    few samples (what is under test is that both lanes read the same tables)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(cribtables, "SCORING_SAMPLES", 10)
+
+
 def _lineups(players):
-    return [("random",) * players, ("greedy",) * players, tuple(("greedy", "random")[s % 2] for s in range(players))]
+    return [("random",) * players, ("greedy",) * players, ("ev",) * players,
+            tuple(("greedy", "random", "ev")[s % 3] for s in range(players))]
 
 
 def _same_games(rules, names, seed, addresses):
-    """Every game at ``addresses`` played in both lanes: the same GameResult, field by field."""
-    native = lane.fast_lane(rules, [(n, {}) for n in names])
+    """Every game at ``addresses`` played in both lanes: the same GameResult, field by field.
+    ``names``: each seat's strategy, a name or (name, parameters)."""
+    entries = [(n, {}) if isinstance(n, str) else n for n in names]
+    native = lane.fast_lane(rules, entries)
     assert native is not None and native.plays(range(len(names)))
     for address in addresses:
-        expected = play_game(rules, [factory(n)(random.Random()) for n in names], seed, address)
+        expected = play_game(rules, [factory(n, p)(random.Random()) for n, p in entries], seed, address)
         got = native.play_game(seed, address, None, range(len(names)))
         assert got.__dict__ == expected.__dict__, (rules.name, names, address)
         assert got.record(1, rules) == expected.record(1, rules)
@@ -80,7 +92,7 @@ def test_scoring_blocks_drawn_at_random_play_the_same_games():
             rules = build_rules(data, "drawn")
         except Exception:  # a block the rules refuse (a limit the hands cannot reach): not a game
             continue
-        names = tuple(rnd.choice(["random", "greedy"]) for _ in range(players))
+        names = tuple(rnd.choice(["random", "greedy", "ev"]) for _ in range(players))
         _same_games(rules, names, played, [(m, 0) for m in range(6)])
         played += 1
 
@@ -104,16 +116,34 @@ def test_the_lanes_variants_combined_play_the_same_games():
         if lane.refusal(rules) is not None:
             assert {"nineteen", "back_ten"} <= {v.name for v in rules.modules}
             continue
-        names = tuple(rnd.choice(["random", "greedy"]) for _ in range(players))
+        names = tuple(rnd.choice(["random", "greedy", "ev"]) for _ in range(players))
         _same_games(rules, names, played, [(m, m % 2) for m in range(8)])
         played += 1
 
 
+EV_PARAMS = ({"crib_weight": 0.5}, {"reply_weight": 2.0}, {"reply_weight": -1.0, "crib_weight": 0.0},
+             {"tables": "standard"}, {"tables": "rules", "crib_weight": 1.5})
+
+
+@pytest.mark.parametrize("preset", ["standard", "four_player_partners", "lowball", "toss_fives"])
+def test_evs_parameters_play_the_same_games(preset):
+    rules = load_rules(preset)
+    for params in EV_PARAMS:
+        names = [("ev", params) if s % 2 else ("ev", {}) for s in range(rules.players)]
+        _same_games(rules, names, 5, [(m, 0) for m in range(8)])
+
+
+def test_ev_by_its_own_tables_or_the_standard_ones_under_a_new_show():
+    rules = build_rules({"players": 2, "scoring": {"pair": 3, "fifteen_total": 17, "count_limit": 35}}, "new show")
+    _same_games(rules, [("ev", {}), ("ev", {"tables": "standard"})], 3, [(m, m % 2) for m in range(16)])
+
+
 def test_it_plays_only_what_it_has():
     standard = load_rules("standard")
-    assert lane.fast_lane(standard, [("ev", {}), ("expert", {})]) is None
-    mixed = lane.fast_lane(standard, [("random", {}), ("ev", {}), ("greedy", {})])
-    assert mixed.plays([0, 2]) and not mixed.plays([0, 1])
+    assert lane.fast_lane(standard, [("mc", {}), ("expert", {})]) is None
+    assert lane.fast_lane(load_rules("seven_card"), [("ev", {})]) is not None  # hands of 7: ev's reply table holds them
+    mixed = lane.fast_lane(standard, [("random", {}), ("hoyle", {}), ("greedy", {}), ("ev", {})])
+    assert mixed.plays([0, 2]) and mixed.plays([3, 0]) and not mixed.plays([0, 1])
     assert lane.fast_lane(standard, [("random", {"x": 1})]) is None  # parameters: not the built-in's defaults
     for preset in ("muggins", "jokers", "auction", "lowball_auction", "canadian_doubles", "three_player_team"):
         assert lane.fast_lane(load_rules(preset), [("random", {})]) is None
@@ -131,7 +161,7 @@ def test_a_lane_built_from_another_source_is_not_used(monkeypatch):
 CONFIG = """
 name: lanes
 variants: [standard, three_player, {{name: short, extends: four_player_partners, scoring: {{go: 2}}}}]
-lineup: [{{name: g, strategy: greedy}}, {{name: r, strategy: random}}, {{name: e, strategy: ev}}]
+lineup: [{{name: g, strategy: greedy}}, {{name: e, strategy: ev}}, {{name: h, strategy: hoyle}}]
 matches: 16
 paired: true
 seed: 9
@@ -150,7 +180,7 @@ def test_a_run_writes_the_same_tables_and_records_with_and_without_no_fast(tmp_p
     exp = load_experiment(cfg)
     run_experiment(exp, tmp_path / "fast", serial=True)
     said = capsys.readouterr().err
-    assert "engine: native lane for 2 of" in said  # greedy against random, in two of the three rule sets
+    assert "engine: native lane for 2 of 7 tables" in said  # greedy against ev, without hoyle at the table
     run_experiment(exp, tmp_path / "slow", serial=True, quiet=True, fast=False)
     fast, slow = _tables(tmp_path / "fast"), _tables(tmp_path / "slow")
     assert [k for k in fast if fast[k] != slow.get(k)] == [] and "entries.csv" in fast

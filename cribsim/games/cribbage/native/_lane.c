@@ -5,11 +5,13 @@
  * (random.Random.sample on a Mersenne Twister seeded as CPython seeds it), the same strategy
  * generators (random.Random.random), the same rules (R-DEAL-1..3, R-START-1..2, R-PEG-1..5,
  * R-SHOW-1..7, R-WIN-1, R-MATCH-5's places) and the point values of the scoring block
- * (S-DATA-1..7), and the same built-in strategies (`random`, `greedy`). A differential test
- * (tests/cribbage/test_native.py) holds the two lanes to identical records.
+ * (S-DATA-1..7), and the same built-in strategies (`random`, `greedy`, and `ev` with the values
+ * its own Python module makes). A differential test (tests/cribbage/test_native.py) holds the
+ * two lanes to identical records.
  *
- * The rule family is what cribsim/games/cribbage/native/lane.py accepts: no variant modules,
- * a 52-card deck, 2 to 5 players in any sides, any deal sizes, targets, places and scoring.
+ * The rule family is what cribsim/games/cribbage/native/lane.py accepts: the variants whose
+ * module says how the lane plays them (Variant.native), a 52-card deck, 2 to 5 players in any
+ * sides, any deal sizes, targets, places and scoring.
  * Python passes the rules as an array of 64-bit ints (lane.py, `pack_rules`); this file keeps
  * no state between calls. */
 #define PY_SSIZE_T_CLEAN
@@ -210,7 +212,18 @@ typedef struct {
 } Rules;
 #define RULE_FIELDS 35
 
-enum { RANDOM = 0, GREEDY = 1 };
+enum { RANDOM = 0, GREEDY = 1, EV = 2 };
+#define KIND_NAMES "random", "greedy", "ev"
+#define EV_HAND 7 /* ev's reply chances (strategies/ev.py HOLD) go to hands of 7 cards */
+
+/* ev's values (strategies/ev.py), made by its own Python code and passed in once (lane.py,
+ * `pack_ev`): the scoring it values by, the crib tables by card pair for one's own crib and an
+ * opponent's and by rank (weighted), the chance that a hand of h cards from U unseen holds one
+ * of u cards of a rank, and the weight of the next player's reply. */
+typedef struct {
+    Rules val;
+    double own[52 * 52], opp[52 * 52], single[13], hold[53][EV_HAND + 1][5], reply;
+} EvTables;
 enum { NOMEM = -1, ENDLESS = -2 }; /* play_game's failures, told to Python with the GIL held */
 
 static int rank_of(int c) { return c >> 2; }
@@ -245,36 +258,71 @@ static int64_t count_rank_points(const Rules *r, const int *cards, int n) {
 /* The same, remembered by rank multiset (3 bits a rank, as scoring.RANK_POINTS keys it) for the
  * scoring values last used in this thread: an open-addressed table, filled to three quarters. */
 #define MEMO_BITS 16
+#define ROW_BITS 13
 #define MEMOS 8 /* scorings remembered at once (a sweep's values, a run's rule sets) */
 typedef struct { uint64_t key; int64_t pts; } Memo; /* key + 1: 0 is an empty slot */
-typedef struct { Memo *slots; int64_t values[5], used; } MemoTable;
+typedef struct { uint64_t key; int32_t pts[13]; } Row; /* a multiset's points with each rank added */
+typedef struct { Memo *slots; Row *rows; int64_t values[5], used, rows_used; } MemoTable;
 static __thread MemoTable memos[MEMOS];
 static __thread int memo_next;
 
-static MemoTable *memo_for(const int64_t values[5]) {
+static MemoTable *memo_for(const Rules *r) {
+    int64_t values[5] = {r->fifteen, r->fifteen_total, r->pair, r->run_min, r->run_card};
     for (int i = 0; i < MEMOS; i++)
-        if (memos[i].slots && !memcmp(values, memos[i].values, sizeof memos[i].values)) return &memos[i];
+        if (memos[i].slots && !memcmp(values, memos[i].values, sizeof values)) return &memos[i];
     MemoTable *t = &memos[memo_next];
     memo_next = (memo_next + 1) % MEMOS;
     if (!t->slots && !(t->slots = malloc(sizeof(Memo) << MEMO_BITS))) return NULL;
+    if (!t->rows && !(t->rows = malloc(sizeof(Row) << ROW_BITS))) return NULL;
     memset(t->slots, 0, sizeof(Memo) << MEMO_BITS);
+    memset(t->rows, 0, sizeof(Row) << ROW_BITS);
     memcpy(t->values, values, sizeof t->values);
-    t->used = 0;
+    t->used = t->rows_used = 0;
     return t;
 }
 
+static uint64_t slot_of(uint64_t key, int bits) { return (key * 0x9E3779B97F4A7C15ULL) >> (64 - bits); }
+
+/* Fifteens, pairs and runs of a rank multiset ``key`` (1 plus 1 << 3 * rank for each card),
+ * remembered in ``t`` (NULL: counted). */
+static int64_t memo_points(MemoTable *t, const Rules *r, uint64_t key) {
+    uint64_t mask = ((uint64_t)1 << MEMO_BITS) - 1, at = slot_of(key, MEMO_BITS);
+    if (t)
+        for (; t->slots[at].key; at = (at + 1) & mask)
+            if (t->slots[at].key == key) return t->slots[at].pts;
+    int cards[MAXC + 1], n = 0;
+    for (int rk = 0; rk < 13; rk++)
+        for (int c = (int)(((key - 1) >> (3 * rk)) & 7); c; c--) cards[n++] = rk * 4;
+    int64_t pts = count_rank_points(r, cards, n);
+    if (t && t->used < (3 << MEMO_BITS) / 4) { t->slots[at].key = key; t->slots[at].pts = pts; t->used++; }
+    return pts;
+}
+
+static int64_t key_points(const Rules *r, uint64_t key) { return memo_points(memo_for(r), r, key); }
+
+/* The points of the multiset ``key`` with each rank added (a kept hand and each starter rank),
+ * remembered by ``key`` in ``t``: NULL when the table is full (the caller counts). */
+static const int32_t *row_points(MemoTable *t, const Rules *r, uint64_t key) {
+    if (!t) return NULL;
+    uint64_t mask = ((uint64_t)1 << ROW_BITS) - 1, at = slot_of(key, ROW_BITS);
+    for (; t->rows[at].key; at = (at + 1) & mask)
+        if (t->rows[at].key == key) return t->rows[at].pts;
+    if (t->rows_used >= (3 << ROW_BITS) / 4) return NULL;
+    Row *row = &t->rows[at];
+    for (int rk = 0; rk < 13; rk++) {
+        int64_t p = memo_points(t, r, key + (1ULL << (3 * rk)));
+        if (p > INT32_MAX || p < INT32_MIN) return NULL;
+        row->pts[rk] = (int32_t)p;
+    }
+    row->key = key;
+    t->rows_used++;
+    return row->pts;
+}
+
 static int64_t rank_points(const Rules *r, const int *cards, int n) {
-    int64_t values[5] = {r->fifteen, r->fifteen_total, r->pair, r->run_min, r->run_card};
     uint64_t key = 1;
     for (int i = 0; i < n; i++) key += 1ULL << (3 * rank_of(cards[i]));
-    MemoTable *t = memo_for(values);
-    if (!t) return count_rank_points(r, cards, n);
-    uint64_t mask = ((uint64_t)1 << MEMO_BITS) - 1, at = (key * 0x9E3779B97F4A7C15ULL) >> (64 - MEMO_BITS);
-    for (; t->slots[at].key; at = (at + 1) & mask)
-        if (t->slots[at].key == key) return t->slots[at].pts;
-    int64_t pts = count_rank_points(r, cards, n);
-    if (t->used < (3 << MEMO_BITS) / 4) { t->slots[at].key = key; t->slots[at].pts = pts; t->used++; }
-    return pts;
+    return key_points(r, key);
 }
 
 /* scoring.show_points with the rules' values: a hand or crib with the starter (starter < 0:
@@ -334,6 +382,8 @@ typedef struct {
     int hands[MAXP][MAXH], hlen[MAXP];
     int crib[MAXC], clen, starter;
     int kinds[MAXP];
+    const EvTables *ev[MAXP];   /* ev's values, for each seat it plays */
+    int thrown[MAXP][MAXH], nthrown[MAXP]; /* each seat's own discards this deal */
     MT rng[MAXP];
     int64_t *trail; /* scores by side, one row per entry */
     int trail_rows, trail_cap;
@@ -451,10 +501,182 @@ static void greedy_discard(Game *g, int seat, int k, int must, int *out) {
         if (!(chosen >> i & 1U)) out[o++] = hand[i];
 }
 
+/* ---- ev (strategies/ev.py), operation for operation: the same floating-point sums in the same
+ * order, so that its ties fall the same way ------------------------------------------------- */
+
+#define JACK 10
+#define RB(rank) (1ULL << (3 * (rank)))
+
+/* expect.rank_ev: the expected fifteens, pairs and runs of the kept ranks ``kkey`` over every
+ * starter not among the held ranks ``hkey`` (keys without the 1 key_points adds). */
+static double rank_ev(const Rules *v, uint64_t kkey, uint64_t hkey, int unseen) {
+    MemoTable *t = memo_for(v);
+    const int32_t *row = row_points(t, v, kkey + 1);
+    int64_t total = 0;
+    for (int r = 0; r < 13; r++) {
+        int left = 4 - (int)((hkey >> (3 * r)) & 7);
+        if (left) total += left * (row ? row[r] : memo_points(t, v, kkey + RB(r) + 1));
+    }
+    return (double)total / (double)unseen;
+}
+
+/* What ev's discard reads of a hand: its rank key, each card's nobs chance if kept, by suit. */
+typedef struct {
+    uint64_t hkey;
+    int suit_held[4], unseen;
+    double nob[MAXH], nobs_all;
+} HandView;
+
+static void view_hand(const Rules *v, const int *hand, int n, HandView *h) {
+    int nonjack[4] = {0};
+    memset(h, 0, sizeof *h);
+    h->unseen = 52 - n;
+    for (int i = 0; i < n; i++) {
+        h->hkey += RB(rank_of(hand[i]));
+        h->suit_held[suit_of(hand[i])]++;
+        if (rank_of(hand[i]) != JACK) nonjack[suit_of(hand[i])]++;
+    }
+    for (int i = 0; i < n; i++) { /* a jack: starters of its suit that are not jacks */
+        int s = suit_of(hand[i]);
+        h->nob[i] = rank_of(hand[i]) == JACK ? (double)(v->nobs * (12 - nonjack[s])) / (double)h->unseen : 0.0;
+        h->nobs_all += h->nob[i];
+    }
+}
+
+/* ev.two_card_values and best_pair: two players, two cards each, no discard rule, scored high. */
+static void ev_pair(const Game *g, int seat, const EvTables *t, int *out) {
+    const Rules *v = &t->val;
+    const int *hand = g->hands[seat];
+    int n = g->hlen[seat], keep_n = n - 2, fs = -1, bi = 0, bj = 1, have = 0;
+    HandView h;
+    view_hand(v, hand, n, &h);
+    for (int s = 0; s < 4 && fs < 0; s++)
+        if (h.suit_held[s] >= keep_n) fs = s; /* the only suit a flush can be */
+    double bonus = fs >= 0 ? (double)flush_points(v, keep_n) +
+                                 (double)(v->flush_starter * (13 - h.suit_held[fs])) / (double)h.unseen
+                           : 0.0;
+    const double *pt = g->r->side_of[g->dealer] == g->r->side_of[seat] ? t->own : t->opp;
+    double best = 0.0;
+    for (int i = 0; i < n - 1; i++) {
+        int ci = hand[i], fi = fs >= 0 ? h.suit_held[fs] - (suit_of(ci) == fs) : -1;
+        double ni = h.nobs_all - h.nob[i];
+        for (int j = i + 1; j < n; j++) {
+            int cj = hand[j];
+            double x = rank_ev(v, h.hkey - RB(rank_of(ci)) - RB(rank_of(cj)), h.hkey, h.unseen) + ni - h.nob[j] +
+                       pt[ci * 52 + cj];
+            if (fi - (suit_of(cj) == fs) == keep_n) x += bonus; /* all kept cards of one suit (R-SHOW-6) */
+            if (!have || x > best + 1e-9) { best = x, bi = i, bj = j, have = 1; }
+        }
+    }
+    out[0] = hand[bi], out[1] = hand[bj];
+}
+
+/* ev.discard's general loop: any players and discards, a discard rule, lowball. */
+static void ev_discard(const Game *g, int seat, int k, int must, const EvTables *t, int *out) {
+    const Rules *r = g->r, *v = &t->val;
+    const int *hand = g->hands[seat];
+    int n = g->hlen[seat], keep_n = n - k, idx[MAXH], have = 0, mine = r->side_of[g->dealer] == r->side_of[seat];
+    if (k == 2 && r->players == 2 && must < 0 && r->objective > 0) { ev_pair(g, seat, t, out); return; }
+    HandView h;
+    view_hand(v, hand, n, &h);
+    double bonus[4], best = 0.0;
+    for (int s = 0; s < 4; s++)
+        bonus[s] = (double)flush_points(v, keep_n) + (double)(v->flush_starter * (13 - h.suit_held[s])) / (double)h.unseen;
+    for (int i = 0; i < k; i++) idx[i] = i;
+    for (;;) { /* itertools.combinations(range(n), k): the cards thrown */
+        uint32_t kept = (1U << n) - 1;
+        for (int i = 0; i < k; i++) kept &= ~(1U << idx[i]);
+        if (must < 0 || obeys(hand, n, kept, must)) {
+            uint64_t kkey = h.hkey;
+            double nobs = h.nobs_all, x;
+            for (int i = 0; i < k; i++) { kkey -= RB(rank_of(hand[idx[i]])); nobs -= h.nob[idx[i]]; }
+            x = rank_ev(v, kkey, h.hkey, h.unseen) + nobs;
+            int ks = suit_of(hand[__builtin_ctz(kept)]), gone = 0;
+            for (int i = 0; i < k; i++) gone += suit_of(hand[idx[i]]) == ks;
+            if (h.suit_held[ks] - gone == keep_n) x += bonus[ks];
+            if (k == 2 && r->players == 2) {
+                x += (mine ? t->own : t->opp)[hand[idx[0]] * 52 + hand[idx[1]]];
+            } else if (k) { /* ev.crib_value: the mean single-card value */
+                double sum = 0.0;
+                for (int i = 0; i < k; i++) sum += t->single[rank_of(hand[idx[i]])];
+                sum /= k;
+                x += mine ? sum : -sum;
+            }
+            if (r->objective < 0) x = -x; /* lowball: the keep worth least to us */
+            if (!have || x > best + 1e-9) {
+                best = x, have = 1;
+                for (int i = 0; i < k; i++) out[i] = hand[idx[i]];
+            }
+        }
+        int i = k - 1;
+        while (i >= 0 && idx[i] == i + n - k) i--;
+        if (i < 0) break;
+        idx[i]++;
+        for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+    }
+}
+
+/* What every seat has seen laid this deal (obs.played). */
+typedef struct {
+    int by_rank[13], by_seat[MAXP], total;
+} Played;
+
+/* ev.one_ply: for each rank that may be laid, the points it pegs now (and a last card it
+ * secures), minus (plus, for a partner) the expected points of the next player's reply. */
+static int ev_play(const Game *g, int seat, const int *hand, int hn, const int *legal, int nlegal,
+                   const int *ranks, int nranks, int count, const Played *pl) {
+    if (nlegal == 1) return legal[0];
+    const Rules *r = g->r;
+    const EvTables *t = g->ev[seat];
+    const Rules *v = &t->val;
+    int n = g->n, nxt = seat + 1 < n ? seat + 1 : 0, hand_size = (int)(r->deal - r->discard), left[13];
+    for (int k = 0; k < 13; k++) left[k] = 4 - pl->by_rank[k];
+    for (int i = 0; i < hn; i++) left[rank_of(hand[i])]--;
+    for (int i = 0; i < g->nthrown[seat]; i++) left[rank_of(g->thrown[seat][i])]--;
+    left[rank_of(g->starter)]--;
+    int unseen = 52 - hn - pl->total - g->nthrown[seat] - 1, nxt_size = hand_size - pl->by_seat[nxt];
+    double sign = r->side_of[nxt] == r->side_of[seat] ? t->reply : -t->reply;
+    int last_card = nxt_size <= 0 && (hn == 1 || pl->total + hn == n * hand_size);
+    const double *hold = nxt_size > 0 ? t->hold[unseen][nxt_size] : NULL;
+    int limit = (int)r->limit, inviting = (int)r->fifteen_total - 10, near_limit = limit - 10;
+    int room = (int)v->limit - count, trial[MAXPILE + 1], choice = legal[0], have = 0;
+    uint32_t seen = 0;
+    double best = 0.0;
+    memcpy(trial, ranks, sizeof(int) * (size_t)nranks);
+    for (int i = 0; i < nlegal; i++) {
+        int c = legal[i], rk = rank_of(c), val = value_of(c), cnt = count + val;
+        if (seen >> rk & 1U) continue; /* same rank, same value: the first of them is kept on ties */
+        seen |= 1U << rk;
+        trial[nranks] = rk;
+        double x = val <= room && (nranks || room <= 10) ? (double)peg_points(v, trial, nranks + 1, cnt) : 0.0;
+        if (cnt != limit) {
+            if (hold) { /* ev.lay_points(pile + (rank,)): each reply that would score */
+                double threat = 0.0;
+                int room2 = (int)v->limit - cnt;
+                for (int rr = 0; rr < 13; rr++) {
+                    int rv = rr < 9 ? rr + 1 : 10;
+                    if (rv > room2 || !left[rr]) continue;
+                    trial[nranks + 1] = rr;
+                    int64_t p = peg_points(v, trial, nranks + 2, cnt + rv);
+                    if (p) threat += (double)p * hold[left[rr]];
+                }
+                x += sign * threat;
+            } else if (last_card) {
+                x += (double)v->last_card;
+            }
+        }
+        if (r->objective < 0) x = -x; /* lowball: shed points, hand them to the next player */
+        x += 0.001 * val - (cnt == inviting || cnt == near_limit ? 0.01 : 0.0); /* tie-breaks: 5 and 21 */
+        if (!have || x > best) { best = x, choice = c, have = 1; }
+    }
+    return choice;
+}
+
 static void discard(Game *g) { /* R-DEAL-2/3, seats in order */
     const Rules *r = g->r;
     for (int seat = 0; seat < g->n; seat++) {
         int k = (int)(seat == g->dealer ? r->dealer_discard : r->discard);
+        g->nthrown[seat] = 0;
         if (!k) continue;
         int *hand = g->hands[seat], m = g->hlen[seat];
         int thrown[MAXH];
@@ -462,6 +684,8 @@ static void discard(Game *g) { /* R-DEAL-2/3, seats in order */
         int must = fives_rule(g, hand, m, k);
         if (g->kinds[seat] == GREEDY) {
             greedy_discard(g, seat, k, must, thrown);
+        } else if (g->kinds[seat] == EV) {
+            ev_discard(g, seat, k, must, g->ev[seat], thrown);
         } else if (must < 0) {
             int pool[MAXH];
             memcpy(pool, hand, sizeof(int) * (size_t)m);
@@ -477,6 +701,8 @@ static void discard(Game *g) { /* R-DEAL-2/3, seats in order */
             mt_draw(&g->rng[seat], rest, nrest, k - nmust);
             memcpy(thrown + nmust, rest, sizeof(int) * (size_t)(k - nmust));
         }
+        memcpy(g->thrown[seat], thrown, sizeof(int) * (size_t)k);
+        g->nthrown[seat] = k;
         for (int t = 0; t < k; t++) { /* list.remove, in order */
             int c = thrown[t], at = 0;
             while (hand[at] != c) at++;
@@ -488,9 +714,11 @@ static void discard(Game *g) { /* R-DEAL-2/3, seats in order */
     }
 }
 
-static int choose_play(Game *g, int seat, const int *legal, int nlegal, const int *ranks, int nranks, int count) {
+static int choose_play(Game *g, int seat, const int *hand, int hn, const int *legal, int nlegal, const int *ranks,
+                       int nranks, int count, const Played *pl) {
     MT *rng = &g->rng[seat];
     if (g->kinds[seat] == RANDOM) return legal[(int)(mt_random(rng) * (double)nlegal)];
+    if (g->kinds[seat] == EV) return ev_play(g, seat, hand, hn, legal, nlegal, ranks, nranks, count, pl);
     int choices[MAXH], nchoices = 0, have = 0;
     int64_t best = 0;
     int trial[MAXPILE];
@@ -511,6 +739,8 @@ static int play(Game *g) {
     int n = g->n, limit = (int)r->limit, sure = limit - 10;
     int hands[MAXP][MAXH], hlen[MAXP], ranks[MAXPILE], nranks = 0;
     int count = 0, last = -1, left = 0;
+    Played pl;
+    memset(&pl, 0, sizeof pl);
     int turn = g->dealer + 1 < n ? g->dealer + 1 : 0;
     for (int s = 0; s < n; s++) {
         memcpy(hands[s], g->hands[s], sizeof(int) * (size_t)g->hlen[s]);
@@ -541,8 +771,9 @@ static int play(Game *g) {
             }
         }
         g->asked++;
-        int c = choose_play(g, seat, legal, nlegal, ranks, nranks, count);
+        int c = choose_play(g, seat, hands[seat], hlen[seat], legal, nlegal, ranks, nranks, count, &pl);
         int *hand = hands[seat], at = 0;
+        pl.by_rank[rank_of(c)]++, pl.by_seat[seat]++, pl.total++;
         while (hand[at] != c) at++;
         memmove(hand + at, hand + at + 1, sizeof(int) * (size_t)(hlen[seat] - at - 1));
         hlen[seat]--;
@@ -643,8 +874,8 @@ static int cut_for_deal(const Rules *r, int64_t seed, int64_t match, int64_t gam
 }
 
 /* A whole game: 0, NOMEM or ENDLESS (the caller frees g->trail in every case). */
-static int play_game(Game *g, const Rules *r, const int *kinds, int64_t seed, int64_t match, int64_t game_no,
-                     int first_dealer) {
+static int play_game(Game *g, const Rules *r, const int *kinds, const EvTables *const *ev, int64_t seed,
+                     int64_t match, int64_t game_no, int first_dealer) {
     memset(g, 0, sizeof *g);
     g->r = r;
     g->n = (int)r->players;
@@ -654,6 +885,7 @@ static int play_game(Game *g, const Rules *r, const int *kinds, int64_t seed, in
     for (int s = 0; s < g->n; s++) { /* each seat's generator, and the cut's when it is cut for */
         int64_t key[5] = {seed, match, game_no, STREAM_STRATEGY, s};
         g->kinds[s] = kinds[s];
+        g->ev[s] = ev[s];
         gens[s] = &g->rng[s];
         keys[s] = derive(key, 5);
     }
@@ -709,19 +941,63 @@ static int parse_rules(Py_buffer *buf, Rules *r) {
     return 0;
 }
 
-static int parse_kinds(Py_buffer *buf, const Rules *r, int *kinds) {
+#define EV_CAPSULE "cribsim.native.ev"
+
+/* Each seat's strategy kind (bytes) and, for each ev seat, its values (a tuple of one
+ * ev_values() capsule or None a seat). */
+static int parse_seats(Py_buffer *buf, PyObject *values, const Rules *r, int *kinds, const EvTables **ev) {
     if (buf->len != r->players) {
         PyErr_SetString(PyExc_ValueError, "one strategy kind a seat");
         return -1;
     }
+    if (values != Py_None && (!PyTuple_Check(values) || PyTuple_GET_SIZE(values) != r->players)) {
+        PyErr_SetString(PyExc_ValueError, "values: a tuple of one capsule or None a seat");
+        return -1;
+    }
     for (int s = 0; s < r->players; s++) {
         kinds[s] = ((const uint8_t *)buf->buf)[s];
-        if (kinds[s] > GREEDY) {
+        ev[s] = NULL;
+        if (kinds[s] > EV) {
             PyErr_SetString(PyExc_ValueError, "unknown strategy kind");
+            return -1;
+        }
+        if (kinds[s] != EV) continue;
+        PyObject *cap = values == Py_None ? Py_None : PyTuple_GET_ITEM(values, s);
+        if (!(ev[s] = PyCapsule_GetPointer(cap, EV_CAPSULE))) return -1;
+        if (r->deal - r->discard > EV_HAND) {
+            PyErr_SetString(PyExc_ValueError, "ev's reply chances go to hands of 7 cards");
             return -1;
         }
     }
     return 0;
+}
+
+static void free_values(PyObject *cap) { free(PyCapsule_GetPointer(cap, EV_CAPSULE)); }
+
+PyDoc_STRVAR(ev_values_doc, "ev_values(packed) -> capsule: ev's values for game() (lane.py pack_ev)");
+
+static PyObject *py_ev_values(PyObject *self, PyObject *arg) {
+    Py_buffer b;
+    (void)self;
+    if (PyObject_GetBuffer(arg, &b, PyBUF_SIMPLE) < 0) return NULL;
+    EvTables *t = NULL;
+    if (b.len != (Py_ssize_t)sizeof(EvTables)) {
+        PyErr_Format(PyExc_ValueError, "ev values: %zd bytes, expected %zu", b.len, sizeof(EvTables));
+    } else if (!(t = malloc(sizeof *t))) {
+        PyErr_NoMemory();
+    } else {
+        memcpy(t, b.buf, sizeof *t);
+    }
+    PyBuffer_Release(&b);
+    if (!t) return NULL;
+    if (t->val.fifteen_total > 100 || t->val.fifteen_total < 11 || t->val.run_min < 2 || t->val.limit < 10) {
+        free(t);
+        PyErr_SetString(PyExc_ValueError, "ev values: a scoring outside the native lane's family");
+        return NULL;
+    }
+    PyObject *cap = PyCapsule_New(t, EV_CAPSULE, free_values);
+    if (!cap) free(t);
+    return cap;
 }
 
 static PyObject *ints(const int64_t *v, Py_ssize_t n) {
@@ -754,9 +1030,10 @@ static PyObject *result_of(const Game *g) {
     return out;
 }
 
-PyDoc_STRVAR(game_doc, "game(rules, kinds, seed, match, game_no, first_dealer) -> (winner, first dealer, deals, "
-                       "decisions, scores, points by role and source, trail, places, first scores)\n\n"
-                       "One game at the address (seed, match, game_no); first_dealer -1 cuts for it (R-DEAL-1).");
+PyDoc_STRVAR(game_doc, "game(rules, kinds, values, seed, match, game_no, first_dealer) -> (winner, first dealer, "
+                       "deals, decisions, scores, points by role and source, trail, places, first scores, metrics)\n\n"
+                       "One game at the address (seed, match, game_no); first_dealer -1 cuts for it (R-DEAL-1). "
+                       "values: None, or each seat's ev_values() capsule or None.");
 
 static PyObject *py_game(PyObject *self, PyObject *args) {
     Py_buffer rb, kb;
@@ -764,14 +1041,16 @@ static PyObject *py_game(PyObject *self, PyObject *args) {
     int first;
     Rules r;
     int kinds[MAXP];
+    const EvTables *ev[MAXP];
+    PyObject *values;
     Game g;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*LLLi", &rb, &kb, &seed, &match, &game_no, &first)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*y*OLLLi", &rb, &kb, &values, &seed, &match, &game_no, &first)) return NULL;
     PyObject *out = NULL;
     g.trail = NULL;
-    if (!parse_rules(&rb, &r) && !parse_kinds(&kb, &r, kinds)) {
+    if (!parse_rules(&rb, &r) && !parse_seats(&kb, values, &r, kinds, ev)) {
         if (first >= r.players) PyErr_SetString(PyExc_ValueError, "no such first dealer");
-        else if (!failed(play_game(&g, &r, kinds, seed, match, game_no, first))) out = result_of(&g);
+        else if (!failed(play_game(&g, &r, kinds, ev, seed, match, game_no, first))) out = result_of(&g);
         free(g.trail);
     }
     PyBuffer_Release(&rb);
@@ -779,7 +1058,7 @@ static PyObject *py_game(PyObject *self, PyObject *args) {
     return out;
 }
 
-PyDoc_STRVAR(games_doc, "games(rules, kinds, seed, first_match, count) -> (games, decisions, wins by side)\n\n"
+PyDoc_STRVAR(games_doc, "games(rules, kinds, values, seed, first_match, count) -> (games, decisions, wins by side)\n\n"
                         "Game 0 of matches first_match .. first_match + count - 1, each cut for (benchmarks).");
 
 static PyObject *py_games(PyObject *self, PyObject *args) {
@@ -787,16 +1066,18 @@ static PyObject *py_games(PyObject *self, PyObject *args) {
     long long seed, first_match, count;
     Rules r;
     int kinds[MAXP];
+    const EvTables *ev[MAXP];
+    PyObject *values;
     Game g;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*LLL", &rb, &kb, &seed, &first_match, &count)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*y*OLLL", &rb, &kb, &values, &seed, &first_match, &count)) return NULL;
     PyObject *out = NULL;
-    if (!parse_rules(&rb, &r) && !parse_kinds(&kb, &r, kinds)) {
+    if (!parse_rules(&rb, &r) && !parse_seats(&kb, values, &r, kinds, ev)) {
         int64_t wins[MAXP] = {0}, decisions = 0;
         int code = 0;
         Py_BEGIN_ALLOW_THREADS
         for (long long m = 0; m < count && !code; m++) {
-            code = play_game(&g, &r, kinds, seed, first_match + m, 0, -1);
+            code = play_game(&g, &r, kinds, ev, seed, first_match + m, 0, -1);
             free(g.trail);
             if (!code) { wins[g.winner]++; decisions += g.asked; }
         }
@@ -854,6 +1135,7 @@ static PyMethodDef methods[] = {
     {"refuse", py_refuse, METH_O, refuse_doc},
     {"game", py_game, METH_VARARGS, game_doc},
     {"games", py_games, METH_VARARGS, games_doc},
+    {"ev_values", py_ev_values, METH_O, ev_values_doc},
     {"derive", py_derive, METH_O, derive_doc},
     {NULL, NULL, 0, NULL}};
 
@@ -867,7 +1149,9 @@ PyMODINIT_FUNC PyInit__lane(void) {
               PyModule_AddIntConstant(m, "RULE_FIELDS", RULE_FIELDS) < 0 ||
               PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(ssssss)", "toss_fives", "nineteen", "back_ten",
                                                                     "score_floor", "first_pone_points", "play_once")) < 0 ||
-              PyModule_AddObject(m, "METRICS", Py_BuildValue("(ss)", "nineteen", "back_ten")) < 0)) {
+              PyModule_AddObject(m, "METRICS", Py_BuildValue("(ss)", "nineteen", "back_ten")) < 0 ||
+              PyModule_AddObject(m, "KINDS", Py_BuildValue("(sss)", KIND_NAMES)) < 0 ||
+              PyModule_AddIntConstant(m, "EV_HAND", EV_HAND) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,7 +1,8 @@
 """The native lane: whole games in C (``_lane.c``), identical to the Python engine's.
 
 The runner asks :func:`fast_lane` once per rule set and lineup; where every entry is a built-in
-the C code has (``random``, ``greedy``) and the rules are in its family (2 to 5 players in any
+the C code has (``random``, ``greedy``, ``ev``: each says how in its ``native`` hook) and the
+rules are in its family (2 to 5 players in any
 sides, any deal sizes up to hands of 16 cards, targets, match formats and scoring block, and of
 the variants whose module says how (``Variant.native``: their knobs as the struct's fields)), each match
 without a counting model, an opening or a game record is played there, and its games come back
@@ -25,17 +26,43 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from cribsim.matchplay import MatchResult
+from cribsim.strategy import resolve
 
 from ..engine.game import GameResult, ranked
 from ..match import games_until_settled
+from ..strategy import BUILTIN
 
 if TYPE_CHECKING:
+    from ..points import Scoring
     from ..rules import Rules
 
 SOURCE = Path(__file__).with_name("_lane.c")
-KINDS = {"random": 0, "greedy": 1}  # the built-ins the C code plays, as it numbers them
 MAX_HAND = 16  # _lane.c's MAXH
 SOURCES = 5  # points by source: peg, hand, crib, heels, other (engine.events.SOURCES)
+
+
+@dataclass(frozen=True)
+class EvValues:
+    """What ``ev`` values by (strategies/ev.py makes them; ``_lane.c``'s ``EvTables``): the
+    scoring, the crib tables by card pair (index ``52 * a + b``) for its own crib and an
+    opponent's and by rank, weighted, the reply chances ``hold[unseen][hand][cards of a rank]``
+    and the weight of the next player's reply."""
+
+    scoring: Scoring
+    own: Sequence[float]
+    opp: Sequence[float]
+    single: Sequence[float]
+    hold: Sequence[Sequence[Sequence[float]]]
+    reply: float
+
+
+@dataclass(frozen=True)
+class NativeSeat:
+    """How the native lane plays a built-in strategy: its kind, as ``_lane.c`` names it
+    (``KINDS``), and the values it is given (``ev``'s)."""
+
+    kind: str
+    values: EvValues | None = None
 
 
 def source_hash(path: Path = SOURCE) -> str:
@@ -96,9 +123,10 @@ def places_of(rules: Rules) -> int:
     return rules.match.places(len(rules.sides)) if rules.objective > 0 else 1
 
 
-def pack_rules(rules: Rules) -> bytes:
-    """The rules as ``_lane.c``'s ``Rules`` struct: 64-bit ints in its order."""
-    s = rules.scoring
+def pack_rules(rules: Rules, scoring: Scoring | None = None) -> bytes:
+    """The rules as ``_lane.c``'s ``Rules`` struct: 64-bit ints in its order (``scoring``: other
+    point values than the rules' own, for the values a strategy plays by)."""
+    s = scoring or rules.scoring
     side_of = list(rules.side_of) + [0] * (5 - rules.players)
     knobs = dict.fromkeys(_variant_fields(), 0) | {"score_floor": rules.score_floor or 0}
     for v in rules.modules:  # each variant's knobs, as it names the struct's fields
@@ -112,18 +140,41 @@ def pack_rules(rules: Rules) -> bytes:
     return struct.pack(f"<{len(values)}q", *values)
 
 
+def pack_ev(rules: Rules, ev: EvValues) -> bytes:
+    """``ev``'s values as ``_lane.c``'s ``EvTables``: its scoring as a Rules struct, then doubles."""
+    hold = [p for by_hand in ev.hold for by_rank in by_hand for p in by_rank]
+    doubles = [*ev.own, *ev.opp, *ev.single, *hold, ev.reply]
+    return pack_rules(rules, ev.scoring) + struct.pack(f"<{len(doubles)}d", *doubles)
+
+
+def seat_for(rules: Rules, name: str, params: dict[str, Any]) -> NativeSeat | None:
+    """How the lane plays a lineup entry (a built-in's own ``native`` hook says), or None."""
+    if name not in BUILTIN:  # a plug-in's hook is not trusted to say what it plays
+        return None
+    cls = resolve(name, "cribbage")
+    if "native" not in vars(cls):  # its own hook: a subclass (mc, expert of ev) plays otherwise
+        return None
+    seat: NativeSeat | None = cls.native(rules, params)
+    return seat
+
+
 @dataclass
 class NativeLane:
-    """One rule set's native lane for a lineup (``kinds``: each entry's strategy as the C code
-    numbers it, -1 for one it does not have)."""
+    """One rule set's native lane for a lineup: ``seats[entry]`` how it plays each entry, None
+    for one it does not have."""
 
     rules: Rules
-    kinds: tuple[int, ...]
+    seats: tuple[NativeSeat | None, ...]
     name: str = "native"
 
     def __post_init__(self) -> None:
         self.packed = pack_rules(self.rules)
         self.c = module()
+        assert self.c is not None
+        kinds = self.c.KINDS
+        self.kinds = tuple(-1 if s is None else kinds.index(s.kind) for s in self.seats)
+        self.values = tuple(None if s is None or s.values is None else self.c.ev_values(pack_ev(self.rules, s.values))
+                            for s in self.seats)
 
     def plays(self, entries: Sequence[int]) -> bool:
         """Whether it plays a match with these lineup entries seated."""
@@ -134,10 +185,19 @@ class NativeLane:
         """One game at ``address`` (match key, game number), ``entries[seat]`` the lineup entry
         in each seat; ``first_dealer`` None cuts for it (R-DEAL-1)."""
         assert self.c is not None
-        kinds = bytes(self.kinds[e] for e in entries)
-        out = self.c.game(self.packed, kinds, seed, address[0], address[1],
-                          -1 if first_dealer is None else first_dealer)
+        out = self.c.game(self.packed, bytes(self.kinds[e] for e in entries), tuple(self.values[e] for e in entries),
+                          seed, address[0], address[1], -1 if first_dealer is None else first_dealer)
         return result(self.rules, out)
+
+    def games(self, seed: int, first_match: int, count: int,
+              entries: Sequence[int]) -> tuple[int, int, tuple[int, ...]]:
+        """Game 0 of ``count`` matches from ``first_match``, each cut for, in one call without
+        the GIL (the benchmarks' loop): (games, decisions, wins by side)."""
+        assert self.c is not None
+        out: tuple[int, int, tuple[int, ...]] = self.c.games(
+            self.packed, bytes(self.kinds[e] for e in entries), tuple(self.values[e] for e in entries), seed,
+            first_match, count)
+        return out
 
     def play_match(self, seed: int, match_key: int, entries: Sequence[int]) -> MatchResult:
         """A whole match, as ``match.play_match`` plays it with these strategies."""
@@ -166,7 +226,10 @@ def fast_lane(rules: Rules, strategies: Sequence[tuple[str, dict[str, Any]]]) ->
     """The native lane for ``rules`` and a lineup (each entry's strategy name and parameters),
     or None where it plays none of the entries, the rules are outside its family, or it is not
     built. It plays the matches whose entries it all has (:meth:`NativeLane.plays`)."""
-    if module() is None or refusal(rules) is not None:
+    c = module()
+    if c is None or refusal(rules) is not None:
         return None
-    kinds = tuple(KINDS.get(name, -1) if not params else -1 for name, params in strategies)
-    return NativeLane(rules, kinds) if any(k >= 0 for k in kinds) else None
+    seats = tuple(seat_for(rules, name, params) for name, params in strategies)
+    if rules.hand_size > c.EV_HAND:  # ev's reply chances stop at hands of 7 (strategies/ev.py HOLD)
+        seats = tuple(None if s is not None and s.kind == "ev" else s for s in seats)
+    return NativeLane(rules, seats) if any(s is not None for s in seats) else None
