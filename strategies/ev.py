@@ -145,6 +145,14 @@ def _crib_arrays(weight: float, scoring: Scoring = STANDARD) -> tuple[Any, ...]:
     return v
 
 
+def ev_values(rules: Rules, crib_weight: float, reply_weight: float, tables: str) -> EvValues:
+    """What the native lane's ev values by, for these rules and parameters: the same scoring,
+    crib tables and reply chances the Python player reads (``_set_rules``)."""
+    sc = rules.scorer if tables == "rules" else STANDARD_SCORER
+    own, opp, single = _crib_arrays(crib_weight, sc.values)
+    return EvValues(sc.values, own, opp, single, HOLD_COL, reply_weight)
+
+
 class EVStrategy(Strategy):
     name = "ev"
     params: ClassVar[tuple[Param, ...]] = (
@@ -168,9 +176,8 @@ class EVStrategy(Strategy):
     def native(cls, rules: Rules, params: dict[str, Any]) -> NativeSeat:
         """How the native lane plays it (cribsim/games/cribbage/native/): the values this module
         makes for its parameters, the same the Python player reads."""
-        sc = rules.scorer if params.get("tables", "rules") == "rules" else STANDARD_SCORER
-        own, opp, single = _crib_arrays(params.get("crib_weight", 1.0), sc.values)
-        return NativeSeat("ev", EvValues(sc.values, own, opp, single, HOLD_COL, params.get("reply_weight", 1.0)))
+        return NativeSeat("ev", ev_values(rules, params.get("crib_weight", 1.0), params.get("reply_weight", 1.0),
+                                          params.get("tables", "rules")))
 
     @classmethod
     def notes(cls, rules: Any, params: dict[str, Any]) -> list[str]:

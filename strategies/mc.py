@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cribsim.games.cribbage.observation import Observation
+    from cribsim.games.cribbage.rules import Rules
 
 import random
 from collections.abc import Callable
@@ -32,10 +33,12 @@ from typing import Any, ClassVar
 
 from cribsim.games.cribbage.cards import VALUE
 from cribsim.games.cribbage.engine.rollout import PlayRollout
+from cribsim.games.cribbage.native import lane
+from cribsim.games.cribbage.native.lane import NativePlayRollout
 from cribsim.games.cribbage.strategy import allowed
 from cribsim.games.cribbage.variants.jokers import play_options
 from cribsim.params import Param
-from strategies.ev import EVStrategy
+from strategies.ev import EVStrategy, ev_values
 
 
 def unseen_cards(obs: Observation) -> list[int]:
@@ -95,6 +98,19 @@ class MCStrategy(EVStrategy):
         self.discard_rollouts = discard_rollouts
         self.discard_top = discard_top
         self.discard_margin = discard_margin
+        self._native: tuple[Rules, Any, bytes] | None = None  # (rules, ev's values in C, packed rules)
+
+    def play_rollout(self, view: Observation) -> PlayRollout | NativePlayRollout:
+        """The rollouts of a decision from ``view``: in the native lane where it plays these
+        rules and the policy is ev's own one-ply rule (the same points, faster), else on the
+        engine's play phase."""
+        rules = view.rules
+        if type(self).one_ply is not EVStrategy.one_ply or not lane.rollouts_for(rules):
+            return PlayRollout(view, self.one_ply)
+        if self._native is None or self._native[0] is not rules:
+            values = ev_values(rules, self.crib_weight, self.reply_weight, self.tables)
+            self._native = (rules, lane.ev_capsule(rules, values), lane.pack_rules(rules))
+        return NativePlayRollout(view, self._native[1], self._native[2])
 
     def sampler_for(self, obs: Observation, unseen: list[int]) -> Callable[[], list[list[int]]]:
         """How the other seats' cards are dealt in the rollouts (a subclass may read them)."""
@@ -111,7 +127,7 @@ class MCStrategy(EVStrategy):
             return options[0][0]
         sample = self.sampler_for(obs, unseen_cards(obs))
         me = obs.seat
-        rollout = PlayRollout(obs, self.one_ply)
+        rollout = self.play_rollout(obs)
         totals = [0] * len(options)
         mine = obs.side
         for _ in range(self.rollouts):
@@ -145,7 +161,7 @@ class MCStrategy(EVStrategy):
         for _, _keep, thrown in top:
             view = obs.rules.program.observation(me, obs.side, obs.rules, obs.side_of)
             view.dealer, view.crib_owner, view.discarded = obs.dealer, obs.crib_owner, tuple(thrown)
-            rollouts.append(PlayRollout(view, self.one_ply))
+            rollouts.append(self.play_rollout(view))
         pegs = [0] * len(top)
         for _ in range(self.discard_rollouts):
             self.rng.shuffle(unseen)

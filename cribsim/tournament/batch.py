@@ -312,7 +312,12 @@ def play_batch(ctx: dict[str, Any], specs: Iterable[MatchSpec]) -> tuple[list[Ma
     """Records for the given specs, plus (pid, node, seconds) for the runner's bookkeeping."""
     t0 = time.perf_counter()
     out = []
-    with Watchdog(ctx["time_limit"]) as dog:
-        for spec in specs:
-            out.append(play_one(ctx, spec, dog))
+    game = game_named(ctx["game"])
+    before = game.allow_fast(bool(ctx.get("fast", True)))  # --no-fast: the strategies' searches too
+    try:
+        with Watchdog(ctx["time_limit"]) as dog:
+            for spec in specs:
+                out.append(play_one(ctx, spec, dog))
+    finally:
+        game.allow_fast(before)
     return out, {"pid": os.getpid(), "node": os.environ.get("CRIBSIM_NODE", ""), "seconds": time.perf_counter() - t0}

@@ -188,3 +188,75 @@ def test_a_run_writes_the_same_tables_and_records_with_and_without_no_fast(tmp_p
         gzip.decompress((tmp_path / "slow" / "matches.jsonl.gz").read_bytes())
     assert "native lane" in (tmp_path / "fast" / "run.json").read_text()
     assert "(--no-fast)" in (tmp_path / "slow" / "run.json").read_text()
+
+
+SEARCHERS = (("mc", {"rollouts": 6, "discard_rollouts": 4}), ("expert", {"rollouts": 6, "board_samples": 6}))
+
+
+def _search_games(rules, names, games, native):
+    lane.allow_rollouts(native)
+    try:
+        return [play_game(rules, [factory(n, p)(random.Random(m)) for n, p in names], 4, (m, 0)).__dict__
+                for m in range(games)]
+    finally:
+        lane.allow_rollouts(True)
+
+
+@pytest.mark.parametrize("preset", ["standard", "lowball", "four_player_partners", "toss_fives", "five_card",
+                                    "three_player", "seven_card"])
+def test_mcs_rollouts_in_the_lane_give_the_same_games(preset):
+    """mc rolls its play out in C (every seat on ev's one-ply rule): the same points a rollout, so
+    the same decisions and games as its rollouts on the engine's play phase."""
+    rules = load_rules(preset)
+    names = [SEARCHERS[0] if s % 2 == 0 else ("ev", {}) for s in range(rules.players)]
+    assert lane.rollouts_for(rules)
+    assert _search_games(rules, names, 2, True) == _search_games(rules, names, 2, False)
+
+
+def test_experts_rollouts_in_the_lane_give_the_same_games():
+    rules = load_rules("standard")
+    names = [SEARCHERS[1], ("ev", {})]
+    assert _search_games(rules, names, 3, True) == _search_games(rules, names, 3, False)
+
+
+def test_a_rollout_is_the_engines(monkeypatch):
+    """NativePlayRollout.run against engine.rollout.PlayRollout.run, from play decisions met in
+    real games, for every candidate card and sampled hands."""
+    from cribsim.games.cribbage.engine.rollout import PlayRollout
+    from strategies.mc import MCStrategy, unseen_cards
+
+    rules, met = load_rules("four_player_partners"), []
+    real = MCStrategy.play
+
+    def spy(self, obs):
+        if len(met) < 40:
+            rng = random.Random(len(met))
+            sample = self.sampler_for(obs, unseen_cards(obs))
+            native, engine = self.play_rollout(obs), PlayRollout(obs, self.one_ply)
+            assert type(native).__name__ == "NativePlayRollout"
+            for _ in range(3):
+                dealt = sample()
+                dealt[obs.seat] = list(obs.hand)
+                first = rng.choice(obs.legal)
+                met.append((native.run(dealt, first), engine.run(dealt, first)))
+        return real(self, obs)
+
+    monkeypatch.setattr(MCStrategy, "play", spy)
+    m = 0
+    while len(met) < 40:
+        play_game(rules, [factory("mc", {"rollouts": 2, "discard_rollouts": 0})(random.Random(m))] * 4, 2, (m, 0))
+        m += 1
+    assert all(a == b for a, b in met) and any(sum(a) for a, _ in met)
+
+
+def test_no_fast_keeps_the_searches_in_python_too(tmp_path, monkeypatch):
+    def refuse(*_args):
+        raise AssertionError("a native rollout under --no-fast")
+
+    monkeypatch.setattr(lane.NativePlayRollout, "run", refuse)
+    monkeypatch.setattr(lane, "_ROLLOUTS", [True])
+    cfg = tmp_path / "mc.yaml"
+    cfg.write_text("name: mc\nlineup: [{name: m, strategy: mc, params: {rollouts: 2, discard_rollouts: 2}}, ev]\n"
+                   "matches: 2\nseed: 1\n")
+    run_experiment(load_experiment(cfg), tmp_path / "out", serial=True, quiet=True, report=False, fast=False)
+    assert lane.rollouts_for(load_rules("standard"))  # the setting before the run's batches, again

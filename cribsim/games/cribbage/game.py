@@ -109,6 +109,9 @@ class Cribbage(Game[Rules]):
     def fast_lane(self, rules: Rules, strategies: Sequence[tuple[str, dict[str, Any]]]) -> FastLane | None:
         return lane.fast_lane(rules, strategies)
 
+    def allow_fast(self, allowed: bool) -> bool:
+        return lane.allow_rollouts(allowed)
+
     def lane_status(self) -> str | None:
         return lane.status()
 

@@ -224,7 +224,7 @@ typedef struct {
     Rules val;
     double own[52 * 52], opp[52 * 52], single[13], hold[53][EV_HAND + 1][5], reply;
 } EvTables;
-enum { NOMEM = -1, ENDLESS = -2 }; /* play_game's failures, told to Python with the GIL held */
+enum { NOMEM = -1, ENDLESS = -2, ILLEGAL = -3 }; /* failures, told to Python with the GIL held */
 
 static int rank_of(int c) { return c >> 2; }
 static int suit_of(int c) { return c & 3; }
@@ -633,8 +633,11 @@ static int ev_play(const Game *g, int seat, const int *hand, int hn, const int *
     for (int k = 0; k < 13; k++) left[k] = 4 - pl->by_rank[k];
     for (int i = 0; i < hn; i++) left[rank_of(hand[i])]--;
     for (int i = 0; i < g->nthrown[seat]; i++) left[rank_of(g->thrown[seat][i])]--;
-    left[rank_of(g->starter)]--;
-    int unseen = 52 - hn - pl->total - g->nthrown[seat] - 1, nxt_size = hand_size - pl->by_seat[nxt];
+    int unseen = 52 - hn - pl->total - g->nthrown[seat], nxt_size = hand_size - pl->by_seat[nxt];
+    if (g->starter >= 0) { /* (a rollout from a discard decision has not seen it) */
+        left[rank_of(g->starter)]--;
+        unseen--;
+    }
     double sign = r->side_of[nxt] == r->side_of[seat] ? t->reply : -t->reply;
     int last_card = nxt_size <= 0 && (hn == 1 || pl->total + hn == n * hand_size);
     const double *hold = nxt_size > 0 ? t->hold[unseen][nxt_size] : NULL;
@@ -733,20 +736,23 @@ static int choose_play(Game *g, int seat, const int *hand, int hn, const int *le
     return choices[(int)(mt_random(rng) * (double)nchoices)];
 }
 
-/* R-PEG-1..5: 1 when the game is decided. */
-static int play(Game *g) {
+/* Where a play stands: the cards held, whose turn, the count and the ranks since the last reset,
+ * what has been laid this deal, and a card the root seat lays at its first decision (-1: none;
+ * a rollout's candidate). */
+typedef struct {
+    int hands[MAXP][MAXH], hlen[MAXP];
+    int turn, count, last, ranks[MAXPILE], nranks;
+    Played pl;
+    int root, first;
+} PlayState;
+
+/* R-PEG-1..5 from ``st``: 1 when the game is decided, ILLEGAL when ``first`` is not legal. */
+static int play_from(Game *g, PlayState *st) {
     const Rules *r = g->r;
     int n = g->n, limit = (int)r->limit, sure = limit - 10;
-    int hands[MAXP][MAXH], hlen[MAXP], ranks[MAXPILE], nranks = 0;
-    int count = 0, last = -1, left = 0;
-    Played pl;
-    memset(&pl, 0, sizeof pl);
-    int turn = g->dealer + 1 < n ? g->dealer + 1 : 0;
-    for (int s = 0; s < n; s++) {
-        memcpy(hands[s], g->hands[s], sizeof(int) * (size_t)g->hlen[s]);
-        hlen[s] = g->hlen[s];
-        left += hlen[s];
-    }
+    int (*hands)[MAXH] = st->hands, *hlen = st->hlen, *ranks = st->ranks;
+    int count = st->count, last = st->last, left = 0, nranks = st->nranks, turn = st->turn;
+    for (int s = 0; s < n; s++) left += hlen[s];
     while (left) {
         int seat = turn, legal[MAXH], nlegal = 0;
         if (hlen[seat] && count <= sure) {
@@ -771,9 +777,18 @@ static int play(Game *g) {
             }
         }
         g->asked++;
-        int c = choose_play(g, seat, hands[seat], hlen[seat], legal, nlegal, ranks, nranks, count, &pl);
+        int c;
+        if (st->first >= 0 && seat == st->root) { /* the rollout's candidate */
+            c = st->first;
+            st->first = -1;
+            int ok = 0;
+            for (int i = 0; i < nlegal; i++) ok |= legal[i] == c;
+            if (!ok) return ILLEGAL;
+        } else {
+            c = choose_play(g, seat, hands[seat], hlen[seat], legal, nlegal, ranks, nranks, count, &st->pl);
+        }
         int *hand = hands[seat], at = 0;
-        pl.by_rank[rank_of(c)]++, pl.by_seat[seat]++, pl.total++;
+        st->pl.by_rank[rank_of(c)]++, st->pl.by_seat[seat]++, st->pl.total++;
         while (hand[at] != c) at++;
         memmove(hand + at, hand + at + 1, sizeof(int) * (size_t)(hlen[seat] - at - 1));
         hlen[seat]--;
@@ -791,6 +806,20 @@ static int play(Game *g) {
     }
     if (count && r->last_card && award(g, last, r->last_card, PEG)) return 1; /* R-PEG-4 */
     return 0;
+}
+
+
+/* The play from its first card (R-PEG-1). */
+static int play(Game *g) {
+    PlayState st;
+    memset(&st, 0, sizeof st);
+    for (int s = 0; s < g->n; s++) {
+        memcpy(st.hands[s], g->hands[s], sizeof(int) * (size_t)g->hlen[s]);
+        st.hlen[s] = g->hlen[s];
+    }
+    st.turn = g->dealer + 1 < g->n ? g->dealer + 1 : 0;
+    st.last = st.first = -1;
+    return play_from(g, &st);
 }
 
 /* V-NINETEEN and V-BACKTEN after a hand or crib is counted (their after_count): 1 when the
@@ -922,6 +951,7 @@ static int play_game(Game *g, const Rules *r, const int *kinds, const EvTables *
 static int failed(int code) {
     if (code == NOMEM) PyErr_NoMemory();
     else if (code == ENDLESS) PyErr_SetString(PyExc_RuntimeError, "a game did not end within 10,000 deals");
+    else if (code == ILLEGAL) PyErr_SetString(PyExc_ValueError, "the rollout's first card is not legal");
     return code != 0;
 }
 
@@ -1089,6 +1119,107 @@ static PyObject *py_games(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* One int of a sequence, in [lo, hi]; -1 with an error set otherwise. */
+static int int_at(PyObject *seq, Py_ssize_t i, int lo, int hi) {
+    PyObject *x = PySequence_Fast_GET_ITEM(seq, i);
+    long v = PyLong_AsLong(x);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < lo || v > hi) {
+        PyErr_SetString(PyExc_ValueError, "rollout: a value out of range");
+        return -1;
+    }
+    return (int)v;
+}
+
+/* A rollout's view (lane.py NativePlayRollout packs it): root seat, dealer, starter (-1: not
+ * cut), turn, count, then counted runs: the pile's cards, the (seat, card) pairs laid this deal
+ * and the root seat's discards. */
+static int parse_view(PyObject *view, Game *g, PlayState *st) {
+    PyObject *v = PySequence_Fast(view, "rollout: the view is a sequence of ints");
+    if (!v) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(v), at = 5;
+    int n = g->n, ok = len >= 8, root = 0;
+    if (ok) {
+        root = int_at(v, 0, 0, n - 1), g->dealer = int_at(v, 1, 0, n - 1), g->starter = int_at(v, 2, -1, 51);
+        st->turn = int_at(v, 3, 0, n - 1), st->count = int_at(v, 4, 0, (int)g->r->limit);
+        ok = !PyErr_Occurred();
+    }
+    if (ok) {
+        int npile = int_at(v, at++, 0, MAXPILE - 1);
+        ok = npile >= 0 && at + npile < len;
+        for (int i = 0; ok && i < npile; i++) ok = (st->ranks[st->nranks++] = int_at(v, at++, 0, 51)) >= 0;
+        for (int i = 0; ok && i < st->nranks; i++) st->ranks[i] = rank_of(st->ranks[i]);
+    }
+    if (ok) {
+        int nplayed = int_at(v, at++, 0, MAXC);
+        ok = nplayed >= 0 && at + 2 * nplayed < len;
+        for (int i = 0; ok && i < nplayed; i++) {
+            int s = int_at(v, at++, 0, n - 1), c = int_at(v, at++, 0, 51);
+            ok = s >= 0 && c >= 0;
+            if (ok) st->pl.by_rank[rank_of(c)]++, st->pl.by_seat[s]++, st->pl.total++;
+        }
+    }
+    if (ok) {
+        int nthrown = int_at(v, at++, 0, MAXH);
+        ok = nthrown >= 0 && at + nthrown == len;
+        for (int i = 0; ok && i < nthrown; i++) ok = (g->thrown[root][i] = int_at(v, at++, 0, 51)) >= 0;
+        if (ok) g->nthrown[root] = nthrown;
+    }
+    Py_DECREF(v);
+    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rollout: a malformed view");
+    st->root = root;
+    return ok ? 0 : -1;
+}
+
+static int parse_hands(PyObject *hands, Game *g, PlayState *st) {
+    PyObject *h = PySequence_Fast(hands, "rollout: hands by seat");
+    if (!h) return -1;
+    int ok = PySequence_Fast_GET_SIZE(h) == g->n;
+    for (int s = 0; ok && s < g->n; s++) {
+        PyObject *cards = PySequence_Fast(PySequence_Fast_GET_ITEM(h, s), "rollout: a hand is a sequence");
+        ok = cards && PySequence_Fast_GET_SIZE(cards) <= MAXH;
+        for (Py_ssize_t i = 0; ok && i < PySequence_Fast_GET_SIZE(cards); i++)
+            ok = (st->hands[s][st->hlen[s]++] = int_at(cards, i, 0, 51)) >= 0;
+        Py_XDECREF(cards);
+    }
+    Py_DECREF(h);
+    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rollout: one hand a seat, at most 16 cards");
+    return ok ? 0 : -1;
+}
+
+PyDoc_STRVAR(rollout_doc, "rollout(rules, values, view, hands, first) -> points pegged by each side\n\n"
+                          "The rest of a play from ``view`` (lane.py NativePlayRollout), every seat playing ev's "
+                          "one-ply rule with ``values`` from what it can see, the root seat laying ``first`` "
+                          "(-1: its rule chooses) at its first decision (engine/rollout.py PlayRollout.run).");
+
+static PyObject *py_rollout(PyObject *self, PyObject *args) {
+    Py_buffer rb;
+    PyObject *values, *view, *hands;
+    int first;
+    Rules r;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*OOOi", &rb, &values, &view, &hands, &first)) return NULL;
+    PyObject *out = NULL;
+    Game g;
+    PlayState st;
+    memset(&g, 0, sizeof g);
+    memset(&st, 0, sizeof st);
+    const EvTables *t = NULL;
+    if (!parse_rules(&rb, &r) && (t = PyCapsule_GetPointer(values, EV_CAPSULE))) {
+        g.r = &r;
+        g.n = (int)r.players;
+        for (int s = 0; s < g.n; s++) g.kinds[s] = EV, g.ev[s] = t;
+        for (int s = 0; s < r.nsides; s++) g.targets[s] = LOCKED; /* no side wins a rollout */
+        st.last = -1;
+        st.first = first;
+        if (r.deal - r.discard > EV_HAND) PyErr_SetString(PyExc_ValueError, "ev's reply chances go to hands of 7 cards");
+        else if (!parse_view(view, &g, &st) && !parse_hands(hands, &g, &st) && !failed(play_from(&g, &st)))
+            out = ints(g.scores, r.nsides);
+    }
+    PyBuffer_Release(&rb);
+    return out;
+}
+
 PyDoc_STRVAR(derive_doc, "derive(ints) -> rng.derive(*ints), for the tests");
 
 static PyObject *py_derive(PyObject *self, PyObject *arg) {
@@ -1136,6 +1267,7 @@ static PyMethodDef methods[] = {
     {"game", py_game, METH_VARARGS, game_doc},
     {"games", py_games, METH_VARARGS, games_doc},
     {"ev_values", py_ev_values, METH_O, ev_values_doc},
+    {"rollout", py_rollout, METH_VARARGS, rollout_doc},
     {"derive", py_derive, METH_O, derive_doc},
     {NULL, NULL, 0, NULL}};
 

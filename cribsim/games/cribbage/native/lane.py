@@ -206,6 +206,53 @@ class NativeLane:
             None)
 
 
+_ROLLOUTS = [True]  # whether search strategies may roll out here (``--no-fast`` says no)
+
+
+def allow_rollouts(allowed: bool) -> bool:
+    """Whether search strategies may roll out in the lane (a run with ``--no-fast``: no);
+    returns the setting before."""
+    before, _ROLLOUTS[0] = _ROLLOUTS[0], allowed
+    return before
+
+
+def rollouts_for(rules: Rules) -> bool:
+    """Whether :class:`NativePlayRollout` plays ``rules``: allowed, built, in the family, and
+    hands that ev's reply chances hold."""
+    c = module()
+    return _ROLLOUTS[0] and c is not None and rules.hand_size <= c.EV_HAND and refusal(rules) is None
+
+
+def ev_capsule(rules: Rules, values: EvValues) -> Any:
+    """``values`` handed to the C code once (an opaque capsule for :class:`NativePlayRollout`)."""
+    c = module()
+    assert c is not None
+    return c.ev_values(pack_ev(rules, values))
+
+
+class NativePlayRollout:
+    """``engine.rollout.PlayRollout`` with every seat playing ``ev``'s one-ply rule (by the values
+    in ``capsule``, :func:`ev_capsule`), in C: built once per decision from the seat's view,
+    :meth:`run` plays one rollout and returns the same points (:func:`rollouts_for` says where)."""
+
+    def __init__(self, view: Any, capsule: Any, packed: bytes) -> None:
+        self.c, self.capsule, self.packed = module(), capsule, packed
+        at_start = view.starter is None and not view.played  # a discard decision: the play from its start
+        turn = (view.dealer + 1) % view.rules.players if at_start else view.seat
+        count, pile, played = (0, (), ()) if at_start else (view.count, tuple(view.pile), tuple(view.played))
+        starter = -1 if view.starter is None else view.starter
+        self.view = (view.seat, view.dealer, starter, turn, count, len(pile), *pile,
+                     len(played), *(x for pair in played for x in pair), len(view.discarded), *view.discarded)
+
+    def run(self, hands: Sequence[Sequence[int]], first: int | None = None) -> list[int]:
+        """Points pegged by each side from here to the end of the play, ``hands`` held by seat
+        and ``first`` laid by the root seat (None: its rule chooses)."""
+        assert self.c is not None
+        points: list[int] = list(self.c.rollout(self.packed, self.capsule, self.view, hands,
+                                                -1 if first is None else first))
+        return points
+
+
 def result(rules: Rules, out: tuple[Any, ...]) -> GameResult:
     """The :class:`GameResult` of what ``_lane.game`` returns, as the engine's ``result_of``
     makes it."""
