@@ -104,13 +104,18 @@ class MCStrategy(EVStrategy):
         """The rollouts of a decision from ``view``: in the native lane where it plays these
         rules and the policy is ev's own one-ply rule (the same points, faster), else on the
         engine's play phase."""
+        return self.native_rollout(view) or PlayRollout(view, self.one_ply)
+
+    def native_rollout(self, view: Observation, from_start: bool = False) -> NativePlayRollout | None:
+        """Native rollouts from ``view`` with ev's one-ply rule as this player values it, or None
+        where the lane does not play the rules or a subclass plays by another rule."""
         rules = view.rules
         if type(self).one_ply is not EVStrategy.one_ply or not lane.rollouts_for(rules):
-            return PlayRollout(view, self.one_ply)
+            return None
         if self._native is None or self._native[0] is not rules:
             values = ev_values(rules, self.crib_weight, self.reply_weight, self.tables)
             self._native = (rules, lane.ev_capsule(rules, values), lane.pack_rules(rules))
-        return NativePlayRollout(view, self._native[1], self._native[2])
+        return NativePlayRollout(view, self._native[1], self._native[2], from_start)
 
     def sampler_for(self, obs: Observation, unseen: list[int]) -> Callable[[], list[list[int]]]:
         """How the other seats' cards are dealt in the rollouts (a subclass may read them)."""

@@ -260,3 +260,43 @@ def test_no_fast_keeps_the_searches_in_python_too(tmp_path, monkeypatch):
                    "matches: 2\nseed: 1\n")
     run_experiment(load_experiment(cfg), tmp_path / "out", serial=True, quiet=True, report=False, fast=False)
     assert lane.rollouts_for(load_rules("standard"))  # the setting before the run's batches, again
+
+
+def test_experts_reading_is_the_engines(monkeypatch):
+    """expert's reading of the other player in C (ev's discard of a drawn hand, the scripted
+    replay of the play so far with its slack draws) against the Python reading, draw by draw
+    from the same generator state, at play decisions met in real games."""
+    from strategies import expert
+
+    compared = []
+    real_draw = expert.Reader.draw
+
+    def spy(self, tries):
+        if self.native is not None and self.replay is not None and len(compared) < 300:
+            rng = random.Random(len(compared))
+            for _ in range(6):
+                six = self.laid + rng.sample(self.pool, 6 - len(self.laid))
+                self.view.hand = tuple(six)
+                thrown = self.native.discard(six, self.other, self.view.dealer, 2)
+                assert thrown == self.discard(self.view), six
+                held = [c for c in six if c not in thrown and c not in self.laid]
+                if any(c in thrown for c in self.laid):
+                    continue
+                state = self.rng.getstate()
+                native = self.plays_as_ev(held, thrown)
+                after = self.rng.getstate()
+                self.rng.setstate(state)
+                keep, self.native = self.native, None
+                python = self.plays_as_ev(held, thrown)
+                self.native = keep
+                assert native == python and self.rng.getstate() == after, (six, held, thrown)
+                compared.append(native)
+        return real_draw(self, tries)
+
+    monkeypatch.setattr(expert.Reader, "draw", spy)
+    rules, m = load_rules("standard"), 0
+    while len(compared) < 300:
+        play_game(rules, [factory("expert", {"rollouts": 4, "board_from": 0})(random.Random(m)),
+                          factory("ev")(random.Random(m))], 6, (m, 0))
+        m += 1
+    assert 0 < sum(compared) < len(compared)  # both answers met

@@ -224,7 +224,8 @@ typedef struct {
     Rules val;
     double own[52 * 52], opp[52 * 52], single[13], hold[53][EV_HAND + 1][5], reply;
 } EvTables;
-enum { NOMEM = -1, ENDLESS = -2, ILLEGAL = -3 }; /* failures, told to Python with the GIL held */
+enum { NOMEM = -1, ENDLESS = -2, ILLEGAL = -3, PYERR = -4 }; /* failures, told to Python with the GIL held */
+enum { REFUSED = 2, REPLAYED = 3 }; /* how a scripted replay ends (strategies/expert.py _Script) */
 
 static int rank_of(int c) { return c >> 2; }
 static int suit_of(int c) { return c & 3; }
@@ -383,6 +384,7 @@ typedef struct {
     int crib[MAXC], clen, starter;
     int kinds[MAXP];
     const EvTables *ev[MAXP];   /* ev's values, for each seat it plays */
+    struct Script *script;      /* a replay of the play so far (expert's reading), or NULL */
     int thrown[MAXP][MAXH], nthrown[MAXP]; /* each seat's own discards this deal */
     MT rng[MAXP];
     int64_t *trail; /* scores by side, one row per entry */
@@ -736,6 +738,43 @@ static int choose_play(Game *g, int seat, const int *hand, int hn, const int *le
     return choices[(int)(mt_random(rng) * (double)nchoices)];
 }
 
+/* expert's replay of the play so far (strategies/expert.py _Script): every seat lays the card
+ * it really laid, and at each of the other player's decisions ev's one-ply rule, asked with the
+ * real card's rank first among the legal cards, must lay that rank, but for a ``slack`` chance
+ * drawn from the strategy's own generator (Python's, called here, so its draws stay in order). */
+struct Script {
+    int seats[MAXC], cards[MAXC], nlaid, at, other;
+    double slack;
+    PyObject *rng;
+};
+
+/* The scripted card for ``seat`` in *c; 0, or REFUSED, REPLAYED or PYERR. */
+static int scripted(Game *g, int seat, const int *hand, int hn, const int *legal, int nlegal, const int *ranks,
+                    int nranks, int count, const Played *pl, int *c) {
+    struct Script *sc = g->script;
+    if (sc->at == sc->nlaid) return seat == sc->other ? REFUSED : REPLAYED;
+    int card = sc->cards[sc->at], ok = 0;
+    for (int i = 0; i < nlegal; i++) ok |= legal[i] == card;
+    if (sc->seats[sc->at] != seat || !ok) return REFUSED; /* a go the supposed hand would not have said */
+    if (seat == sc->other) {
+        int first[MAXH], k = 0, rank = rank_of(card);
+        for (int i = 0; i < nlegal; i++)
+            if (rank_of(legal[i]) == rank) first[k++] = legal[i];
+        for (int i = 0; i < nlegal; i++)
+            if (rank_of(legal[i]) != rank) first[k++] = legal[i];
+        if (rank_of(ev_play(g, seat, hand, hn, first, nlegal, ranks, nranks, count, pl)) != rank) {
+            PyObject *x = PyObject_CallMethod(sc->rng, "random", NULL);
+            double u = x ? PyFloat_AsDouble(x) : -1.0;
+            Py_XDECREF(x);
+            if (PyErr_Occurred()) return PYERR;
+            if (u >= sc->slack) return REFUSED;
+        }
+    }
+    sc->at++;
+    *c = card;
+    return 0;
+}
+
 /* Where a play stands: the cards held, whose turn, the count and the ranks since the last reset,
  * what has been laid this deal, and a card the root seat lays at its first decision (-1: none;
  * a rollout's candidate). */
@@ -784,6 +823,9 @@ static int play_from(Game *g, PlayState *st) {
             int ok = 0;
             for (int i = 0; i < nlegal; i++) ok |= legal[i] == c;
             if (!ok) return ILLEGAL;
+        } else if (g->script) {
+            int code = scripted(g, seat, hands[seat], hlen[seat], legal, nlegal, ranks, nranks, count, &st->pl, &c);
+            if (code) return code;
         } else {
             c = choose_play(g, seat, hands[seat], hlen[seat], legal, nlegal, ranks, nranks, count, &st->pl);
         }
@@ -952,7 +994,8 @@ static int failed(int code) {
     if (code == NOMEM) PyErr_NoMemory();
     else if (code == ENDLESS) PyErr_SetString(PyExc_RuntimeError, "a game did not end within 10,000 deals");
     else if (code == ILLEGAL) PyErr_SetString(PyExc_ValueError, "the rollout's first card is not legal");
-    return code != 0;
+    else if (code == PYERR && !PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the replay's generator failed");
+    return code < 0;
 }
 
 static int parse_rules(Py_buffer *buf, Rules *r) {
@@ -1187,34 +1230,142 @@ static int parse_hands(PyObject *hands, Game *g, PlayState *st) {
     return ok ? 0 : -1;
 }
 
-PyDoc_STRVAR(rollout_doc, "rollout(rules, values, view, hands, first) -> points pegged by each side\n\n"
+/* What every other seat is to know it threw (a sequence by seat, or None: nothing). */
+static int parse_discarded(PyObject *discarded, Game *g, int root) {
+    if (discarded == Py_None) return 0;
+    PyObject *d = PySequence_Fast(discarded, "rollout: discards by seat");
+    if (!d) return -1;
+    int ok = PySequence_Fast_GET_SIZE(d) == g->n;
+    for (int s = 0; ok && s < g->n; s++) {
+        if (s == root) continue;
+        PyObject *cards = PySequence_Fast(PySequence_Fast_GET_ITEM(d, s), "rollout: discards are a sequence");
+        ok = cards && PySequence_Fast_GET_SIZE(cards) <= MAXH;
+        g->nthrown[s] = 0;
+        for (Py_ssize_t i = 0; ok && i < PySequence_Fast_GET_SIZE(cards); i++)
+            ok = (g->thrown[s][g->nthrown[s]++] = int_at(cards, i, 0, 51)) >= 0;
+        Py_XDECREF(cards);
+    }
+    Py_DECREF(d);
+    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rollout: one list of discards a seat");
+    return ok ? 0 : -1;
+}
+
+/* A rollout's game and play state from Python's arguments: 0, or -1 with an error set. */
+static int rollout_setup(Game *g, PlayState *st, Rules *r, Py_buffer *rb, PyObject *values, PyObject *view,
+                         PyObject *hands, PyObject *discarded) {
+    memset(g, 0, sizeof *g);
+    memset(st, 0, sizeof *st);
+    if (parse_rules(rb, r)) return -1;
+    const EvTables *t = PyCapsule_GetPointer(values, EV_CAPSULE);
+    if (!t) return -1;
+    if (r->deal - r->discard > EV_HAND) {
+        PyErr_SetString(PyExc_ValueError, "ev's reply chances go to hands of 7 cards");
+        return -1;
+    }
+    g->r = r;
+    g->n = (int)r->players;
+    for (int s = 0; s < g->n; s++) g->kinds[s] = EV, g->ev[s] = t;
+    for (int s = 0; s < r->nsides; s++) g->targets[s] = LOCKED; /* no side wins a rollout */
+    st->last = st->first = -1;
+    if (parse_view(view, g, st) || parse_hands(hands, g, st) || parse_discarded(discarded, g, st->root)) return -1;
+    return 0;
+}
+
+PyDoc_STRVAR(rollout_doc, "rollout(rules, values, view, hands, first, discarded) -> points pegged by each side\n\n"
                           "The rest of a play from ``view`` (lane.py NativePlayRollout), every seat playing ev's "
                           "one-ply rule with ``values`` from what it can see, the root seat laying ``first`` "
-                          "(-1: its rule chooses) at its first decision (engine/rollout.py PlayRollout.run).");
+                          "(-1: its rule chooses) at its first decision, every other seat knowing it threw "
+                          "``discarded[seat]`` (None: nothing): engine/rollout.py PlayRollout.run.");
 
 static PyObject *py_rollout(PyObject *self, PyObject *args) {
     Py_buffer rb;
-    PyObject *values, *view, *hands;
+    PyObject *values, *view, *hands, *discarded, *out = NULL;
     int first;
     Rules r;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*OOOi", &rb, &values, &view, &hands, &first)) return NULL;
-    PyObject *out = NULL;
     Game g;
     PlayState st;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*OOOiO", &rb, &values, &view, &hands, &first, &discarded)) return NULL;
+    if (!rollout_setup(&g, &st, &r, &rb, values, view, hands, discarded)) {
+        st.first = first;
+        if (!failed(play_from(&g, &st))) out = ints(g.scores, r.nsides);
+    }
+    PyBuffer_Release(&rb);
+    return out;
+}
+
+PyDoc_STRVAR(replay_doc, "replay(rules, values, view, hands, discarded, laid, other, slack, rng) -> bool\n\n"
+                         "expert's reading (strategies/expert.py Reader.plays_as_ev): the play from its start "
+                         "with the cards really laid, ``laid`` as (seat, card) pairs; whether seat ``other`` "
+                         "holding its supposed hand would have laid them as ev does, but for the ``slack`` "
+                         "chance drawn from ``rng.random()``.");
+
+static PyObject *py_replay(PyObject *self, PyObject *args) {
+    Py_buffer rb;
+    PyObject *values, *view, *hands, *discarded, *laid, *rng, *out = NULL;
+    int other;
+    double slack;
+    Rules r;
+    Game g;
+    PlayState st;
+    struct Script sc;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*OOOOOidO", &rb, &values, &view, &hands, &discarded, &laid, &other, &slack, &rng))
+        return NULL;
+    if (!rollout_setup(&g, &st, &r, &rb, values, view, hands, discarded)) {
+        PyObject *l = PySequence_Fast(laid, "replay: the cards laid, as seat and card in turn");
+        memset(&sc, 0, sizeof sc);
+        int ok = l && PySequence_Fast_GET_SIZE(l) % 2 == 0 && PySequence_Fast_GET_SIZE(l) / 2 <= MAXC &&
+                 other >= 0 && other < g.n;
+        for (Py_ssize_t i = 0; ok && i < PySequence_Fast_GET_SIZE(l) / 2; i++) {
+            ok = (sc.seats[i] = int_at(l, 2 * i, 0, g.n - 1)) >= 0 && (sc.cards[i] = int_at(l, 2 * i + 1, 0, 51)) >= 0;
+            sc.nlaid++;
+        }
+        Py_XDECREF(l);
+        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "replay: malformed cards laid");
+        if (ok) {
+            sc.other = other, sc.slack = slack, sc.rng = rng;
+            g.script = &sc;
+            int code = play_from(&g, &st);
+            if (!failed(code)) out = PyBool_FromLong(code != REFUSED);
+        }
+    }
+    PyBuffer_Release(&rb);
+    return out;
+}
+
+PyDoc_STRVAR(discard_doc, "discard(rules, values, seat, dealer, hand, k) -> the cards ev throws\n\n"
+                          "ev's discard of ``k`` cards from ``hand`` in ``seat`` (no discard rule).");
+
+static PyObject *py_discard(PyObject *self, PyObject *args) {
+    Py_buffer rb;
+    PyObject *values, *hand, *out = NULL;
+    int seat, dealer, k;
+    Rules r;
+    Game g;
+    PlayState st;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*OiiOi", &rb, &values, &seat, &dealer, &hand, &k)) return NULL;
     memset(&g, 0, sizeof g);
     memset(&st, 0, sizeof st);
     const EvTables *t = NULL;
     if (!parse_rules(&rb, &r) && (t = PyCapsule_GetPointer(values, EV_CAPSULE))) {
         g.r = &r;
         g.n = (int)r.players;
-        for (int s = 0; s < g.n; s++) g.kinds[s] = EV, g.ev[s] = t;
-        for (int s = 0; s < r.nsides; s++) g.targets[s] = LOCKED; /* no side wins a rollout */
-        st.last = -1;
-        st.first = first;
-        if (r.deal - r.discard > EV_HAND) PyErr_SetString(PyExc_ValueError, "ev's reply chances go to hands of 7 cards");
-        else if (!parse_view(view, &g, &st) && !parse_hands(hands, &g, &st) && !failed(play_from(&g, &st)))
-            out = ints(g.scores, r.nsides);
+        PyObject *h = PySequence_Fast(hand, "discard: a hand");
+        int ok = h && seat >= 0 && seat < g.n && dealer >= 0 && dealer < g.n && PySequence_Fast_GET_SIZE(h) <= MAXH &&
+                 k > 0 && k < PySequence_Fast_GET_SIZE(h);
+        for (Py_ssize_t i = 0; ok && i < PySequence_Fast_GET_SIZE(h); i++)
+            ok = (g.hands[seat][g.hlen[seat]++] = int_at(h, i, 0, 51)) >= 0;
+        Py_XDECREF(h);
+        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "discard: a seat, a dealer and a hand");
+        if (ok) {
+            int thrown[MAXH];
+            g.dealer = dealer;
+            ev_discard(&g, seat, k, -1, t, thrown);
+            out = PyTuple_New(k);
+            for (int i = 0; out && i < k; i++) PyTuple_SET_ITEM(out, i, PyLong_FromLong(thrown[i]));
+        }
     }
     PyBuffer_Release(&rb);
     return out;
@@ -1268,6 +1419,8 @@ static PyMethodDef methods[] = {
     {"games", py_games, METH_VARARGS, games_doc},
     {"ev_values", py_ev_values, METH_O, ev_values_doc},
     {"rollout", py_rollout, METH_VARARGS, rollout_doc},
+    {"replay", py_replay, METH_VARARGS, replay_doc},
+    {"discard", py_discard, METH_VARARGS, discard_doc},
     {"derive", py_derive, METH_O, derive_doc},
     {NULL, NULL, 0, NULL}};
 

@@ -235,22 +235,40 @@ class NativePlayRollout:
     in ``capsule``, :func:`ev_capsule`), in C: built once per decision from the seat's view,
     :meth:`run` plays one rollout and returns the same points (:func:`rollouts_for` says where)."""
 
-    def __init__(self, view: Any, capsule: Any, packed: bytes) -> None:
+    def __init__(self, view: Any, capsule: Any, packed: bytes, from_start: bool = False) -> None:
         self.c, self.capsule, self.packed = module(), capsule, packed
-        at_start = view.starter is None and not view.played  # a discard decision: the play from its start
+        at_start = from_start or (view.starter is None and not view.played)  # the play from its start
         turn = (view.dealer + 1) % view.rules.players if at_start else view.seat
         count, pile, played = (0, (), ()) if at_start else (view.count, tuple(view.pile), tuple(view.played))
         starter = -1 if view.starter is None else view.starter
         self.view = (view.seat, view.dealer, starter, turn, count, len(pile), *pile,
                      len(played), *(x for pair in played for x in pair), len(view.discarded), *view.discarded)
 
-    def run(self, hands: Sequence[Sequence[int]], first: int | None = None) -> list[int]:
+    def run(self, hands: Sequence[Sequence[int]], first: int | None = None,
+            discarded: Sequence[Sequence[int]] | None = None) -> list[int]:
         """Points pegged by each side from here to the end of the play, ``hands`` held by seat
-        and ``first`` laid by the root seat (None: its rule chooses)."""
+        and ``first`` laid by the root seat (None: its rule chooses); ``discarded``: what each
+        other seat is to know it threw (by seat)."""
         assert self.c is not None
         points: list[int] = list(self.c.rollout(self.packed, self.capsule, self.view, hands,
-                                                -1 if first is None else first))
+                                                -1 if first is None else first, discarded))
         return points
+
+    def replay(self, hands: Sequence[Sequence[int]], discarded: Sequence[Sequence[int]],
+               laid: Sequence[tuple[int, int]], other: int, slack: float, rng: Any) -> bool:
+        """``expert``'s reading (``Reader.plays_as_ev``, with this rollout built ``from_start``):
+        the play so far replayed with ``hands``, every seat laying what it really laid
+        (``laid``, as seat and card); whether seat ``other`` would have laid it as ``ev`` does,
+        but for a ``slack`` chance drawn from ``rng``."""
+        assert self.c is not None
+        flat = tuple(x for pair in laid for x in pair)
+        plays: bool = self.c.replay(self.packed, self.capsule, self.view, hands, discarded, flat, other, slack, rng)
+        return plays
+
+    def discard(self, hand: Sequence[int], seat: int, dealer: int, k: int) -> list[int]:
+        """``ev``'s discard of ``k`` cards from ``hand`` in ``seat`` (no discard rule)."""
+        assert self.c is not None
+        return list(self.c.discard(self.packed, self.capsule, seat, dealer, hand, k))
 
 
 def result(rules: Rules, out: tuple[Any, ...]) -> GameResult:
