@@ -34,7 +34,8 @@ from cribsim.games.cribbage import cribtables
 from cribsim.games.cribbage.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
 from cribsim.games.cribbage.cribtables import cell_key, for_scoring
 from cribsim.games.cribbage.expect import expected_show, rank_ev
-from cribsim.games.cribbage.native.lane import EvValues, NativeSeat
+from cribsim.games.cribbage.native import lane
+from cribsim.games.cribbage.native.lane import EvValues, NativeDealRollout, NativePlayRollout, NativeSeat
 from cribsim.games.cribbage.points import STANDARD, Scoring
 from cribsim.games.cribbage.scoring import RBIT, STANDARD_SCORER, Scorer
 from cribsim.games.cribbage.strategy import allowed, allowed_keeps
@@ -229,6 +230,30 @@ class EVStrategy(Strategy):
         self._val: Scorer = STANDARD_SCORER  # the scoring its values come from (see _set_rules)
         self._pair_ev: dict[int, list[float]] = _PAIR_EV
         self.pair_own, self.pair_opp, self.single = _crib_arrays(crib_weight)
+        self._native: tuple[Rules, Any, bytes] | None = None  # (rules, its values in C, the packed rules)
+
+    # ---- searches in the native lane ------------------------------------------------------
+    def _native_parts(self, rules: Rules) -> tuple[Rules, Any, bytes] | None:
+        """Its values handed to the native lane for ``rules`` (made once a rule set), or None
+        where the lane does not play them or a subclass plays by another one-ply rule."""
+        if type(self).one_ply is not EVStrategy.one_ply or not lane.rollouts_for(rules):
+            return None
+        if self._native is None or self._native[0] is not rules:
+            values = ev_values(rules, self.crib_weight, self.reply_weight, self.tables)
+            self._native = (rules, lane.ev_capsule(rules, values), lane.pack_rules(rules))
+        return self._native
+
+    def native_rollout(self, view: Observation, from_start: bool = False) -> NativePlayRollout | None:
+        """Rollouts of the rest of a play from ``view`` in C, every seat on this player's one-ply
+        rule (``engine.rollout.PlayRollout``'s points), or None where the lane cannot."""
+        parts = self._native_parts(view.rules)
+        return None if parts is None else NativePlayRollout(view, parts[1], parts[2], from_start)
+
+    def native_deal_rollout(self, view: Observation, targets: Sequence[int]) -> NativeDealRollout | None:
+        """Rollouts of the rest of a deal in C (``engine.rollout.DealRollout``'s results), or
+        None where the lane cannot."""
+        parts = self._native_parts(view.rules)
+        return None if parts is None else NativeDealRollout(view, parts[1], parts[2], targets)
 
     # ---- auction ------------------------------------------------------------------------
     def bid(self, obs: Observation) -> int | None:

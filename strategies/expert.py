@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 
 from cribsim.games.cribbage.cards import VALUE
 from cribsim.games.cribbage.engine.rollout import DealRollout, PlayRollout
+from cribsim.games.cribbage.native.lane import NativeDealRollout
 from cribsim.params import Param
 from strategies.boardtable import load as board_table
 from strategies.ev import PAIRS, EVStrategy
@@ -279,14 +280,15 @@ class ExpertStrategy(EVStrategy):
         v = self._win[scores[nxt]][scores[other]]
         return v if nxt == obs.side else 1.0 - v
 
-    def _views(self, obs: Observation, throws: list[list[int]]) -> list[DealRollout]:
+    def _views(self, obs: Observation, throws: list[list[int]]) -> list[DealRollout | NativeDealRollout]:
         rules, me = obs.rules, obs.seat
-        out = []
+        out: list[DealRollout | NativeDealRollout] = []
         for thrown in throws:
             view = rules.program.observation(me, obs.side, rules, obs.side_of)
             view.dealer, view.crib_owner, view.discarded = obs.dealer, obs.crib_owner, tuple(thrown)
             view.scores = obs.scores
-            out.append(DealRollout(view, self.one_ply, (rules.target,) * 2))
+            targets = (rules.target,) * 2
+            out.append(self.native_deal_rollout(view, targets) or DealRollout(view, self.one_ply, targets))
         return out
 
     def board_discard(self, obs: Observation, ranked: list[tuple[float, list[int]]]) -> list[int]:
@@ -325,7 +327,8 @@ class ExpertStrategy(EVStrategy):
         me, other = obs.seat, 1 - obs.seat
         unseen = unseen_cards(obs)
         sample = sampler(obs, unseen, self.rng)
-        roll = DealRollout(obs, self.one_ply, (obs.rules.target,) * 2)
+        targets = (obs.rules.target,) * 2
+        roll = self.native_deal_rollout(obs, targets) or DealRollout(obs, self.one_ply, targets)
         mine_full = list(obs.hand) + [c for s, c in obs.played if s == me]
         theirs_played = [c for s, c in obs.played if s == other]
         wins = [0.0] * len(options)

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cribsim.games.cribbage.observation import Observation
-    from cribsim.games.cribbage.rules import Rules
 
 import random
 from collections.abc import Callable
@@ -33,12 +32,11 @@ from typing import Any, ClassVar
 
 from cribsim.games.cribbage.cards import VALUE
 from cribsim.games.cribbage.engine.rollout import PlayRollout
-from cribsim.games.cribbage.native import lane
 from cribsim.games.cribbage.native.lane import NativePlayRollout
 from cribsim.games.cribbage.strategy import allowed
 from cribsim.games.cribbage.variants.jokers import play_options
 from cribsim.params import Param
-from strategies.ev import EVStrategy, ev_values
+from strategies.ev import EVStrategy
 
 
 def unseen_cards(obs: Observation) -> list[int]:
@@ -98,24 +96,12 @@ class MCStrategy(EVStrategy):
         self.discard_rollouts = discard_rollouts
         self.discard_top = discard_top
         self.discard_margin = discard_margin
-        self._native: tuple[Rules, Any, bytes] | None = None  # (rules, ev's values in C, packed rules)
 
     def play_rollout(self, view: Observation) -> PlayRollout | NativePlayRollout:
         """The rollouts of a decision from ``view``: in the native lane where it plays these
         rules and the policy is ev's own one-ply rule (the same points, faster), else on the
         engine's play phase."""
         return self.native_rollout(view) or PlayRollout(view, self.one_ply)
-
-    def native_rollout(self, view: Observation, from_start: bool = False) -> NativePlayRollout | None:
-        """Native rollouts from ``view`` with ev's one-ply rule as this player values it, or None
-        where the lane does not play the rules or a subclass plays by another rule."""
-        rules = view.rules
-        if type(self).one_ply is not EVStrategy.one_ply or not lane.rollouts_for(rules):
-            return None
-        if self._native is None or self._native[0] is not rules:
-            values = ev_values(rules, self.crib_weight, self.reply_weight, self.tables)
-            self._native = (rules, lane.ev_capsule(rules, values), lane.pack_rules(rules))
-        return NativePlayRollout(view, self._native[1], self._native[2], from_start)
 
     def sampler_for(self, obs: Observation, unseen: list[int]) -> Callable[[], list[list[int]]]:
         """How the other seats' cards are dealt in the rollouts (a subclass may read them)."""

@@ -262,3 +262,19 @@ def test_the_reading_refuses_a_hand_that_would_not_have_said_go():
         held = reader.draw(24)
         assert held is not None and len(held) == 2 and all(c >> 2 >= 5 for c in held)
         assert not set(held) & set(C("KC KH 8D 8S QD QH AC 2C 9C"))
+
+
+def test_a_deal_rollout_starts_the_deals_variant_state_afresh():
+    """V-BACKTEN (both): a run where the dealer's hand scored nothing must not send the dealer
+    back ten in the next run, whose hand scores: each run is a deal of its own (the variants'
+    per-deal notes are emptied, as a new deal empties them)."""
+    rules = load_rules("back_ten")
+    ev = EVStrategy(random.Random(0))
+    view = discard_view(rules, 0, 0, C("9C 7S"), (60, 60))
+    roll = DealRollout(view, ev.one_ply, (121, 121))
+    crib, starter = C("9C 7S JH 4C"), C("KS")[0]  # a crib of nothing with the KS
+    nothing, something = [C("TD 2H 6C AD"), C("3C 3D 6H 8S")], [C("5C 5D 5H QD"), C("3C 3D 6H 8S")]
+    fresh = DealRollout(view, ev.one_ply, (121, 121)).run(something, something, crib, starter)
+    side, scores = roll.run(nothing, nothing, crib, starter)  # the dealer's hand and crib: nothing
+    assert scores[0] < 60  # back ten
+    assert roll.run(something, something, crib, starter) == fresh

@@ -300,3 +300,38 @@ def test_experts_reading_is_the_engines(monkeypatch):
                           factory("ev")(random.Random(m))], 6, (m, 0))
         m += 1
     assert 0 < sum(compared) < len(compared)  # both answers met
+
+
+def test_experts_board_rollouts_are_the_engines(monkeypatch):
+    """expert's board rollouts (the rest of a deal to the end of the show, from the real scores)
+    in C against engine.rollout.DealRollout, run by run, from its discard and play decisions
+    near the end of real games, in rules whose later phases score otherwise (nineteen, back ten)."""
+    from cribsim.games.cribbage.engine.rollout import DealRollout
+    from strategies.ev import EVStrategy
+
+    runs = []
+    real = EVStrategy.native_deal_rollout
+
+    class Both:
+        def __init__(self, native, python):
+            self.native, self.python = native, python
+
+        def run(self, *args):
+            got, want = self.native.run(*args), self.python.run(*args)
+            runs.append((got, want))
+            return got
+
+    def paired(self, view, targets):
+        native = real(self, view, targets)
+        assert native is not None
+        return Both(native, DealRollout(view, self.one_ply, targets))
+
+    monkeypatch.setattr(EVStrategy, "native_deal_rollout", paired)
+    for preset in ("standard", "nineteen", "back_ten"):
+        rules, m, before = load_rules(preset), 0, len(runs)
+        while len(runs) - before < 400:
+            play_game(rules, [factory("expert", {"rollouts": 2, "board_samples": 4, "board_from": 121})(
+                random.Random(m)), factory("ev")(random.Random(m))], 8, (m, 0))
+            m += 1
+    assert all(got == want for got, want in runs)
+    assert {side for (side, _), _ in runs} == {-1, 0, 1}  # deals that end the game and deals that do not

@@ -116,6 +116,7 @@ class DealRollout:
         ``starter`` the starter (used when the rollout starts at the discard) and ``first`` the
         root seat's card (None: the policy chooses it)."""
         base, g = self.base, self.base.g
+        g.notes = {}  # the variants' state of this deal (back ten's zero hands): none from another run
         g.scores = list(self.scores)
         g.kept = [tuple(k) for k in kept]
         g.crib = list(crib)

@@ -1294,6 +1294,71 @@ static PyObject *py_rollout(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* The cards of a sequence into ``out`` (at most ``most``): how many, or -1 with an error set. */
+static int parse_cards(PyObject *seq, int *out, int most) {
+    PyObject *c = PySequence_Fast(seq, "cards: a sequence");
+    if (!c) return -1;
+    int n = (int)PySequence_Fast_GET_SIZE(c), ok = n <= most;
+    for (int i = 0; ok && i < n; i++) ok = (out[i] = int_at(c, i, 0, 51)) >= 0;
+    Py_DECREF(c);
+    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cards: too many");
+    return ok ? n : -1;
+}
+
+PyDoc_STRVAR(deal_rollout_doc, "deal_rollout(rules, values, view, held, kept, crib, starter, scores, targets, first, "
+                               "discarded) -> (side that reached its target or -1, scores)\n\n"
+                               "The rest of a deal to the end of its show from the real scores (engine/rollout.py "
+                               "DealRollout.run), every seat playing ev's one-ply rule: from a discard decision "
+                               "(the view has no starter and nothing laid) the starter is cut and the play starts; "
+                               "from a play decision the play resumes with ``held``.");
+
+static PyObject *py_deal_rollout(PyObject *self, PyObject *args) {
+    Py_buffer rb;
+    PyObject *values, *view, *held, *kept, *crib, *scores, *targets, *discarded, *out = NULL;
+    int starter, first;
+    Rules r;
+    Game g;
+    PlayState st;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*OOOOOiOOiO", &rb, &values, &view, &held, &kept, &crib, &starter, &scores, &targets,
+                          &first, &discarded))
+        return NULL;
+    if (!rollout_setup(&g, &st, &r, &rb, values, view, held, discarded)) {
+        PyObject *k = PySequence_Fast(kept, "deal_rollout: kept hands by seat");
+        int at_start = g.starter < 0, ok = k && PySequence_Fast_GET_SIZE(k) == g.n && r.places == 1 &&
+                                           starter >= 0 && starter < 52;
+        for (int s = 0; ok && s < g.n; s++) ok = (g.hlen[s] = parse_cards(PySequence_Fast_GET_ITEM(k, s), g.hands[s],
+                                                                          MAXH)) >= 0;
+        Py_XDECREF(k);
+        ok = ok && (g.clen = parse_cards(crib, g.crib, MAXC)) >= 0;
+        for (int side = 0; ok && side < r.nsides; side++) {
+            PyObject *sc = PySequence_GetItem(scores, side), *tg = PySequence_GetItem(targets, side);
+            g.scores[side] = sc ? PyLong_AsLongLong(sc) : -1;
+            g.targets[side] = tg ? PyLong_AsLongLong(tg) : -1;
+            Py_XDECREF(sc);
+            Py_XDECREF(tg);
+            ok = !PyErr_Occurred();
+        }
+        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "deal_rollout: malformed arguments");
+        if (ok) {
+            int code;
+            g.winner = -1;
+            if (at_start) { /* the cut (R-START-2), then the play from its start */
+                g.starter = starter;
+                code = rank_of(starter) == 10 && r.heels && award(&g, g.dealer, r.heels, HEELS);
+                if (!code) code = play(&g);
+            } else {
+                st.first = first;
+                code = play_from(&g, &st);
+            }
+            if (!code) code = show(&g);
+            if (!failed(code)) out = Py_BuildValue("(iN)", code ? g.winner : -1, ints(g.scores, r.nsides));
+        }
+    }
+    PyBuffer_Release(&rb);
+    return out;
+}
+
 PyDoc_STRVAR(replay_doc, "replay(rules, values, view, hands, discarded, laid, other, slack, rng) -> bool\n\n"
                          "expert's reading (strategies/expert.py Reader.plays_as_ev): the play from its start "
                          "with the cards really laid, ``laid`` as (seat, card) pairs; whether seat ``other`` "
@@ -1420,6 +1485,7 @@ static PyMethodDef methods[] = {
     {"ev_values", py_ev_values, METH_O, ev_values_doc},
     {"rollout", py_rollout, METH_VARARGS, rollout_doc},
     {"replay", py_replay, METH_VARARGS, replay_doc},
+    {"deal_rollout", py_deal_rollout, METH_VARARGS, deal_rollout_doc},
     {"discard", py_discard, METH_VARARGS, discard_doc},
     {"derive", py_derive, METH_O, derive_doc},
     {NULL, NULL, 0, NULL}};

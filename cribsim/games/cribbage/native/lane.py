@@ -271,6 +271,28 @@ class NativePlayRollout:
         return list(self.c.discard(self.packed, self.capsule, seat, dealer, hand, k))
 
 
+class NativeDealRollout:
+    """``engine.rollout.DealRollout`` with every seat playing ``ev``'s one-ply rule, in C: the
+    rest of a deal to the end of its show from the real scores, ending the instant a side
+    reaches its target (two sides, one place)."""
+
+    def __init__(self, view: Any, capsule: Any, packed: bytes, targets: Sequence[int]) -> None:
+        self.base = NativePlayRollout(view, capsule, packed)
+        self.scores, self.targets = tuple(view.scores), tuple(targets)
+        self.own = tuple(view.discarded)
+
+    def run(self, held: Sequence[Sequence[int]], kept: Sequence[Sequence[int]], crib: Sequence[int],
+            starter: int, first: int | None = None) -> tuple[int, list[int]]:
+        """(the side that reached its target first, or -1; the scores at the end), as
+        ``DealRollout.run``: every other seat knows the crib cards not the root seat's."""
+        b = self.base
+        assert b.c is not None
+        others = tuple(c for c in crib if c not in self.own)
+        side, scores = b.c.deal_rollout(b.packed, b.capsule, b.view, held, kept, crib, starter, self.scores,
+                                        self.targets, -1 if first is None else first, (others,) * len(kept))
+        return side, list(scores)
+
+
 def result(rules: Rules, out: tuple[Any, ...]) -> GameResult:
     """The :class:`GameResult` of what ``_lane.game`` returns, as the engine's ``result_of``
     makes it."""
