@@ -142,6 +142,11 @@ class ReadingMC(MCStrategy):
 
         return sample
 
+    native_sampler = sampler_for
+
+    def native_reading(self) -> tuple[bool, float, int] | None:
+        return self.by_play, self.slack, self.tries
+
 
 class Reader:
     """What the other player (two players, ``obs.seat``'s opponent) may hold, read by
@@ -160,11 +165,9 @@ class Reader:
         view.discards, view.dealer, view.crib_owner = 2, obs.dealer, obs.crib_owner
         self.rng = rule.rng
         self.discard = super(MCStrategy, rule).discard  # ev's discard (the other player's, in its seat)
-        self.native = rule.native_rollout(obs, from_start=True)  # ev's discard and the replay in C
-        self.played, self.slack = tuple(obs.played), rule.slack
         self.replay = None
         if rule.by_play and self.laid:
-            script = _Script(self.played, other, rule.one_ply, rule.slack, rule.rng)
+            script = _Script(tuple(obs.played), other, rule.one_ply, rule.slack, rule.rng)
             self.replay = PlayRollout(obs, script, from_start=True)
             self.full: list[list[int]] = [[], []]
             self.full[me] = list(obs.hand) + [c for s, c in obs.played if s == me]
@@ -177,8 +180,6 @@ class Reader:
         if self.replay is None:
             return True
         self.full[self.other], self.thrown[self.other] = held + self.laid, thrown
-        if self.native is not None:
-            return self.native.replay(self.full, self.thrown, self.played, self.other, self.slack, self.rng)
         try:
             self.replay.run(self.full, None, self.thrown)
         except _Refused:
@@ -196,10 +197,7 @@ class Reader:
         for _ in range(tries):
             six = laid + rng.sample(pool, need)
             view.hand = tuple(six)
-            if self.native is not None:
-                thrown = self.native.discard(six, self.other, view.dealer, 2)
-            else:
-                thrown = self.discard(view)
+            thrown = self.discard(view)
             if any(c in thrown for c in laid):
                 continue
             held = [c for c in six if c not in thrown and c not in laid]

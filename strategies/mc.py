@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 
 from cribsim.games.cribbage.cards import VALUE
 from cribsim.games.cribbage.engine.rollout import PlayRollout
+from cribsim.games.cribbage.native import lane
 from cribsim.games.cribbage.native.lane import NativePlayRollout
 from cribsim.games.cribbage.strategy import allowed
 from cribsim.games.cribbage.variants.jokers import play_options
@@ -107,6 +108,12 @@ class MCStrategy(EVStrategy):
         """How the other seats' cards are dealt in the rollouts (a subclass may read them)."""
         return sampler(obs, unseen, self.rng)
 
+    native_sampler = sampler_for  # the sampler the native lane's search reproduces (a subclass's own: none)
+
+    def native_reading(self) -> tuple[bool, float, int] | None:
+        """What the native search reads of the other player (``ReadingMC``: by_play, slack, tries)."""
+        return None
+
     def play(self, obs: Observation) -> Any:
         legal = obs.legal
         wild = obs.rules.deck_size > 52
@@ -116,6 +123,10 @@ class MCStrategy(EVStrategy):
         options = play_options(obs) if wild else [(c, c) for c in legal]
         if len(options) == 1:
             return options[0][0]
+        if not wild and type(self).sampler_for is type(self).native_sampler:
+            parts = self._native_parts(obs.rules)  # the whole search in C, where the lane can
+            if parts is not None:
+                return legal[lane.mc_play(obs, parts[1], parts[2], self.rollouts, self.rng, self.native_reading())]
         sample = self.sampler_for(obs, unseen_cards(obs))
         me = obs.seat
         rollout = self.play_rollout(obs)

@@ -262,44 +262,39 @@ def test_no_fast_keeps_the_searches_in_python_too(tmp_path, monkeypatch):
     assert lane.rollouts_for(load_rules("standard"))  # the setting before the run's batches, again
 
 
-def test_experts_reading_is_the_engines(monkeypatch):
-    """expert's reading of the other player in C (ev's discard of a drawn hand, the scripted
-    replay of the play so far with its slack draws) against the Python reading, draw by draw
-    from the same generator state, at play decisions met in real games."""
-    from strategies import expert
+@pytest.mark.parametrize("name,preset", [("expert", "standard"), ("expert", "nineteen"), ("mc", "standard"),
+                                         ("mc", "four_player_partners"), ("mc", "lowball_three")])
+def test_the_search_in_c_is_the_pythons_decision_by_decision(name, preset, monkeypatch):
+    """mc's play search in C (the samples from the strategy's own generator state, expert's
+    reading of the other player with its discards, replays and slack draws, the rollouts of every
+    card) against the Python search from the same generator state, at every play decision of
+    real games: the same card, and the generator left in the same state."""
+    from strategies.mc import MCStrategy
 
-    compared = []
-    real_draw = expert.Reader.draw
+    real, decisions = MCStrategy.play, []
 
-    def spy(self, tries):
-        if self.native is not None and self.replay is not None and len(compared) < 300:
-            rng = random.Random(len(compared))
-            for _ in range(6):
-                six = self.laid + rng.sample(self.pool, 6 - len(self.laid))
-                self.view.hand = tuple(six)
-                thrown = self.native.discard(six, self.other, self.view.dealer, 2)
-                assert thrown == self.discard(self.view), six
-                held = [c for c in six if c not in thrown and c not in self.laid]
-                if any(c in thrown for c in self.laid):
-                    continue
-                state = self.rng.getstate()
-                native = self.plays_as_ev(held, thrown)
-                after = self.rng.getstate()
-                self.rng.setstate(state)
-                keep, self.native = self.native, None
-                python = self.plays_as_ev(held, thrown)
-                self.native = keep
-                assert native == python and self.rng.getstate() == after, (six, held, thrown)
-                compared.append(native)
-        return real_draw(self, tries)
+    def both(self, obs):
+        state = self.rng.getstate()
+        native = real(self, obs)
+        after = self.rng.getstate()
+        self.rng.setstate(state)
+        before = lane.allow_rollouts(False)
+        try:
+            python = real(self, obs)
+        finally:
+            lane.allow_rollouts(before)
+        assert native == python and self.rng.getstate() == after, (obs.hand, obs.played)
+        decisions.append(len(obs.legal) > 1)
+        return native
 
-    monkeypatch.setattr(expert.Reader, "draw", spy)
-    rules, m = load_rules("standard"), 0
-    while len(compared) < 300:
-        play_game(rules, [factory("expert", {"rollouts": 4, "board_from": 0})(random.Random(m)),
-                          factory("ev")(random.Random(m))], 6, (m, 0))
+    monkeypatch.setattr(MCStrategy, "play", both)
+    rules, m = load_rules(preset), 0
+    params = {"rollouts": 6, "board_from": 0} if name == "expert" else {"rollouts": 6, "discard_rollouts": 0}
+    while sum(decisions) < 60:
+        seats = [factory(name, params)(random.Random(m)) if s % 2 == 0 else factory("ev")(random.Random(m))
+                 for s in range(rules.players)]
+        play_game(rules, seats, 6, (m, 0))
         m += 1
-    assert 0 < sum(compared) < len(compared)  # both answers met
 
 
 def test_experts_board_rollouts_are_the_engines(monkeypatch):

@@ -189,6 +189,76 @@ static void mt_draw(MT *s, int *pool, int m, int k) {
     }
 }
 
+/* A Python generator's own state (random.Random.getstate(): 624 words and an index), stepped
+ * as CPython steps it (all 624 words made again when they run out), for a search that draws from
+ * a strategy's generator and hands the state back (setstate). */
+typedef struct {
+    uint32_t mt[624];
+    int mti;
+} PyMT;
+
+static uint32_t pmt_next(PyMT *s) {
+    if (s->mti >= 624) {
+        for (int k = 0; k < 624; k++) {
+            uint32_t y = (s->mt[k] & 0x80000000U) | (s->mt[k + 1 < 624 ? k + 1 : 0] & 0x7fffffffU);
+            s->mt[k] = s->mt[k + 397 < 624 ? k + 397 : k - 227] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        }
+        s->mti = 0;
+    }
+    uint32_t y = s->mt[s->mti++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+static double pmt_random(PyMT *s) {
+    uint32_t a = pmt_next(s) >> 5, b = pmt_next(s) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+static int pmt_below(PyMT *s, int n) { /* random._randbelow_with_getrandbits(n), 0 < n < 2**31 */
+    int k = 0;
+    while ((1 << k) <= n) k++;
+    uint32_t r = pmt_next(s) >> (32 - k);
+    while ((int)r >= n) r = pmt_next(s) >> (32 - k);
+    return (int)r;
+}
+
+static void pmt_shuffle(PyMT *s, int *x, int n) { /* random.shuffle */
+    for (int i = n - 1; i > 0; i--) {
+        int j = pmt_below(s, i + 1), t = x[i];
+        x[i] = x[j], x[j] = t;
+    }
+}
+
+static void pmt_sample(PyMT *s, const int *population, int n, int k, int *out) { /* random.sample */
+    int setsize = 21;
+    if (k > 5) {
+        int p = 1;
+        while (p < 3 * k) p *= 4; /* 4 ** ceil(log(3k, 4)): 3k is never a power of 4 */
+        setsize += p;
+    }
+    if (n <= setsize) {
+        int pool[52];
+        memcpy(pool, population, sizeof(int) * (size_t)n);
+        for (int i = 0; i < k; i++) {
+            int j = pmt_below(s, n - i);
+            out[i] = pool[j];
+            pool[j] = pool[n - i - 1];
+        }
+    } else {
+        uint64_t selected = 0;
+        for (int i = 0; i < k; i++) {
+            int j = pmt_below(s, n);
+            while (selected >> j & 1U) j = pmt_below(s, n);
+            selected |= 1ULL << j;
+            out[i] = population[j];
+        }
+    }
+}
+
 /* ---- the rules (lane.py pack_rules: the same order) ---------------------------------------- */
 
 #define MAXH 16 /* cards in a hand: greedy's ties then fit (at most C(16, 8)) */
@@ -224,7 +294,7 @@ typedef struct {
     Rules val;
     double own[52 * 52], opp[52 * 52], single[13], hold[53][EV_HAND + 1][5], reply;
 } EvTables;
-enum { NOMEM = -1, ENDLESS = -2, ILLEGAL = -3, PYERR = -4 }; /* failures, told to Python with the GIL held */
+enum { NOMEM = -1, ENDLESS = -2, ILLEGAL = -3 }; /* failures, told to Python with the GIL held */
 enum { REFUSED = 2, REPLAYED = 3 }; /* how a scripted replay ends (strategies/expert.py _Script) */
 
 static int rank_of(int c) { return c >> 2; }
@@ -741,14 +811,14 @@ static int choose_play(Game *g, int seat, const int *hand, int hn, const int *le
 /* expert's replay of the play so far (strategies/expert.py _Script): every seat lays the card
  * it really laid, and at each of the other player's decisions ev's one-ply rule, asked with the
  * real card's rank first among the legal cards, must lay that rank, but for a ``slack`` chance
- * drawn from the strategy's own generator (Python's, called here, so its draws stay in order). */
+ * drawn from the strategy's own generator. */
 struct Script {
     int seats[MAXC], cards[MAXC], nlaid, at, other;
     double slack;
-    PyObject *rng;
+    PyMT *mt; /* the strategy's generator's state */
 };
 
-/* The scripted card for ``seat`` in *c; 0, or REFUSED, REPLAYED or PYERR. */
+/* The scripted card for ``seat`` in *c; 0, REFUSED or REPLAYED. */
 static int scripted(Game *g, int seat, const int *hand, int hn, const int *legal, int nlegal, const int *ranks,
                     int nranks, int count, const Played *pl, int *c) {
     struct Script *sc = g->script;
@@ -763,11 +833,7 @@ static int scripted(Game *g, int seat, const int *hand, int hn, const int *legal
         for (int i = 0; i < nlegal; i++)
             if (rank_of(legal[i]) != rank) first[k++] = legal[i];
         if (rank_of(ev_play(g, seat, hand, hn, first, nlegal, ranks, nranks, count, pl)) != rank) {
-            PyObject *x = PyObject_CallMethod(sc->rng, "random", NULL);
-            double u = x ? PyFloat_AsDouble(x) : -1.0;
-            Py_XDECREF(x);
-            if (PyErr_Occurred()) return PYERR;
-            if (u >= sc->slack) return REFUSED;
+            if (pmt_random(sc->mt) >= sc->slack) return REFUSED;
         }
     }
     sc->at++;
@@ -994,7 +1060,6 @@ static int failed(int code) {
     if (code == NOMEM) PyErr_NoMemory();
     else if (code == ENDLESS) PyErr_SetString(PyExc_RuntimeError, "a game did not end within 10,000 deals");
     else if (code == ILLEGAL) PyErr_SetString(PyExc_ValueError, "the rollout's first card is not legal");
-    else if (code == PYERR && !PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the replay's generator failed");
     return code < 0;
 }
 
@@ -1177,7 +1242,12 @@ static int int_at(PyObject *seq, Py_ssize_t i, int lo, int hi) {
 /* A rollout's view (lane.py NativePlayRollout packs it): root seat, dealer, starter (-1: not
  * cut), turn, count, then counted runs: the pile's cards, the (seat, card) pairs laid this deal
  * and the root seat's discards. */
-static int parse_view(PyObject *view, Game *g, PlayState *st) {
+/* The cards laid this deal, in order (a search's view of the play so far). */
+typedef struct {
+    int seat[MAXC], card[MAXC], n;
+} Laid;
+
+static int parse_view(PyObject *view, Game *g, PlayState *st, Laid *laid) {
     PyObject *v = PySequence_Fast(view, "rollout: the view is a sequence of ints");
     if (!v) return -1;
     Py_ssize_t len = PySequence_Fast_GET_SIZE(v), at = 5;
@@ -1200,6 +1270,7 @@ static int parse_view(PyObject *view, Game *g, PlayState *st) {
             int s = int_at(v, at++, 0, n - 1), c = int_at(v, at++, 0, 51);
             ok = s >= 0 && c >= 0;
             if (ok) st->pl.by_rank[rank_of(c)]++, st->pl.by_seat[s]++, st->pl.total++;
+            if (ok && laid) laid->seat[laid->n] = s, laid->card[laid->n++] = c;
         }
     }
     if (ok) {
@@ -1252,7 +1323,7 @@ static int parse_discarded(PyObject *discarded, Game *g, int root) {
 
 /* A rollout's game and play state from Python's arguments: 0, or -1 with an error set. */
 static int rollout_setup(Game *g, PlayState *st, Rules *r, Py_buffer *rb, PyObject *values, PyObject *view,
-                         PyObject *hands, PyObject *discarded) {
+                         PyObject *hands, PyObject *discarded, Laid *laid) {
     memset(g, 0, sizeof *g);
     memset(st, 0, sizeof *st);
     if (parse_rules(rb, r)) return -1;
@@ -1267,7 +1338,10 @@ static int rollout_setup(Game *g, PlayState *st, Rules *r, Py_buffer *rb, PyObje
     for (int s = 0; s < g->n; s++) g->kinds[s] = EV, g->ev[s] = t;
     for (int s = 0; s < r->nsides; s++) g->targets[s] = LOCKED; /* no side wins a rollout */
     st->last = st->first = -1;
-    if (parse_view(view, g, st) || parse_hands(hands, g, st) || parse_discarded(discarded, g, st->root)) return -1;
+    if (laid) laid->n = 0;
+    if (parse_view(view, g, st, laid) || (hands && parse_hands(hands, g, st)) ||
+        parse_discarded(discarded, g, st->root))
+        return -1;
     return 0;
 }
 
@@ -1286,7 +1360,7 @@ static PyObject *py_rollout(PyObject *self, PyObject *args) {
     PlayState st;
     (void)self;
     if (!PyArg_ParseTuple(args, "y*OOOiO", &rb, &values, &view, &hands, &first, &discarded)) return NULL;
-    if (!rollout_setup(&g, &st, &r, &rb, values, view, hands, discarded)) {
+    if (!rollout_setup(&g, &st, &r, &rb, values, view, hands, discarded, NULL)) {
         st.first = first;
         if (!failed(play_from(&g, &st))) out = ints(g.scores, r.nsides);
     }
@@ -1294,16 +1368,19 @@ static PyObject *py_rollout(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* The cards of a sequence into ``out`` (at most ``most``): how many, or -1 with an error set. */
-static int parse_cards(PyObject *seq, int *out, int most) {
+/* The ints of a sequence, each in [0, hi], into ``out`` (at most ``most``): how many, or -1 with
+ * an error set. */
+static int parse_ints(PyObject *seq, int *out, int most, int hi) {
     PyObject *c = PySequence_Fast(seq, "cards: a sequence");
     if (!c) return -1;
     int n = (int)PySequence_Fast_GET_SIZE(c), ok = n <= most;
-    for (int i = 0; ok && i < n; i++) ok = (out[i] = int_at(c, i, 0, 51)) >= 0;
+    for (int i = 0; ok && i < n; i++) ok = (out[i] = int_at(c, i, 0, hi)) >= 0;
     Py_DECREF(c);
     if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cards: too many");
     return ok ? n : -1;
 }
+
+static int parse_cards(PyObject *seq, int *out, int most) { return parse_ints(seq, out, most, 51); }
 
 PyDoc_STRVAR(deal_rollout_doc, "deal_rollout(rules, values, view, held, kept, crib, starter, scores, targets, first, "
                                "discarded) -> (side that reached its target or -1, scores)\n\n"
@@ -1323,7 +1400,7 @@ static PyObject *py_deal_rollout(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*OOOOOiOOiO", &rb, &values, &view, &held, &kept, &crib, &starter, &scores, &targets,
                           &first, &discarded))
         return NULL;
-    if (!rollout_setup(&g, &st, &r, &rb, values, view, held, discarded)) {
+    if (!rollout_setup(&g, &st, &r, &rb, values, view, held, discarded, NULL)) {
         PyObject *k = PySequence_Fast(kept, "deal_rollout: kept hands by seat");
         int at_start = g.starter < 0, ok = k && PySequence_Fast_GET_SIZE(k) == g.n && r.places == 1 &&
                                            starter >= 0 && starter < 52;
@@ -1359,78 +1436,256 @@ static PyObject *py_deal_rollout(PyObject *self, PyObject *args) {
     return out;
 }
 
-PyDoc_STRVAR(replay_doc, "replay(rules, values, view, hands, discarded, laid, other, slack, rng) -> bool\n\n"
-                         "expert's reading (strategies/expert.py Reader.plays_as_ev): the play from its start "
-                         "with the cards really laid, ``laid`` as (seat, card) pairs; whether seat ``other`` "
-                         "holding its supposed hand would have laid them as ev does, but for the ``slack`` "
-                         "chance drawn from ``rng.random()``.");
+/* ---- mc's play decision (strategies/mc.py MCStrategy.play, expert.py ReadingMC and Reader):
+ * the sampling from the strategy's own generator state, the reading of the other player, and
+ * the rollouts of every legal card, in C ------------------------------------------------------ */
 
-static PyObject *py_replay(PyObject *self, PyObject *args) {
-    Py_buffer rb;
-    PyObject *values, *view, *hands, *discarded, *laid, *rng, *out = NULL;
-    int other;
+typedef struct {
+    Game g;          /* the rollouts' game: every seat on ev's rule, the root's own discards */
+    Game gr;         /* the reading's: the other player's drawn hand and discards, the replay */
+    PlayState st;    /* the play as it stands */
+    Laid laid;       /* the cards laid this deal */
+    PyMT *mt;
+    int me, n, unseen[MAXC], nunseen, sizes[MAXP], floor[MAXP], order[MAXP], norder;
+    const int *hand;
+    int hn;
+    /* the reading (two players): the other player's laid cards, its gos' floor, the replay */
+    int reading, by_play, tries, other, olaid[MAXH], nolaid, ofloor, mine_full[MAXH], nmine_full;
     double slack;
-    Rules r;
-    Game g;
-    PlayState st;
-    struct Script sc;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*OOOOOidO", &rb, &values, &view, &hands, &discarded, &laid, &other, &slack, &rng))
-        return NULL;
-    if (!rollout_setup(&g, &st, &r, &rb, values, view, hands, discarded)) {
-        PyObject *l = PySequence_Fast(laid, "replay: the cards laid, as seat and card in turn");
-        memset(&sc, 0, sizeof sc);
-        int ok = l && PySequence_Fast_GET_SIZE(l) % 2 == 0 && PySequence_Fast_GET_SIZE(l) / 2 <= MAXC &&
-                 other >= 0 && other < g.n;
-        for (Py_ssize_t i = 0; ok && i < PySequence_Fast_GET_SIZE(l) / 2; i++) {
-            ok = (sc.seats[i] = int_at(l, 2 * i, 0, g.n - 1)) >= 0 && (sc.cards[i] = int_at(l, 2 * i + 1, 0, 51)) >= 0;
-            sc.nlaid++;
+} Search;
+
+/* mc.sampler's deal of the unseen cards to the other seats (hands by seat, lengths in hl). */
+static void plain_sample(Search *x, int (*hands)[MAXH], int *hl) {
+    int pool[MAXC], np = x->nunseen;
+    memcpy(pool, x->unseen, sizeof(int) * (size_t)np);
+    pmt_shuffle(x->mt, pool, np);
+    memset(hl, 0, sizeof(int) * MAXP);
+    for (int o = 0; o < x->norder; o++) {
+        int s = x->order[o], f = x->floor[s], need = x->sizes[s], k = 0, took[MAXC];
+        for (int i = 0; i < np && k < need; i++)
+            if (!f || value_of(pool[i]) > f) took[k++] = pool[i];
+        for (int i = 0; i < np && k < need; i++) { /* cannot honour the gos: any card */
+            int dup = 0;
+            for (int j = 0; j < k; j++) dup |= took[j] == pool[i];
+            if (!dup) took[k++] = pool[i];
         }
-        Py_XDECREF(l);
-        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "replay: malformed cards laid");
-        if (ok) {
-            sc.other = other, sc.slack = slack, sc.rng = rng;
-            g.script = &sc;
-            int code = play_from(&g, &st);
-            if (!failed(code)) out = PyBool_FromLong(code != REFUSED);
+        memcpy(hands[s], took, sizeof(int) * (size_t)k);
+        hl[s] = k;
+        int rest = 0;
+        for (int i = 0; i < np; i++) {
+            int gone = 0;
+            for (int j = 0; j < k; j++) gone |= took[j] == pool[i];
+            if (!gone) pool[rest++] = pool[i];
         }
+        np = rest;
     }
-    PyBuffer_Release(&rb);
-    return out;
 }
 
-PyDoc_STRVAR(discard_doc, "discard(rules, values, seat, dealer, hand, k) -> the cards ev throws\n\n"
-                          "ev's discard of ``k`` cards from ``hand`` in ``seat`` (no discard rule).");
-
-static PyObject *py_discard(PyObject *self, PyObject *args) {
-    Py_buffer rb;
-    PyObject *values, *hand, *out = NULL;
-    int seat, dealer, k;
-    Rules r;
-    Game g;
+/* Reader.plays_as_ev: the play so far replayed with the other player holding ``held`` and the
+ * cards it laid, having thrown ``thrown``: 1, 0 (refused), or a failure. */
+static int plays_as_ev(Search *x, const int *held, int nheld, const int *thrown) {
+    if (!x->by_play || !x->nolaid) return 1;
+    Game *g = &x->gr;
     PlayState st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*OiiOi", &rb, &values, &seat, &dealer, &hand, &k)) return NULL;
-    memset(&g, 0, sizeof g);
+    struct Script sc;
     memset(&st, 0, sizeof st);
-    const EvTables *t = NULL;
-    if (!parse_rules(&rb, &r) && (t = PyCapsule_GetPointer(values, EV_CAPSULE))) {
-        g.r = &r;
-        g.n = (int)r.players;
-        PyObject *h = PySequence_Fast(hand, "discard: a hand");
-        int ok = h && seat >= 0 && seat < g.n && dealer >= 0 && dealer < g.n && PySequence_Fast_GET_SIZE(h) <= MAXH &&
-                 k > 0 && k < PySequence_Fast_GET_SIZE(h);
-        for (Py_ssize_t i = 0; ok && i < PySequence_Fast_GET_SIZE(h); i++)
-            ok = (g.hands[seat][g.hlen[seat]++] = int_at(h, i, 0, 51)) >= 0;
-        Py_XDECREF(h);
-        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "discard: a seat, a dealer and a hand");
-        if (ok) {
-            int thrown[MAXH];
-            g.dealer = dealer;
-            ev_discard(&g, seat, k, -1, t, thrown);
-            out = PyTuple_New(k);
-            for (int i = 0; out && i < k; i++) PyTuple_SET_ITEM(out, i, PyLong_FromLong(thrown[i]));
+    memset(&sc, 0, sizeof sc);
+    memcpy(st.hands[x->me], x->mine_full, sizeof(int) * (size_t)x->nmine_full);
+    st.hlen[x->me] = x->nmine_full;
+    memcpy(st.hands[x->other], held, sizeof(int) * (size_t)nheld);
+    memcpy(st.hands[x->other] + nheld, x->olaid, sizeof(int) * (size_t)x->nolaid);
+    st.hlen[x->other] = nheld + x->nolaid;
+    st.turn = g->dealer + 1 < g->n ? g->dealer + 1 : 0;
+    st.last = st.first = -1;
+    st.root = x->me;
+    memcpy(g->thrown[x->other], thrown, sizeof(int) * 2);
+    g->nthrown[x->other] = 2;
+    memcpy(sc.seats, x->laid.seat, sizeof(int) * (size_t)x->laid.n);
+    memcpy(sc.cards, x->laid.card, sizeof(int) * (size_t)x->laid.n);
+    sc.nlaid = x->laid.n, sc.other = x->other, sc.slack = x->slack, sc.mt = x->mt;
+    g->script = &sc;
+    int code = play_from(g, &st);
+    g->script = NULL;
+    return code < 0 ? code : code != REFUSED;
+}
+
+/* Reader.draw: the other player's cards not yet laid (in *held), from ``tries`` draws at most:
+ * 1 for the first that passes or the last that held its laid cards, 0 for none, or a failure. */
+static int read_draw(Search *x, int *held, int *nheld) {
+    int need = 6 - x->nolaid, found = 0;
+    for (int t = 0; t < x->tries; t++) {
+        int six[6], thrown[2], h[6], k = 0, bad = 0;
+        memcpy(six, x->olaid, sizeof(int) * (size_t)x->nolaid);
+        pmt_sample(x->mt, x->unseen, x->nunseen, need, six + x->nolaid);
+        memcpy(x->gr.hands[x->other], six, sizeof six);
+        x->gr.hlen[x->other] = 6;
+        ev_discard(&x->gr, x->other, 2, -1, x->gr.ev[x->other], thrown);
+        for (int i = 0; i < x->nolaid; i++) bad |= x->olaid[i] == thrown[0] || x->olaid[i] == thrown[1];
+        if (bad) continue;
+        for (int i = x->nolaid; i < 6; i++)
+            if (six[i] != thrown[0] && six[i] != thrown[1]) h[k++] = six[i];
+        for (int i = 0; i < k && x->ofloor; i++) bad |= value_of(h[i]) <= x->ofloor;
+        if (bad) continue;
+        int code = plays_as_ev(x, h, k, thrown);
+        if (code < 0) return code;
+        memcpy(held, h, sizeof(int) * (size_t)k);
+        *nheld = k;
+        found = 1;
+        if (code) return 1;
+    }
+    return found;
+}
+
+/* One deal of the cards the root seat cannot see (its own hand in its seat). */
+static int search_sample(Search *x, int (*hands)[MAXH], int *hl) {
+    int got = 0;
+    if (x->reading) {
+        int held[MAXH], nheld = 0;
+        got = read_draw(x, held, &nheld);
+        if (got < 0) return got;
+        if (got) {
+            memset(hl, 0, sizeof(int) * MAXP);
+            memcpy(hands[x->other], held, sizeof(int) * (size_t)nheld);
+            hl[x->other] = nheld;
         }
+    }
+    if (!got) plain_sample(x, hands, hl);
+    memcpy(hands[x->me], x->hand, sizeof(int) * (size_t)x->hn);
+    hl[x->me] = x->hn;
+    return 0;
+}
+
+/* MCStrategy.play's loop: the index of the legal card chosen, or a failure. */
+static int mc_choose(Search *x, const int *legal, int nlegal, int rollouts) {
+    int64_t totals[MAXH] = {0};
+    int mine = (int)x->g.r->side_of[x->me];
+    for (int r = 0; r < rollouts; r++) {
+        int hands[MAXP][MAXH], hl[MAXP];
+        int code = search_sample(x, hands, hl);
+        if (code < 0) return code;
+        for (int i = 0; i < nlegal; i++) {
+            PlayState st = x->st;
+            memcpy(st.hands, hands, sizeof hands);
+            memcpy(st.hlen, hl, sizeof hl);
+            st.first = legal[i];
+            memset(x->g.scores, 0, sizeof x->g.scores);
+            code = play_from(&x->g, &st);
+            if (code < 0) return code;
+            int64_t all = 0;
+            for (int s = 0; s < x->g.r->nsides; s++) all += x->g.scores[s];
+            totals[i] += 2 * x->g.scores[mine] - all;
+        }
+    }
+    int best = 0;
+    for (int i = 1; i < nlegal; i++) { /* max by (objective x total, the card's value): the first */
+        int64_t a = x->g.r->objective * totals[i], b = x->g.r->objective * totals[best];
+        if (a > b || (a == b && value_of(legal[i]) > value_of(legal[best]))) best = i;
+    }
+    return best;
+}
+
+static int parse_state(PyObject *state, PyMT *mt) {
+    PyObject *v = PySequence_Fast(state, "mc_play: the generator's state words");
+    if (!v) return -1;
+    int ok = PySequence_Fast_GET_SIZE(v) == 625;
+    for (int i = 0; ok && i < 624; i++) {
+        unsigned long w = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(v, i));
+        ok = !PyErr_Occurred() && w <= 0xffffffffUL;
+        mt->mt[i] = (uint32_t)w;
+    }
+    if (ok) {
+        long k = PyLong_AsLong(PySequence_Fast_GET_ITEM(v, 624));
+        ok = !PyErr_Occurred() && k >= 0 && k <= 624;
+        mt->mti = (int)k;
+    }
+    Py_DECREF(v);
+    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "mc_play: not a generator's state");
+    return ok ? 0 : -1;
+}
+
+static PyObject *state_of(const PyMT *mt) {
+    PyObject *t = PyTuple_New(625);
+    for (int i = 0; t && i < 624; i++) {
+        PyObject *w = PyLong_FromUnsignedLong(mt->mt[i]);
+        if (!w) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, i, w);
+    }
+    PyObject *k = t ? PyLong_FromLong(mt->mti) : NULL;
+    if (!k) { Py_XDECREF(t); return NULL; }
+    PyTuple_SET_ITEM(t, 624, k);
+    return t;
+}
+
+/* The search's fixed parts from the play as it stands: the unseen cards, the other seats' hand
+ * sizes and gos' floors, and (reading) the other player's laid cards and floor. */
+static int search_setup(Search *x, PyObject *hand, PyObject *gos, PyObject *reading) {
+    const Rules *r = x->g.r;
+    int n = x->n = x->g.n, me = x->me = x->st.root, hand_size = (int)(r->deal - r->discard), limit = (int)r->limit;
+    static __thread int hand_buf[MAXH];
+    if ((x->hn = parse_cards(hand, hand_buf, MAXH)) < 0) return -1;
+    x->hand = hand_buf;
+    uint64_t seen = 0;
+    for (int i = 0; i < x->hn; i++) seen |= 1ULL << x->hand[i];
+    for (int i = 0; i < x->laid.n; i++) seen |= 1ULL << x->laid.card[i];
+    for (int i = 0; i < x->g.nthrown[me]; i++) seen |= 1ULL << x->g.thrown[me][i];
+    if (x->g.starter >= 0) seen |= 1ULL << x->g.starter;
+    x->nunseen = 0;
+    for (int c = 0; c < 52; c++)
+        if (!(seen >> c & 1U)) x->unseen[x->nunseen++] = c;
+    int g[2 * MAXC], ng = parse_ints(gos, g, 2 * MAXC, 10000); /* (seat, count) pairs, flat */
+    if (ng < 0 || ng % 2) return -1;
+    for (int s = 0; s < n; s++) x->sizes[s] = hand_size - x->st.pl.by_seat[s], x->floor[s] = 0;
+    for (int i = 0; i < ng; i += 2)
+        if (g[i] < n && limit - g[i + 1] > x->floor[g[i]]) x->floor[g[i]] = limit - g[i + 1];
+    x->norder = 0;
+    for (int s = 0; s < n; s++) /* sorted by -floor, stable */
+        if (s != me && x->sizes[s] > 0) {
+            int at = x->norder++;
+            while (at > 0 && x->floor[x->order[at - 1]] < x->floor[s]) x->order[at] = x->order[at - 1], at--;
+            x->order[at] = s;
+        }
+    x->reading = 0;
+    if (reading != Py_None) {
+        if (!PyArg_ParseTuple(reading, "pdi", &x->by_play, &x->slack, &x->tries)) return -1;
+        x->reading = n == 2 && hand_size == 4 && r->discard == 2;
+    }
+    if (x->reading) {
+        x->gr = x->g;
+        x->other = 1 - me;
+        x->nolaid = x->nmine_full = x->ofloor = 0;
+        memcpy(x->mine_full, x->hand, sizeof(int) * (size_t)x->hn);
+        x->nmine_full = x->hn;
+        for (int i = 0; i < x->laid.n; i++)
+            if (x->laid.seat[i] == x->other) x->olaid[x->nolaid++] = x->laid.card[i];
+            else x->mine_full[x->nmine_full++] = x->laid.card[i];
+        for (int i = 0; i < ng; i += 2)
+            if (g[i] == x->other && limit - g[i + 1] > x->ofloor) x->ofloor = limit - g[i + 1];
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(mc_play_doc, "mc_play(rules, values, view, hand, legal, gos, rollouts, state, reading) -> "
+                          "(index of the card chosen, the generator's state after)\n\n"
+                          "MCStrategy.play for a seat with ``view`` (lane.py NativePlayRollout's), drawing "
+                          "from ``state`` (random.Random.getstate()[1]); ``reading``: None, or (by_play, "
+                          "slack, tries) for expert's ReadingMC.");
+
+static PyObject *py_mc_play(PyObject *self, PyObject *args) {
+    Py_buffer rb;
+    PyObject *values, *view, *hand, *legal, *gos, *state, *reading, *out = NULL;
+    int rollouts;
+    Rules r;
+    PyMT mt;
+    static __thread Search x; /* (large: kept off the stack) */
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*OOOOOiOO", &rb, &values, &view, &hand, &legal, &gos, &rollouts, &state, &reading))
+        return NULL;
+    int cards[MAXH], nlegal;
+    if (!rollout_setup(&x.g, &x.st, &r, &rb, values, view, NULL, Py_None, &x.laid) && !parse_state(state, &mt) &&
+        (nlegal = parse_cards(legal, cards, MAXH)) > 0 && !search_setup(&x, hand, gos, reading)) {
+        x.mt = &mt;
+        int best = mc_choose(&x, cards, nlegal, rollouts);
+        if (!failed(best)) out = Py_BuildValue("(iN)", best, state_of(&mt));
     }
     PyBuffer_Release(&rb);
     return out;
@@ -1484,9 +1739,8 @@ static PyMethodDef methods[] = {
     {"games", py_games, METH_VARARGS, games_doc},
     {"ev_values", py_ev_values, METH_O, ev_values_doc},
     {"rollout", py_rollout, METH_VARARGS, rollout_doc},
-    {"replay", py_replay, METH_VARARGS, replay_doc},
     {"deal_rollout", py_deal_rollout, METH_VARARGS, deal_rollout_doc},
-    {"discard", py_discard, METH_VARARGS, discard_doc},
+    {"mc_play", py_mc_play, METH_VARARGS, mc_play_doc},
     {"derive", py_derive, METH_O, derive_doc},
     {NULL, NULL, 0, NULL}};
 

@@ -254,21 +254,23 @@ class NativePlayRollout:
                                                 -1 if first is None else first, discarded))
         return points
 
-    def replay(self, hands: Sequence[Sequence[int]], discarded: Sequence[Sequence[int]],
-               laid: Sequence[tuple[int, int]], other: int, slack: float, rng: Any) -> bool:
-        """``expert``'s reading (``Reader.plays_as_ev``, with this rollout built ``from_start``):
-        the play so far replayed with ``hands``, every seat laying what it really laid
-        (``laid``, as seat and card); whether seat ``other`` would have laid it as ``ev`` does,
-        but for a ``slack`` chance drawn from ``rng``."""
-        assert self.c is not None
-        flat = tuple(x for pair in laid for x in pair)
-        plays: bool = self.c.replay(self.packed, self.capsule, self.view, hands, discarded, flat, other, slack, rng)
-        return plays
 
-    def discard(self, hand: Sequence[int], seat: int, dealer: int, k: int) -> list[int]:
-        """``ev``'s discard of ``k`` cards from ``hand`` in ``seat`` (no discard rule)."""
-        assert self.c is not None
-        return list(self.c.discard(self.packed, self.capsule, seat, dealer, hand, k))
+
+def mc_play(view: Any, capsule: Any, packed: bytes, rollouts: int, rng: Any,
+            reading: tuple[bool, float, int] | None) -> int:
+    """``MCStrategy.play``'s search in C for a seat with ``view`` (its observation): which of
+    ``view.legal`` it lays. The samples are drawn from ``rng``'s own state, handed to the C code
+    and back (``getstate``, ``setstate``), so its draws go on as in Python; ``reading``: None, or
+    expert's reading of the other player (by the play, its slack, the draws it tries)."""
+    c = module()
+    assert c is not None
+    fixed = NativePlayRollout(view, capsule, packed).view
+    gos = tuple(x for pair in view.gos for x in pair)
+    version, words, gauss = rng.getstate()
+    best, words = c.mc_play(packed, capsule, fixed, view.hand, view.legal, gos, rollouts, words, reading)
+    rng.setstate((version, words, gauss))
+    chosen: int = best
+    return chosen
 
 
 class NativeDealRollout:
