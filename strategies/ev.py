@@ -35,7 +35,7 @@ from cribsim.games.cribbage.cards import JACK, RANK, RANK_VALUE, SUIT, VALUE
 from cribsim.games.cribbage.cribtables import cell_key, for_scoring
 from cribsim.games.cribbage.expect import expected_show, rank_ev
 from cribsim.games.cribbage.native import lane
-from cribsim.games.cribbage.native.lane import EvValues, NativeDealRollout, NativePlayRollout, NativeSeat
+from cribsim.games.cribbage.native.lane import EvValues, NativePlayRollout, NativeSeat
 from cribsim.games.cribbage.points import STANDARD, Scoring
 from cribsim.games.cribbage.scoring import RBIT, STANDARD_SCORER, Scorer
 from cribsim.games.cribbage.strategy import allowed, allowed_keeps
@@ -248,12 +248,6 @@ class EVStrategy(Strategy):
         rule (``engine.rollout.PlayRollout``'s points), or None where the lane cannot."""
         parts = self._native_parts(view.rules)
         return None if parts is None else NativePlayRollout(view, parts[1], parts[2], from_start)
-
-    def native_deal_rollout(self, view: Observation, targets: Sequence[int]) -> NativeDealRollout | None:
-        """Rollouts of the rest of a deal in C (``engine.rollout.DealRollout``'s results), or
-        None where the lane cannot."""
-        parts = self._native_parts(view.rules)
-        return None if parts is None else NativeDealRollout(view, parts[1], parts[2], targets)
 
     # ---- auction ------------------------------------------------------------------------
     def bid(self, obs: Observation) -> int | None:

@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 
 from cribsim.games.cribbage.cards import VALUE
 from cribsim.games.cribbage.engine.rollout import DealRollout, PlayRollout
-from cribsim.games.cribbage.native.lane import NativeDealRollout
+from cribsim.games.cribbage.native import lane
 from cribsim.params import Param
 from strategies.boardtable import load as board_table
 from strategies.ev import PAIRS, EVStrategy
@@ -278,20 +278,32 @@ class ExpertStrategy(EVStrategy):
         v = self._win[scores[nxt]][scores[other]]
         return v if nxt == obs.side else 1.0 - v
 
-    def _views(self, obs: Observation, throws: list[list[int]]) -> list[DealRollout | NativeDealRollout]:
+    def _views(self, obs: Observation, throws: list[list[int]]) -> list[DealRollout]:
         rules, me = obs.rules, obs.seat
-        out: list[DealRollout | NativeDealRollout] = []
+        out: list[DealRollout] = []
         for thrown in throws:
             view = rules.program.observation(me, obs.side, rules, obs.side_of)
             view.dealer, view.crib_owner, view.discarded = obs.dealer, obs.crib_owner, tuple(thrown)
             view.scores = obs.scores
-            targets = (rules.target,) * 2
-            out.append(self.native_deal_rollout(view, targets) or DealRollout(view, self.one_ply, targets))
+            out.append(DealRollout(view, self.one_ply, (rules.target,) * 2))
         return out
 
     def board_discard(self, obs: Observation, ranked: list[tuple[float, list[int]]]) -> list[int]:
         """The keep with the best chance to win among the best ``board_keeps`` by points."""
         top = ranked[:self.board_keeps]
+        parts = self._native_parts(obs.rules)
+        if parts is not None:  # the samples in C, from this player's generator
+            wins = list(lane.board_discard(obs, parts[1], parts[2], [t for _, t in top], self.board_samples, self.rng,
+                                           obs.rules.target, self._win))
+        else:
+            wins = self._board_discard_wins(obs, top)
+        best = max(range(len(top)), key=lambda i: (wins[i], -i))
+        if wins[best] - wins[0] <= self.board_margin * self.board_samples:
+            return top[0][1]  # not clearly better than the best keep by points
+        return top[best][1]
+
+    def _board_discard_wins(self, obs: Observation, top: list[tuple[float, list[int]]]) -> list[float]:
+        """The chance to win of each keep of ``top``, summed over the deals sampled."""
         hand, me, other = obs.hand, obs.seat, 1 - obs.seat
         rolls = self._views(obs, [t for _, t in top])
         view = obs.rules.program.observation(other, obs.side_of[other], obs.rules, obs.side_of)
@@ -308,10 +320,7 @@ class ExpertStrategy(EVStrategy):
                 kept[me], kept[other] = [c for c in hand if c not in thrown], theirs
                 side, scores = rolls[i].run(kept, kept, thrown + their_throw, unseen[6])
                 wins[i] += self.chance(obs, side, scores)
-        best = max(range(len(top)), key=lambda i: (wins[i], -i))
-        if wins[best] - wins[0] <= self.board_margin * self.board_samples:
-            return top[0][1]  # not clearly better than the best keep by points
-        return top[best][1]
+        return wins
 
     def board_play(self, obs: Observation, points_choice: Any) -> Any:
         """The card with the best chance to win, if it beats ``points_choice`` (the points
@@ -322,11 +331,24 @@ class ExpertStrategy(EVStrategy):
                 options.append(c)
         if len(options) == 1:
             return points_choice
+        parts = self._native_parts(obs.rules)
+        if parts is not None:  # the samples in C, from this player's generator
+            wins = list(lane.board_play(obs, parts[1], parts[2], options, self.board_samples, self.rng,
+                                        obs.rules.target, self._win))
+        else:
+            wins = self._board_play_wins(obs, options)
+        best = max(range(len(options)), key=lambda i: wins[i])
+        by_points = next(i for i, c in enumerate(options) if c >> 2 == points_choice >> 2)
+        if wins[best] - wins[by_points] <= self.board_margin * self.board_samples:
+            return points_choice  # not clearly better than the points rule's card
+        return options[best]
+
+    def _board_play_wins(self, obs: Observation, options: list[int]) -> list[float]:
+        """The chance to win of each card of ``options``, summed over the deals sampled."""
         me, other = obs.seat, 1 - obs.seat
         unseen = unseen_cards(obs)
         sample = sampler(obs, unseen, self.rng)
-        targets = (obs.rules.target,) * 2
-        roll = self.native_deal_rollout(obs, targets) or DealRollout(obs, self.one_ply, targets)
+        roll = DealRollout(obs, self.one_ply, (obs.rules.target,) * 2)
         mine_full = list(obs.hand) + [c for s, c in obs.played if s == me]
         theirs_played = [c for s, c in obs.played if s == other]
         wins = [0.0] * len(options)
@@ -342,11 +364,7 @@ class ExpertStrategy(EVStrategy):
                 assert obs.starter is not None  # the board values cards of the play
                 side, scores = roll.run(held, kept, crib, obs.starter, c)
                 wins[i] += self.chance(obs, side, scores)
-        best = max(range(len(options)), key=lambda i: wins[i])
-        by_points = next(i for i, c in enumerate(options) if c >> 2 == points_choice >> 2)
-        if wins[best] - wins[by_points] <= self.board_margin * self.board_samples:
-            return points_choice  # not clearly better than the points rule's card
-        return options[best]
+        return wins
 
     # ---- discard and play -------------------------------------------------------------------
     def discard(self, obs: Observation) -> list[int]:

@@ -297,36 +297,37 @@ def test_the_search_in_c_is_the_pythons_decision_by_decision(name, preset, monke
         m += 1
 
 
-def test_experts_board_rollouts_are_the_engines(monkeypatch):
-    """expert's board rollouts (the rest of a deal to the end of the show, from the real scores)
-    in C against engine.rollout.DealRollout, run by run, from its discard and play decisions
-    near the end of real games, in rules whose later phases score otherwise (nineteen, back ten)."""
-    from cribsim.games.cribbage.engine.rollout import DealRollout
-    from strategies.ev import EVStrategy
+@pytest.mark.parametrize("preset", ["standard", "nineteen", "back_ten"])
+def test_experts_board_in_c_is_the_pythons_decision_by_decision(preset, monkeypatch):
+    """expert's board (deals sampled from its generator state, each played to the end of its
+    show from the real scores, valued by the board table) in C against the Python board, from
+    the same generator state, at every board discard and play of real games: the same answer
+    and the generator left in the same state. Back ten's zero hands are judged within each
+    sampled deal (engine.rollout.DealRollout empties the variants' notes each run)."""
+    from strategies.expert import ExpertStrategy
 
-    runs = []
-    real = EVStrategy.native_deal_rollout
+    met = []
 
-    class Both:
-        def __init__(self, native, python):
-            self.native, self.python = native, python
+    def both(real, kind):
+        def compare(self, obs, arg):
+            state = self.rng.getstate()
+            native = real(self, obs, arg)
+            after = self.rng.getstate()
+            self.rng.setstate(state)
+            before = lane.allow_rollouts(False)
+            try:
+                python = real(self, obs, arg)
+            finally:
+                lane.allow_rollouts(before)
+            assert native == python and self.rng.getstate() == after, (kind, obs.hand, obs.scores)
+            met.append(kind)
+            return native
+        return compare
 
-        def run(self, *args):
-            got, want = self.native.run(*args), self.python.run(*args)
-            runs.append((got, want))
-            return got
-
-    def paired(self, view, targets):
-        native = real(self, view, targets)
-        assert native is not None
-        return Both(native, DealRollout(view, self.one_ply, targets))
-
-    monkeypatch.setattr(EVStrategy, "native_deal_rollout", paired)
-    for preset in ("standard", "nineteen", "back_ten"):
-        rules, m, before = load_rules(preset), 0, len(runs)
-        while len(runs) - before < 400:
-            play_game(rules, [factory("expert", {"rollouts": 2, "board_samples": 4, "board_from": 121})(
-                random.Random(m)), factory("ev")(random.Random(m))], 8, (m, 0))
-            m += 1
-    assert all(got == want for got, want in runs)
-    assert {side for (side, _), _ in runs} == {-1, 0, 1}  # deals that end the game and deals that do not
+    monkeypatch.setattr(ExpertStrategy, "board_discard", both(ExpertStrategy.board_discard, "discard"))
+    monkeypatch.setattr(ExpertStrategy, "board_play", both(ExpertStrategy.board_play, "play"))
+    rules, m = load_rules(preset), 0
+    while met.count("discard") < 12 or met.count("play") < 12:
+        play_game(rules, [factory("expert", {"rollouts": 2, "board_samples": 6, "board_from": 121})(
+            random.Random(m)), factory("ev")(random.Random(m))], 8, (m, 0))
+        m += 1

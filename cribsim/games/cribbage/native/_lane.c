@@ -1382,60 +1382,6 @@ static int parse_ints(PyObject *seq, int *out, int most, int hi) {
 
 static int parse_cards(PyObject *seq, int *out, int most) { return parse_ints(seq, out, most, 51); }
 
-PyDoc_STRVAR(deal_rollout_doc, "deal_rollout(rules, values, view, held, kept, crib, starter, scores, targets, first, "
-                               "discarded) -> (side that reached its target or -1, scores)\n\n"
-                               "The rest of a deal to the end of its show from the real scores (engine/rollout.py "
-                               "DealRollout.run), every seat playing ev's one-ply rule: from a discard decision "
-                               "(the view has no starter and nothing laid) the starter is cut and the play starts; "
-                               "from a play decision the play resumes with ``held``.");
-
-static PyObject *py_deal_rollout(PyObject *self, PyObject *args) {
-    Py_buffer rb;
-    PyObject *values, *view, *held, *kept, *crib, *scores, *targets, *discarded, *out = NULL;
-    int starter, first;
-    Rules r;
-    Game g;
-    PlayState st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*OOOOOiOOiO", &rb, &values, &view, &held, &kept, &crib, &starter, &scores, &targets,
-                          &first, &discarded))
-        return NULL;
-    if (!rollout_setup(&g, &st, &r, &rb, values, view, held, discarded, NULL)) {
-        PyObject *k = PySequence_Fast(kept, "deal_rollout: kept hands by seat");
-        int at_start = g.starter < 0, ok = k && PySequence_Fast_GET_SIZE(k) == g.n && r.places == 1 &&
-                                           starter >= 0 && starter < 52;
-        for (int s = 0; ok && s < g.n; s++) ok = (g.hlen[s] = parse_cards(PySequence_Fast_GET_ITEM(k, s), g.hands[s],
-                                                                          MAXH)) >= 0;
-        Py_XDECREF(k);
-        ok = ok && (g.clen = parse_cards(crib, g.crib, MAXC)) >= 0;
-        for (int side = 0; ok && side < r.nsides; side++) {
-            PyObject *sc = PySequence_GetItem(scores, side), *tg = PySequence_GetItem(targets, side);
-            g.scores[side] = sc ? PyLong_AsLongLong(sc) : -1;
-            g.targets[side] = tg ? PyLong_AsLongLong(tg) : -1;
-            Py_XDECREF(sc);
-            Py_XDECREF(tg);
-            ok = !PyErr_Occurred();
-        }
-        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "deal_rollout: malformed arguments");
-        if (ok) {
-            int code;
-            g.winner = -1;
-            if (at_start) { /* the cut (R-START-2), then the play from its start */
-                g.starter = starter;
-                code = rank_of(starter) == 10 && r.heels && award(&g, g.dealer, r.heels, HEELS);
-                if (!code) code = play(&g);
-            } else {
-                st.first = first;
-                code = play_from(&g, &st);
-            }
-            if (!code) code = show(&g);
-            if (!failed(code)) out = Py_BuildValue("(iN)", code ? g.winner : -1, ints(g.scores, r.nsides));
-        }
-    }
-    PyBuffer_Release(&rb);
-    return out;
-}
-
 /* ---- mc's play decision (strategies/mc.py MCStrategy.play, expert.py ReadingMC and Reader):
  * the sampling from the strategy's own generator state, the reading of the other player, and
  * the rollouts of every legal card, in C ------------------------------------------------------ */
@@ -1632,7 +1578,7 @@ static int search_setup(Search *x, PyObject *hand, PyObject *gos, PyObject *read
     x->nunseen = 0;
     for (int c = 0; c < 52; c++)
         if (!(seen >> c & 1U)) x->unseen[x->nunseen++] = c;
-    int g[2 * MAXC], ng = parse_ints(gos, g, 2 * MAXC, 10000); /* (seat, count) pairs, flat */
+    int g[2 * MAXC], ng = gos == Py_None ? 0 : parse_ints(gos, g, 2 * MAXC, 10000); /* (seat, count) pairs */
     if (ng < 0 || ng % 2) return -1;
     for (int s = 0; s < n; s++) x->sizes[s] = hand_size - x->st.pl.by_seat[s], x->floor[s] = 0;
     for (int i = 0; i < ng; i += 2)
@@ -1691,6 +1637,238 @@ static PyObject *py_mc_play(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* ``n`` ints of a sequence as 64-bit scores: 0, or -1 with an error set. */
+static int parse_scores(PyObject *seq, int64_t *out, int n) {
+    PyObject *v = PySequence_Fast(seq, "scores: a sequence");
+    if (!v) return -1;
+    int ok = PySequence_Fast_GET_SIZE(v) == n;
+    for (int i = 0; ok && i < n; i++) {
+        out[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(v, i));
+        ok = !PyErr_Occurred();
+    }
+    Py_DECREF(v);
+    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "scores: one a side");
+    return ok ? 0 : -1;
+}
+
+/* ---- expert's board (strategies/expert.py board_discard, board_play): deals sampled from the
+ * strategy's generator state, each played to the end of its show from the real scores, valued
+ * by the chance to win from the board table ------------------------------------------------ */
+
+typedef struct {
+    int64_t n;      /* the table's side: scores 0 .. n - 1 */
+    double v[];     /* the dealer's chance to win, [dealer's score * n + the other's] */
+} WinTable;
+
+#define WIN_CAPSULE "cribsim.native.win"
+
+static void free_table(PyObject *cap) { free(PyCapsule_GetPointer(cap, WIN_CAPSULE)); }
+
+PyDoc_STRVAR(win_table_doc, "win_table(n, packed) -> capsule: the board table (n x n doubles) for the board calls");
+
+static PyObject *py_win_table(PyObject *self, PyObject *args) {
+    Py_buffer b;
+    long long n;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Ly*", &n, &b)) return NULL;
+    WinTable *t = NULL;
+    if (n < 1 || n > 10000 || b.len != (Py_ssize_t)(sizeof(double) * (size_t)(n * n))) {
+        PyErr_SetString(PyExc_ValueError, "win_table: n x n doubles");
+    } else if (!(t = malloc(sizeof *t + (size_t)b.len))) {
+        PyErr_NoMemory();
+    } else {
+        t->n = n;
+        memcpy(t->v, b.buf, (size_t)b.len);
+    }
+    PyBuffer_Release(&b);
+    if (!t) return NULL;
+    PyObject *cap = PyCapsule_New(t, WIN_CAPSULE, free_table);
+    if (!cap) free(t);
+    return cap;
+}
+
+typedef struct {
+    const WinTable *win;
+    int64_t scores[MAXP], target;
+    int side; /* the searching seat's side */
+} Board;
+
+/* ExpertStrategy.chance: our chance to win from the scores at the end of a deal. */
+static double board_chance(const Search *x, const Board *b, int side, const int64_t *scores) {
+    if (side >= 0) return side == b->side ? 1.0 : 0.0;
+    int dealer_side = (int)x->g.r->side_of[x->g.dealer], nxt = 1 - dealer_side;
+    int64_t a = scores[nxt], o = scores[dealer_side];
+    if (a < 0 || o < 0 || a >= b->win->n || o >= b->win->n) return -1.0; /* (cannot happen: under the target) */
+    double v = b->win->v[a * b->win->n + o];
+    return nxt == b->side ? v : 1.0 - v;
+}
+
+/* DealRollout.run on x->gr: ``kept`` hands, the crib, the others' discards, and either the play
+ * from its start after the cut (``st`` NULL) or resumed from ``st``. The side that reached its
+ * target (or -1) in *side; 0 or a failure. */
+static int deal_run(Search *x, const Board *b, PlayState *st, const int (*kept)[MAXH], const int *kl,
+                    const int *crib, int clen, const int *root_thrown, int nroot, int starter, int *side) {
+    Game *g = &x->gr;
+    const Rules *r = g->r;
+    int me = x->me, code;
+    memcpy(g->scores, b->scores, sizeof g->scores);
+    for (int s = 0; s < r->nsides; s++) g->targets[s] = b->target;
+    for (int s = 0; s < g->n; s++) {
+        memcpy(g->hands[s], kept[s], sizeof(int) * (size_t)kl[s]);
+        g->hlen[s] = kl[s];
+        g->nthrown[s] = 0;
+    }
+    memcpy(g->thrown[me], root_thrown, sizeof(int) * (size_t)nroot);
+    g->nthrown[me] = nroot;
+    for (int i = 0; i < clen; i++) { /* the others know the crib cards not the root seat's */
+        int own = 0;
+        for (int j = 0; j < nroot; j++) own |= crib[i] == root_thrown[j];
+        if (!own)
+            for (int s = 0; s < g->n; s++)
+                if (s != me) g->thrown[s][g->nthrown[s]++] = crib[i];
+    }
+    memcpy(g->crib, crib, sizeof(int) * (size_t)clen);
+    g->clen = clen;
+    g->winner = -1;
+    g->script = NULL;
+    if (!st) {
+        g->starter = starter;
+        code = rank_of(starter) == 10 && r->heels && award(g, g->dealer, r->heels, HEELS);
+        if (!code) code = play(g);
+    } else {
+        code = play_from(g, st);
+    }
+    if (!code) code = show(g);
+    if (code < 0) return code;
+    *side = code ? g->winner : -1;
+    return 0;
+}
+
+PyDoc_STRVAR(board_discard_doc, "board_discard(rules, values, view, hand, throws, samples, state, scores, target, win) "
+                                "-> (wins by throw, the generator's state after)\n\n"
+                                "ExpertStrategy.board_discard's samples: ``throws`` flat pairs, best first.");
+
+static PyObject *py_board_discard(PyObject *self, PyObject *args) {
+    Py_buffer rb;
+    PyObject *values, *view, *hand, *throws, *state, *scores, *win, *out = NULL;
+    int samples;
+    long long target;
+    Rules r;
+    PyMT mt;
+    static __thread Search x;
+    Board b;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*OOOOiOOLO", &rb, &values, &view, &hand, &throws, &samples, &state, &scores,
+                          &target, &win))
+        return NULL;
+    int tw[2 * MAXH], ntw;
+    if (!rollout_setup(&x.g, &x.st, &r, &rb, values, view, NULL, Py_None, &x.laid) && !parse_state(state, &mt) &&
+        (ntw = parse_ints(throws, tw, 2 * MAXH, 51)) >= 2 && ntw % 2 == 0 && !search_setup(&x, hand, Py_None, Py_None) &&
+        (b.win = PyCapsule_GetPointer(win, WIN_CAPSULE)) && r.nsides == 2 && r.places == 1 &&
+        !parse_scores(scores, b.scores, (int)r.nsides)) {
+        double wins[MAXH] = {0};
+        int nt = ntw / 2, me = x.me, other = 1 - me, code = 0, unseen[52], nu = 0;
+        b.target = target, b.side = (int)r.side_of[me];
+        x.gr = x.g;
+        x.mt = &mt;
+        uint64_t mine = 0;
+        for (int i = 0; i < x.hn; i++) mine |= 1ULL << x.hand[i];
+        for (int c = 0; c < 52; c++)
+            if (!(mine >> c & 1U)) unseen[nu++] = c;
+        for (int k = 0; k < samples && !code; k++) {
+            int theirs[2], kept[MAXP][MAXH], kl[MAXP] = {0}, crib[4], side;
+            pmt_shuffle(&mt, unseen, nu);
+            memcpy(x.gr.hands[other], unseen, sizeof(int) * 6);
+            x.gr.hlen[other] = 6;
+            ev_discard(&x.gr, other, 2, -1, x.gr.ev[other], theirs);
+            for (int i = 0; i < 6; i++)
+                if (unseen[i] != theirs[0] && unseen[i] != theirs[1]) kept[other][kl[other]++] = unseen[i];
+            for (int t = 0; t < nt && !code; t++) {
+                kl[me] = 0;
+                for (int i = 0; i < x.hn; i++)
+                    if (x.hand[i] != tw[2 * t] && x.hand[i] != tw[2 * t + 1]) kept[me][kl[me]++] = x.hand[i];
+                crib[0] = tw[2 * t], crib[1] = tw[2 * t + 1], crib[2] = theirs[0], crib[3] = theirs[1];
+                code = deal_run(&x, &b, NULL, (const int (*)[MAXH])kept, kl, crib, 4, tw + 2 * t, 2, unseen[6], &side);
+                if (!code) wins[t] += board_chance(&x, &b, side, x.gr.scores);
+            }
+        }
+        if (!failed(code)) {
+            PyObject *w = PyTuple_New(nt);
+            for (int t = 0; w && t < nt; t++) PyTuple_SET_ITEM(w, t, PyFloat_FromDouble(wins[t]));
+            out = w ? Py_BuildValue("(NN)", w, state_of(&mt)) : NULL;
+        }
+    }
+    PyBuffer_Release(&rb);
+    return out;
+}
+
+PyDoc_STRVAR(board_play_doc, "board_play(rules, values, view, hand, options, gos, samples, state, scores, target, win) "
+                             "-> (wins by option, the generator's state after)\n\n"
+                             "ExpertStrategy.board_play's samples for the cards ``options``.");
+
+static PyObject *py_board_play(PyObject *self, PyObject *args) {
+    Py_buffer rb;
+    PyObject *values, *view, *hand, *options, *gos, *state, *scores, *win, *out = NULL;
+    int samples;
+    long long target;
+    Rules r;
+    PyMT mt;
+    static __thread Search x;
+    Board b;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*OOOOOiOOLO", &rb, &values, &view, &hand, &options, &gos, &samples, &state, &scores,
+                          &target, &win))
+        return NULL;
+    int opts[MAXH], nopt;
+    if (!rollout_setup(&x.g, &x.st, &r, &rb, values, view, NULL, Py_None, &x.laid) && !parse_state(state, &mt) &&
+        (nopt = parse_cards(options, opts, MAXH)) > 0 && !search_setup(&x, hand, gos, Py_None) &&
+        (b.win = PyCapsule_GetPointer(win, WIN_CAPSULE)) && r.nsides == 2 && r.places == 1 &&
+        !parse_scores(scores, b.scores, (int)r.nsides) && x.g.starter >= 0) {
+        double wins[MAXH] = {0};
+        int me = x.me, other = 1 - me, code = 0;
+        int kept[MAXP][MAXH], kl[MAXP] = {0};
+        b.target = target, b.side = (int)r.side_of[me];
+        x.gr = x.g;
+        x.mt = &mt;
+        for (int i = 0; i < x.hn; i++) kept[me][kl[me]++] = x.hand[i];
+        for (int i = 0; i < x.laid.n; i++)
+            if (x.laid.seat[i] == me) kept[me][kl[me]++] = x.laid.card[i];
+        for (int k = 0; k < samples && !code; k++) {
+            int held[MAXP][MAXH], hl[MAXP], rest[MAXC], nr = 0, crib[MAXC], clen = x.g.nthrown[me], side;
+            plain_sample(&x, held, hl);
+            memcpy(held[me], x.hand, sizeof(int) * (size_t)x.hn);
+            hl[me] = x.hn;
+            for (int i = 0; i < x.nunseen; i++) {
+                int taken = 0;
+                for (int j = 0; j < hl[other]; j++) taken |= held[other][j] == x.unseen[i];
+                if (!taken) rest[nr++] = x.unseen[i];
+            }
+            memcpy(crib, x.g.thrown[me], sizeof(int) * (size_t)clen);
+            pmt_sample(&mt, rest, nr, 4 - clen, crib + clen);
+            kl[other] = 0;
+            for (int j = 0; j < hl[other]; j++) kept[other][kl[other]++] = held[other][j];
+            for (int i = 0; i < x.laid.n; i++)
+                if (x.laid.seat[i] == other) kept[other][kl[other]++] = x.laid.card[i];
+            for (int i = 0; i < nopt && !code; i++) {
+                PlayState st = x.st;
+                memcpy(st.hands, held, sizeof held);
+                memcpy(st.hlen, hl, sizeof hl);
+                st.first = opts[i];
+                code = deal_run(&x, &b, &st, (const int (*)[MAXH])kept, kl, crib, 4, x.g.thrown[me], x.g.nthrown[me],
+                                x.g.starter, &side);
+                if (!code) wins[i] += board_chance(&x, &b, side, x.gr.scores);
+            }
+        }
+        if (!failed(code)) {
+            PyObject *w = PyTuple_New(nopt);
+            for (int i = 0; w && i < nopt; i++) PyTuple_SET_ITEM(w, i, PyFloat_FromDouble(wins[i]));
+            out = w ? Py_BuildValue("(NN)", w, state_of(&mt)) : NULL;
+        }
+    }
+    PyBuffer_Release(&rb);
+    return out;
+}
+
 PyDoc_STRVAR(derive_doc, "derive(ints) -> rng.derive(*ints), for the tests");
 
 static PyObject *py_derive(PyObject *self, PyObject *arg) {
@@ -1739,8 +1917,10 @@ static PyMethodDef methods[] = {
     {"games", py_games, METH_VARARGS, games_doc},
     {"ev_values", py_ev_values, METH_O, ev_values_doc},
     {"rollout", py_rollout, METH_VARARGS, rollout_doc},
-    {"deal_rollout", py_deal_rollout, METH_VARARGS, deal_rollout_doc},
     {"mc_play", py_mc_play, METH_VARARGS, mc_play_doc},
+    {"win_table", py_win_table, METH_VARARGS, win_table_doc},
+    {"board_discard", py_board_discard, METH_VARARGS, board_discard_doc},
+    {"board_play", py_board_play, METH_VARARGS, board_play_doc},
     {"derive", py_derive, METH_O, derive_doc},
     {NULL, NULL, 0, NULL}};
 

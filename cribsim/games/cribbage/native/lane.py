@@ -273,26 +273,51 @@ def mc_play(view: Any, capsule: Any, packed: bytes, rollouts: int, rng: Any,
     return chosen
 
 
-class NativeDealRollout:
-    """``engine.rollout.DealRollout`` with every seat playing ``ev``'s one-ply rule, in C: the
-    rest of a deal to the end of its show from the real scores, ending the instant a side
-    reaches its target (two sides, one place)."""
+_WIN: list[tuple[Any, Any]] = []  # (the board table, its capsule): the one table a process reads
 
-    def __init__(self, view: Any, capsule: Any, packed: bytes, targets: Sequence[int]) -> None:
-        self.base = NativePlayRollout(view, capsule, packed)
-        self.scores, self.targets = tuple(view.scores), tuple(targets)
-        self.own = tuple(view.discarded)
 
-    def run(self, held: Sequence[Sequence[int]], kept: Sequence[Sequence[int]], crib: Sequence[int],
-            starter: int, first: int | None = None) -> tuple[int, list[int]]:
-        """(the side that reached its target first, or -1; the scores at the end), as
-        ``DealRollout.run``: every other seat knows the crib cards not the root seat's."""
-        b = self.base
-        assert b.c is not None
-        others = tuple(c for c in crib if c not in self.own)
-        side, scores = b.c.deal_rollout(b.packed, b.capsule, b.view, held, kept, crib, starter, self.scores,
-                                        self.targets, -1 if first is None else first, (others,) * len(kept))
-        return side, list(scores)
+def win_capsule(table: Sequence[Sequence[float]]) -> Any:
+    """The board table (the dealer's chance to win by both scores) handed to the C code once."""
+    if not _WIN or _WIN[0][0] is not table:
+        c = module()
+        assert c is not None
+        n = len(table)
+        flat = [v for row in table for v in row]
+        _WIN[:] = [(table, c.win_table(n, struct.pack(f"<{n * n}d", *flat)))]
+    return _WIN[0][1]
+
+
+def _searched(rng: Any, call: Any, *args: Any) -> tuple[float, ...]:
+    """A board search drawing from ``rng``'s own state (handed over and back): its wins."""
+    version, words, gauss = rng.getstate()
+    wins, words = call(*args, words)
+    rng.setstate((version, words, gauss))
+    out: tuple[float, ...] = wins
+    return out
+
+
+def board_discard(view: Any, capsule: Any, packed: bytes, throws: Sequence[Sequence[int]], samples: int, rng: Any,
+                  target: int, table: Sequence[Sequence[float]]) -> tuple[float, ...]:
+    """``ExpertStrategy.board_discard``'s samples in C: the chance to win summed over the deals
+    sampled, for each throw (best first)."""
+    c = module()
+    assert c is not None
+    fixed = NativePlayRollout(view, capsule, packed).view
+    flat = tuple(x for pair in throws for x in pair)
+    return _searched(rng, lambda *a: c.board_discard(packed, capsule, fixed, view.hand, flat, samples, a[0],
+                                                     tuple(view.scores), target, win_capsule(table)))
+
+
+def board_play(view: Any, capsule: Any, packed: bytes, options: Sequence[int], samples: int, rng: Any,
+               target: int, table: Sequence[Sequence[float]]) -> tuple[float, ...]:
+    """``ExpertStrategy.board_play``'s samples in C: the chance to win summed over the deals
+    sampled, for each card of ``options``."""
+    c = module()
+    assert c is not None
+    fixed = NativePlayRollout(view, capsule, packed).view
+    gos = tuple(x for pair in view.gos for x in pair)
+    return _searched(rng, lambda *a: c.board_play(packed, capsule, fixed, view.hand, tuple(options), gos, samples,
+                                                  a[0], tuple(view.scores), target, win_capsule(table)))
 
 
 def result(rules: Rules, out: tuple[Any, ...]) -> GameResult:
