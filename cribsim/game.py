@@ -191,6 +191,11 @@ class Game(ABC, Generic[R]):
         faster than the Python engine, game for game the same (None: no such lane)."""
         return None
 
+    def search_note(self, rules: R, strategies: Sequence[str]) -> str | None:
+        """Which of these strategies search in the faster lane under ``rules`` (for the start
+        line and run.json), or None."""
+        return None
+
     def allow_fast(self, allowed: bool) -> bool:
         """Whether the game's strategies may search in its faster lane in this process (a run
         with ``--no-fast``: no; the same decisions either way); returns the setting before."""

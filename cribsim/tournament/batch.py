@@ -122,12 +122,23 @@ def engine_line(ctx: dict[str, Any], tables: Sequence[Sequence[Sequence[int]]], 
             if lane is not None and lane.plays(table):
                 fast += 1
                 names.add(lane.name)
+    searches = _search_note(ctx)
     if not fast:
-        return engine + (" (--no-fast)" if not ctx.get("fast", True) else "")
+        return engine + (" (--no-fast)" if not ctx.get("fast", True) else "") + searches
     lanes = " and ".join(sorted(names))
     if fast == total:
-        return f"{lanes} lane (every table; a match with a game record or an opening: {engine})"
-    return f"{lanes} lane for {fast} of {total} tables, {engine} for the rest"
+        return f"{lanes} lane (every table; a match with a game record or an opening: {engine}){searches}"
+    return f"{lanes} lane for {fast} of {total} tables, {engine} for the rest{searches}"
+
+
+def _search_note(ctx: dict[str, Any]) -> str:
+    """What the game says of the strategies that search in its faster lane (``; ...``), if any."""
+    if not ctx.get("fast", True):
+        return ""
+    game = game_named(ctx["game"])
+    names = sorted({e.strategy for e in ctx["lineup"] if not e.isolated(ctx["game"])})
+    notes = {note for rules in ctx["variants"] if (note := game.search_note(rules, names))}
+    return "".join(f"; {note}" for note in sorted(notes))
 
 
 def _tell_result(bots: list[Any], rec: MatchRecord) -> None:

@@ -331,3 +331,14 @@ def test_experts_board_in_c_is_the_pythons_decision_by_decision(preset, monkeypa
         play_game(rules, [factory("expert", {"rollouts": 2, "board_samples": 6, "board_from": 121})(
             random.Random(m)), factory("ev")(random.Random(m))], 8, (m, 0))
         m += 1
+
+
+def test_the_start_line_says_which_strategies_search_natively(tmp_path, capsys):
+    cfg = tmp_path / "mc.yaml"
+    cfg.write_text("name: mc\nlineup: [{name: m, strategy: mc, params: {rollouts: 2, discard_rollouts: 2}}, ev]\n"
+                   "matches: 2\nseed: 1\n")
+    exp = load_experiment(cfg)
+    run_experiment(exp, tmp_path / "fast", serial=True, report=False)
+    assert "; mc search in the native lane" in capsys.readouterr().err
+    run_experiment(exp, tmp_path / "slow", serial=True, report=False, fast=False)
+    assert "search in the native lane" not in capsys.readouterr().err

@@ -109,6 +109,12 @@ class Cribbage(Game[Rules]):
     def fast_lane(self, rules: Rules, strategies: Sequence[tuple[str, dict[str, Any]]]) -> FastLane | None:
         return lane.fast_lane(rules, strategies)
 
+    def search_note(self, rules: Rules, strategies: Sequence[str]) -> str | None:
+        searching = [s for s in strategies if s in ("mc", "expert")]
+        if not searching or not lane.rollouts_for(rules):
+            return None
+        return f"{' and '.join(searching)} search in the native lane"
+
     def allow_fast(self, allowed: bool) -> bool:
         return lane.allow_rollouts(allowed)
 
