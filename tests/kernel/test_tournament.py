@@ -58,9 +58,11 @@ SMALL = """\
 
 
 def test_same_tables_serial_one_worker_two_workers_two_nodes(tmp_path, ray_cluster):
+    """The serial reference plays in the Python engine (``fast=False``); the Ray runs play in
+    the game's faster lane where it has one, in their workers: the same tables."""
     cfg = write(tmp_path, SMALL)
     exp = load_experiment(cfg)
-    run_experiment(exp, tmp_path / "serial", serial=True, quiet=True)
+    run_experiment(exp, tmp_path / "serial", serial=True, quiet=True, fast=False)
     m1 = run_experiment(exp, tmp_path / "w1", workers=1, quiet=True, batch_seconds=0.02)
     m2 = run_experiment(exp, tmp_path / "w2", workers=2, quiet=True, batch_seconds=0.02)
     ref = tables(tmp_path / "serial")
@@ -70,6 +72,8 @@ def test_same_tables_serial_one_worker_two_workers_two_nodes(tmp_path, ray_clust
     assert_rectangular(tmp_path / "serial")
     session = json.loads((tmp_path / "w2" / "run.json").read_text())["sessions"][-1]
     assert len(session["nodes"]) == 2, "the two-worker run should have used both nodes of the cluster"
+    lanes = json.loads((tmp_path / "serial" / "run.json").read_text())["sessions"][-1]["engine"]
+    assert "(--no-fast)" in lanes and session["engine"] != lanes  # the workers' lane is not the reference's
     # 12 matches per table: standard and partners have 3 two-entry tables, three-player 1 table
     assert m1.played == m2.played == 12 * 3 + 12 * 1 + 12 * 3
     # the manifest says nothing of the machine or the clock: the same run, the same bytes
