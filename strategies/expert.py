@@ -119,6 +119,7 @@ class ReadingMC(MCStrategy):
     ``ev`` at the defaults, 1)."""
 
     tries = 24
+    native_samples: ClassVar[bool] = True  # its sampler_for is the lane's reading (native_reading)
 
     def __init__(self, rng: random.Random, rollouts: int = 64, by_play: bool = True, slack: float = 0.1,
                  crib_weight: float = 1.0, reply_weight: float = 1.0) -> None:
@@ -141,8 +142,6 @@ class ReadingMC(MCStrategy):
             return hands
 
         return sample
-
-    native_sampler = sampler_for
 
     def native_reading(self) -> tuple[bool, float, int] | None:
         return self.by_play, self.slack, self.tries

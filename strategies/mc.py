@@ -80,8 +80,17 @@ def sampler(obs: Observation, unseen: list[int], rng: random.Random) -> Callable
     return sample
 
 
+def samples_natively(cls: type) -> bool:
+    """Whether the native lane's search reproduces ``cls``'s sampler: the class that defines
+    ``sampler_for`` says so itself (``native_samples``), so a subclass with a sampler of its own
+    searches in Python."""
+    owner = next(c for c in cls.__mro__ if "sampler_for" in vars(c))
+    return vars(owner).get("native_samples", False) is True
+
+
 class MCStrategy(EVStrategy):
     name = "mc"
+    native_samples: ClassVar[bool] = True  # its sampler_for is the lane's plain sampler
     params: ClassVar[tuple[Param, ...]] = EVStrategy.params + (
         Param("rollouts", int, 64, "play rollouts per decision", lo=1, hi=100_000),
         Param("discard_rollouts", int, 48, "pegging rollouts per discard candidate (0: ev's discard)",
@@ -108,8 +117,6 @@ class MCStrategy(EVStrategy):
         """How the other seats' cards are dealt in the rollouts (a subclass may read them)."""
         return sampler(obs, unseen, self.rng)
 
-    native_sampler = sampler_for  # the sampler the native lane's search reproduces (a subclass's own: none)
-
     def native_reading(self) -> tuple[bool, float, int] | None:
         """What the native search reads of the other player (``ReadingMC``: by_play, slack, tries)."""
         return None
@@ -123,7 +130,7 @@ class MCStrategy(EVStrategy):
         options = play_options(obs) if wild else [(c, c) for c in legal]
         if len(options) == 1:
             return options[0][0]
-        if not wild and type(self).sampler_for is type(self).native_sampler:
+        if not wild and samples_natively(type(self)):
             parts = self._native_parts(obs.rules)  # the whole search in C, where the lane can
             if parts is not None:
                 return legal[lane.mc_play(obs, parts[1], parts[2], self.rollouts, self.rng, self.native_reading())]

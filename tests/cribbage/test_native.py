@@ -342,3 +342,18 @@ def test_the_start_line_says_which_strategies_search_natively(tmp_path, capsys):
     assert "; mc search in the native lane" in capsys.readouterr().err
     run_experiment(exp, tmp_path / "slow", serial=True, report=False, fast=False)
     assert "search in the native lane" not in capsys.readouterr().err
+
+
+def test_a_subclass_with_a_sampler_of_its_own_searches_in_python():
+    from strategies.expert import ReadingMC
+    from strategies.mc import MCStrategy, samples_natively
+
+    class Peeker(MCStrategy):
+        def sampler_for(self, obs, unseen):
+            return super().sampler_for(obs, unseen)
+
+    class Quieter(ReadingMC):
+        rollouts_note = "no new sampler"
+
+    assert samples_natively(MCStrategy) and samples_natively(ReadingMC) and samples_natively(Quieter)
+    assert not samples_natively(Peeker)
