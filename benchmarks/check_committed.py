@@ -22,9 +22,27 @@ ROOT = Path(__file__).resolve().parents[1]
 UNTRACKED = ("matches.jsonl", "matches.jsonl.gz", "run.json", "resume.ckpt", ".cribsim.lock")
 
 
+def kept(name: str) -> list[str]:
+    """The files of results/NAME that git keeps, by their path inside it (sub-folders too: a
+    sweep's steps, a folder of game records); without git, every file but the untracked kinds."""
+    folder = ROOT / "results" / name
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z", "--", str(folder)], cwd=ROOT, capture_output=True,
+                                check=True).stdout.decode().split("\0")
+        return sorted(str(Path(p).relative_to(Path("results") / name)) for p in listed if p)
+    except (OSError, subprocess.CalledProcessError):
+        return sorted(str(f.relative_to(folder)) for f in folder.rglob("*") if f.is_file() and f.name not in UNTRACKED)
+
+
+def files(folder: Path, names: list[str]) -> dict[str, bytes]:
+    """Those files' bytes under ``folder`` (a missing one: absent)."""
+    return {n: (folder / n).read_bytes() for n in names if (folder / n).is_file()}
+
+
 def check(name: str) -> bool:
     committed = ROOT / "results" / name
-    before = {f.name: f.read_bytes() for f in committed.iterdir() if f.name not in UNTRACKED}
+    names = kept(name)
+    before = files(committed, names)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / name
         shutil.copytree(committed, out, ignore=shutil.ignore_patterns(*UNTRACKED))
@@ -34,8 +52,8 @@ def check(name: str) -> bool:
         for command in analyses(committed, out):
             subprocess.run([sys.executable, "-m", "cribsim", *command, "--quiet"], check=True, cwd=ROOT)
         seconds = time.monotonic() - t0
-        after = {f.name: f.read_bytes() for f in out.iterdir() if f.name not in UNTRACKED}
-    changed = sorted(n for n in before if after.get(n) != before[n]) + sorted(set(after) - set(before))
+        after = files(out, names)
+    changed = sorted(n for n in before if after.get(n) != before[n])
     print(f"{name}: {len(before)} committed files, {'changed: ' + ', '.join(changed) if changed else 'byte-identical'}"
           f" ({seconds:.0f} s)")
     return not changed
@@ -52,7 +70,10 @@ def analyses(committed: Path, out: Path) -> list[list[str]]:
                         + (["--baseline", baseline.group(1)] if baseline else [])
                         + (["--close", close.group(1)] if close else []))
     for f in sorted(committed.glob("positions_*.csv")):
-        commands.append(["positions", str(out), "--out", str(out), "--variant", f.stem.removeprefix("positions_")])
+        first = next(csv.DictReader(open(f)))  # its cells' side: the --bin it was made with
+        side = str(int(first["dealer_to"]) - int(first["dealer_from"]) + 1)
+        commands.append(["positions", str(out), "--out", str(out), "--variant", f.stem.removeprefix("positions_"),
+                         "--bin", side])
     if (committed / "dealstats.csv").exists():
         commands.append(["dealstats", str(out), "--out", str(out)])
     return commands
