@@ -357,3 +357,25 @@ def test_a_subclass_with_a_sampler_of_its_own_searches_in_python():
 
     assert samples_natively(MCStrategy) and samples_natively(ReadingMC) and samples_natively(Quieter)
     assert not samples_natively(Peeker)
+
+
+def test_the_search_calls_refuse_what_is_not_a_deal():
+    """The C calls check what they are handed (an exception, never a crash): a card seen twice,
+    a hand too long for the lane, a view cut short, a generator state of the wrong size."""
+    from strategies.ev import ev_values
+
+    rules = load_rules("standard")
+    c, packed = lane.module(), lane.pack_rules(rules)
+    values = lane.ev_capsule(rules, ev_values(rules, 1.0, 1.0, "rules"))
+    view = (0, 1, 51, 0, 0, 0, 0, 0)  # seat 0, dealer 1, the starter, seat 0 to play, nothing laid
+    bad = [lambda: c.rollout(packed, values, view, [[1, 2, 3, 4], [1, 6, 7, 8]], -1, None),
+           lambda: c.rollout(packed, values, view, [list(range(17)), [20, 21]], -1, None),
+           lambda: c.rollout(packed, values, view[:5], [[1, 2], [3, 4]], -1, None),
+           lambda: c.rollout(packed, values, view, [[1, 2], [3, 99]], -1, None),
+           lambda: c.rollout(packed, values, view, [[1, 2], [3, 4]], 7, None),
+           lambda: c.mc_play(packed, values, view, [1, 2], [1, 2], (), 4, (0,) * 624, None),
+           lambda: c.mc_play(packed, values, view, [1, 51], [1, 51], (), 4, (0,) * 625, None)]
+    for call in bad:
+        with pytest.raises((ValueError, TypeError, OverflowError)):
+            call()
+    assert c.rollout(packed, values, view, [[1, 2, 3, 4], [5, 6, 7, 8]], 2, None) is not None

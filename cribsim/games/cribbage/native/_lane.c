@@ -902,6 +902,7 @@ static int play_from(Game *g, PlayState *st) {
         hlen[seat]--;
         left--;
         count += value_of(c);
+        if (nranks == MAXPILE) return ILLEGAL; /* (cannot happen with a deal's cards) */
         ranks[nranks++] = rank_of(c);
         last = seat;
         int64_t pts = peg_points(r, ranks, nranks, count);
@@ -1321,6 +1322,29 @@ static int parse_discarded(PyObject *discarded, Game *g, int root) {
     return ok ? 0 : -1;
 }
 
+/* Whether every card a seat can see is one card: the hands, the cards laid, each seat's own
+ * discards (a seat's may repeat another's: the crib cards the others know), the starter and
+ * ``extra`` (the searching seat's hand); 0, or -1 with an error set. ev's counts by rank rely on
+ * it (a rank's cards left stay within 0..4). */
+static int distinct(const Game *g, const PlayState *st, const Laid *laid, const int *extra, int nextra) {
+    uint64_t common = 0;
+    int ok = 1;
+#define TAKE(mask, c) do { ok &= !((mask) >> (c) & 1U); (mask) |= 1ULL << (c); } while (0)
+    for (int s = 0; s < g->n; s++)
+        for (int i = 0; i < st->hlen[s]; i++) TAKE(common, st->hands[s][i]);
+    for (int i = 0; i < laid->n; i++) TAKE(common, laid->card[i]);
+    for (int i = 0; i < nextra; i++) TAKE(common, extra[i]);
+    if (g->starter >= 0) TAKE(common, g->starter);
+    for (int s = 0; s < g->n; s++) {
+        uint64_t mine = common;
+        for (int i = 0; i < g->nthrown[s]; i++) TAKE(mine, g->thrown[s][i]);
+    }
+#undef TAKE
+    if (st->nranks > laid->n) ok = 0; /* the pile is of cards laid */
+    if (!ok) PyErr_SetString(PyExc_ValueError, "a card seen twice (hands, cards laid, discards, starter)");
+    return ok ? 0 : -1;
+}
+
 /* A rollout's game and play state from Python's arguments: 0, or -1 with an error set. */
 static int rollout_setup(Game *g, PlayState *st, Rules *r, Py_buffer *rb, PyObject *values, PyObject *view,
                          PyObject *hands, PyObject *discarded, Laid *laid) {
@@ -1338,11 +1362,13 @@ static int rollout_setup(Game *g, PlayState *st, Rules *r, Py_buffer *rb, PyObje
     for (int s = 0; s < g->n; s++) g->kinds[s] = EV, g->ev[s] = t;
     for (int s = 0; s < r->nsides; s++) g->targets[s] = LOCKED; /* no side wins a rollout */
     st->last = st->first = -1;
-    if (laid) laid->n = 0;
+    Laid own;
+    if (!laid) laid = &own;
+    laid->n = 0;
     if (parse_view(view, g, st, laid) || (hands && parse_hands(hands, g, st)) ||
         parse_discarded(discarded, g, st->root))
         return -1;
-    return 0;
+    return distinct(g, st, laid, NULL, 0);
 }
 
 PyDoc_STRVAR(rollout_doc, "rollout(rules, values, view, hands, first, discarded) -> points pegged by each side\n\n"
@@ -1568,7 +1594,8 @@ static int search_setup(Search *x, PyObject *hand, PyObject *gos, PyObject *read
     const Rules *r = x->g.r;
     int n = x->n = x->g.n, me = x->me = x->st.root, hand_size = (int)(r->deal - r->discard), limit = (int)r->limit;
     static __thread int hand_buf[MAXH];
-    if ((x->hn = parse_cards(hand, hand_buf, MAXH)) < 0) return -1;
+    if ((x->hn = parse_cards(hand, hand_buf, MAXH)) < 0 || distinct(&x->g, &x->st, &x->laid, hand_buf, x->hn))
+        return -1;
     x->hand = hand_buf;
     uint64_t seen = 0;
     for (int i = 0; i < x->hn; i++) seen |= 1ULL << x->hand[i];
