@@ -122,8 +122,8 @@ class ReadingMC(MCStrategy):
     native_samples: ClassVar[bool] = True  # its sampler_for is the lane's reading (native_reading)
 
     def __init__(self, rng: random.Random, rollouts: int = 64, by_play: bool = True, slack: float = 0.1,
-                 crib_weight: float = 1.0, reply_weight: float = 1.0) -> None:
-        super().__init__(rng, rollouts, 0, crib_weight=crib_weight, reply_weight=reply_weight)
+                 crib_weight: float = 1.0, reply_weight: float = 1.0, tables: str = "rules") -> None:
+        super().__init__(rng, rollouts, 0, crib_weight=crib_weight, reply_weight=reply_weight, tables=tables)
         self.by_play = by_play
         self.slack = slack
 
@@ -227,8 +227,8 @@ class ExpertStrategy(EVStrategy):
     def __init__(self, rng: random.Random, peg_weight: float = 1.0, rollouts: int = 32, board_from: int = 40,
                  board_samples: int = 32, board_keeps: int = 4, crib_weight: float = 1.0, reply_weight: float = 1.0,
                  board_margin: float = 0.02, read: bool = True, read_play: bool = True,
-                 read_slack: float = 0.1) -> None:
-        super().__init__(rng, crib_weight, reply_weight)
+                 read_slack: float = 0.1, tables: str = "rules") -> None:
+        super().__init__(rng, crib_weight, reply_weight, tables)
         self.peg_weight = peg_weight
         self.board_from = board_from
         self.board_samples = board_samples
@@ -237,9 +237,9 @@ class ExpertStrategy(EVStrategy):
         self.peg_dealer, self.peg_pone = flat()
         self._mc: MCStrategy | None = None
         if rollouts and read:
-            self._mc = ReadingMC(rng, rollouts, read_play, read_slack, crib_weight, reply_weight)
+            self._mc = ReadingMC(rng, rollouts, read_play, read_slack, crib_weight, reply_weight, tables)
         elif rollouts:
-            self._mc = MCStrategy(rng, rollouts, 0, crib_weight=crib_weight, reply_weight=reply_weight)
+            self._mc = MCStrategy(rng, rollouts, 0, crib_weight=crib_weight, reply_weight=reply_weight, tables=tables)
         self._board_rules: Any = None
         self._board_ok = False
         self._win: list[list[float]] = []

@@ -100,8 +100,9 @@ class MCStrategy(EVStrategy):
     )
 
     def __init__(self, rng: random.Random, rollouts: int = 64, discard_rollouts: int = 48, discard_top: int = 3,
-                 discard_margin: float = 1.0, crib_weight: float = 1.0, reply_weight: float = 1.0) -> None:
-        super().__init__(rng, crib_weight, reply_weight)
+                 discard_margin: float = 1.0, crib_weight: float = 1.0, reply_weight: float = 1.0,
+                 tables: str = "rules") -> None:
+        super().__init__(rng, crib_weight, reply_weight, tables)
         self.rollouts = rollouts
         self.discard_rollouts = discard_rollouts
         self.discard_top = discard_top

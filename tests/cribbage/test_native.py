@@ -379,3 +379,12 @@ def test_the_search_calls_refuse_what_is_not_a_deal():
         with pytest.raises((ValueError, TypeError, OverflowError)):
             call()
     assert c.rollout(packed, values, view, [[1, 2, 3, 4], [5, 6, 7, 8]], 2, None) is not None
+
+
+def test_the_searchers_take_evs_tables_parameter_in_both_lanes():
+    """mc and expert inherit ev's ``tables`` parameter (values by the standard scoring whatever
+    the rules say); their searches in C value by the same tables as in Python."""
+    rules = build_rules({"players": 2, "scoring": {"pair": 3}}, "pairs at three")
+    for name, params in SEARCHERS:
+        names = [(name, dict(params, tables="standard")), ("ev", {})]
+        assert _search_games(rules, names, 2, True) == _search_games(rules, names, 2, False)

@@ -233,7 +233,8 @@ static void pmt_shuffle(PyMT *s, int *x, int n) { /* random.shuffle */
     }
 }
 
-static void pmt_sample(PyMT *s, const int *population, int n, int k, int *out) { /* random.sample */
+static int pmt_sample(PyMT *s, const int *population, int n, int k, int *out) { /* random.sample */
+    if (k < 0 || k > n || n > 52) return -1; /* (random.sample raises) */
     int setsize = 21;
     if (k > 5) {
         int p = 1;
@@ -257,6 +258,7 @@ static void pmt_sample(PyMT *s, const int *population, int n, int k, int *out) {
             out[i] = population[j];
         }
     }
+    return 0;
 }
 
 /* ---- the rules (lane.py pack_rules: the same order) ---------------------------------------- */
@@ -294,7 +296,7 @@ typedef struct {
     Rules val;
     double own[52 * 52], opp[52 * 52], single[13], hold[53][EV_HAND + 1][5], reply;
 } EvTables;
-enum { NOMEM = -1, ENDLESS = -2, ILLEGAL = -3 }; /* failures, told to Python with the GIL held */
+enum { NOMEM = -1, ENDLESS = -2, ILLEGAL = -3, UNSAMPLED = -4, OFFBOARD = -5 }; /* failures (the GIL held) */
 enum { REFUSED = 2, REPLAYED = 3 }; /* how a scripted replay ends (strategies/expert.py _Script) */
 
 static int rank_of(int c) { return c >> 2; }
@@ -1061,6 +1063,8 @@ static int failed(int code) {
     if (code == NOMEM) PyErr_NoMemory();
     else if (code == ENDLESS) PyErr_SetString(PyExc_RuntimeError, "a game did not end within 10,000 deals");
     else if (code == ILLEGAL) PyErr_SetString(PyExc_ValueError, "the rollout's first card is not legal");
+    else if (code == UNSAMPLED) PyErr_SetString(PyExc_ValueError, "a sample of more cards than are left");
+    else if (code == OFFBOARD) PyErr_SetString(PyExc_ValueError, "scores outside the board table");
     return code < 0;
 }
 
@@ -1070,9 +1074,13 @@ static int parse_rules(Py_buffer *buf, Rules *r) {
         return -1;
     }
     memcpy(r, buf->buf, sizeof *r);
-    if (r->players < 2 || r->players > MAXP || r->nsides < 2 || r->nsides > r->players || r->fifteen_total > 100 ||
-        r->fifteen_total < 11 || r->dealer_deal > MAXH || r->deal > MAXH || r->deal < 0 || r->dealer_deal < 0 || r->limit < 10 || r->run_min < 2 ||
-        (r->players - 1) * r->deal + r->dealer_deal + r->crib_from_deck + 1 > 52 || r->places < 1 ||
+    int sides_ok = 1;
+    for (int s = 0; s < MAXP; s++) sides_ok &= r->side_of[s] >= 0 && r->side_of[s] < (r->nsides > 0 ? r->nsides : 1);
+    if (r->players < 2 || r->players > MAXP || r->nsides < 2 || r->nsides > r->players || !sides_ok ||
+        r->fifteen_total > 100 || r->fifteen_total < 11 || r->dealer_deal > MAXH || r->deal > MAXH || r->deal < 1 ||
+        r->dealer_deal < 1 || r->discard < 0 || r->discard >= r->deal || r->dealer_discard < 0 ||
+        r->dealer_discard >= r->dealer_deal || r->crib_from_deck < 0 || r->limit < 10 || r->limit > 10000 ||
+        r->run_min < 2 || (r->players - 1) * r->deal + r->dealer_deal + r->crib_from_deck + 1 > 52 || r->places < 1 ||
         r->places > r->nsides) {
         PyErr_SetString(PyExc_ValueError, "rules outside the native lane's family");
         return -1;
@@ -1322,11 +1330,17 @@ static int parse_discarded(PyObject *discarded, Game *g, int root) {
     return ok ? 0 : -1;
 }
 
+/* A ValueError (unless one is set already): -1. */
+static int bad(const char *why) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, why);
+    return -1;
+}
+
 /* Whether every card a seat can see is one card: the hands, the cards laid, each seat's own
  * discards (a seat's may repeat another's: the crib cards the others know), the starter and
  * ``extra`` (the searching seat's hand); 0, or -1 with an error set. ev's counts by rank rely on
  * it (a rank's cards left stay within 0..4). */
-static int distinct(const Game *g, const PlayState *st, const Laid *laid, const int *extra, int nextra) {
+static int distinct(const Game *g, const PlayState *st, const Laid *laid, const int *extra, int nextra, int most) {
     uint64_t common = 0;
     int ok = 1;
 #define TAKE(mask, c) do { ok &= !((mask) >> (c) & 1U); (mask) |= 1ULL << (c); } while (0)
@@ -1340,9 +1354,13 @@ static int distinct(const Game *g, const PlayState *st, const Laid *laid, const 
         for (int i = 0; i < g->nthrown[s]; i++) TAKE(mine, g->thrown[s][i]);
     }
 #undef TAKE
+    if (!ok) return bad("a card seen twice (hands, cards laid, discards, starter)");
+    int hand_size = (int)(g->r->deal - g->r->discard);
+    for (int s = 0; s < g->n; s++) /* no seat holds and has laid more than a hand (so a pile fits) */
+        ok &= st->hlen[s] + st->pl.by_seat[s] <= hand_size &&
+              (s != st->root || !extra || st->pl.by_seat[s] + nextra <= most);
     if (st->nranks > laid->n) ok = 0; /* the pile is of cards laid */
-    if (!ok) PyErr_SetString(PyExc_ValueError, "a card seen twice (hands, cards laid, discards, starter)");
-    return ok ? 0 : -1;
+    return ok ? 0 : bad("more cards held and laid than a hand");
 }
 
 /* A rollout's game and play state from Python's arguments: 0, or -1 with an error set. */
@@ -1368,7 +1386,7 @@ static int rollout_setup(Game *g, PlayState *st, Rules *r, Py_buffer *rb, PyObje
     if (parse_view(view, g, st, laid) || (hands && parse_hands(hands, g, st)) ||
         parse_discarded(discarded, g, st->root))
         return -1;
-    return distinct(g, st, laid, NULL, 0);
+    return distinct(g, st, laid, NULL, 0, 0);
 }
 
 PyDoc_STRVAR(rollout_doc, "rollout(rules, values, view, hands, first, discarded) -> points pegged by each side\n\n"
@@ -1413,6 +1431,9 @@ static int parse_cards(PyObject *seq, int *out, int most) { return parse_ints(se
  * the rollouts of every legal card, in C ------------------------------------------------------ */
 
 typedef struct {
+    Rules r;         /* the rules (the games below point here) */
+    PyMT state;      /* the strategy's generator */
+    int hand_buf[MAXH];
     Game g;          /* the rollouts' game: every seat on ev's rule, the root's own discards */
     Game gr;         /* the reading's: the other player's drawn hand and discards, the replay */
     PlayState st;    /* the play as it stands */
@@ -1488,7 +1509,7 @@ static int read_draw(Search *x, int *held, int *nheld) {
     for (int t = 0; t < x->tries; t++) {
         int six[6], thrown[2], h[6], k = 0, bad = 0;
         memcpy(six, x->olaid, sizeof(int) * (size_t)x->nolaid);
-        pmt_sample(x->mt, x->unseen, x->nunseen, need, six + x->nolaid);
+        if (pmt_sample(x->mt, x->unseen, x->nunseen, need, six + x->nolaid)) return UNSAMPLED;
         memcpy(x->gr.hands[x->other], six, sizeof six);
         x->gr.hlen[x->other] = 6;
         ev_discard(&x->gr, x->other, 2, -1, x->gr.ev[x->other], thrown);
@@ -1590,13 +1611,13 @@ static PyObject *state_of(const PyMT *mt) {
 
 /* The search's fixed parts from the play as it stands: the unseen cards, the other seats' hand
  * sizes and gos' floors, and (reading) the other player's laid cards and floor. */
-static int search_setup(Search *x, PyObject *hand, PyObject *gos, PyObject *reading) {
+static int search_setup(Search *x, PyObject *hand, PyObject *gos, PyObject *reading, int most) {
     const Rules *r = x->g.r;
     int n = x->n = x->g.n, me = x->me = x->st.root, hand_size = (int)(r->deal - r->discard), limit = (int)r->limit;
-    static __thread int hand_buf[MAXH];
-    if ((x->hn = parse_cards(hand, hand_buf, MAXH)) < 0 || distinct(&x->g, &x->st, &x->laid, hand_buf, x->hn))
+    if ((x->hn = parse_cards(hand, x->hand_buf, MAXH)) < 0 ||
+        distinct(&x->g, &x->st, &x->laid, x->hand_buf, x->hn, most))
         return -1;
-    x->hand = hand_buf;
+    x->hand = x->hand_buf;
     uint64_t seen = 0;
     for (int i = 0; i < x->hn; i++) seen |= 1ULL << x->hand[i];
     for (int i = 0; i < x->laid.n; i++) seen |= 1ULL << x->laid.card[i];
@@ -1606,7 +1627,7 @@ static int search_setup(Search *x, PyObject *hand, PyObject *gos, PyObject *read
     for (int c = 0; c < 52; c++)
         if (!(seen >> c & 1U)) x->unseen[x->nunseen++] = c;
     int g[2 * MAXC], ng = gos == Py_None ? 0 : parse_ints(gos, g, 2 * MAXC, 10000); /* (seat, count) pairs */
-    if (ng < 0 || ng % 2) return -1;
+    if (ng < 0 || (ng % 2 && bad("the gos: seat and count pairs"))) return -1;
     for (int s = 0; s < n; s++) x->sizes[s] = hand_size - x->st.pl.by_seat[s], x->floor[s] = 0;
     for (int i = 0; i < ng; i += 2)
         if (g[i] < n && limit - g[i + 1] > x->floor[g[i]]) x->floor[g[i]] = limit - g[i + 1];
@@ -1619,7 +1640,10 @@ static int search_setup(Search *x, PyObject *hand, PyObject *gos, PyObject *read
         }
     x->reading = 0;
     if (reading != Py_None) {
-        if (!PyArg_ParseTuple(reading, "pdi", &x->by_play, &x->slack, &x->tries)) return -1;
+        PyObject *t = PySequence_Tuple(reading);
+        int ok = t && PyArg_ParseTuple(t, "pdi", &x->by_play, &x->slack, &x->tries);
+        Py_XDECREF(t);
+        if (!ok) return -1;
         x->reading = n == 2 && hand_size == 4 && r->discard == 2;
     }
     if (x->reading) {
@@ -1643,23 +1667,31 @@ PyDoc_STRVAR(mc_play_doc, "mc_play(rules, values, view, hand, legal, gos, rollou
                           "from ``state`` (random.Random.getstate()[1]); ``reading``: None, or (by_play, "
                           "slack, tries) for expert's ReadingMC.");
 
+/* A search's working state, made for one call (a callback while its arguments are read may
+ * search again: nothing is shared between calls). */
+static Search *new_search(void) {
+    Search *x = PyMem_Calloc(1, sizeof(Search));
+    if (!x) PyErr_NoMemory();
+    return x;
+}
+
 static PyObject *py_mc_play(PyObject *self, PyObject *args) {
     Py_buffer rb;
     PyObject *values, *view, *hand, *legal, *gos, *state, *reading, *out = NULL;
     int rollouts;
-    Rules r;
-    PyMT mt;
-    static __thread Search x; /* (large: kept off the stack) */
     (void)self;
     if (!PyArg_ParseTuple(args, "y*OOOOOiOO", &rb, &values, &view, &hand, &legal, &gos, &rollouts, &state, &reading))
         return NULL;
-    int cards[MAXH], nlegal;
-    if (!rollout_setup(&x.g, &x.st, &r, &rb, values, view, NULL, Py_None, &x.laid) && !parse_state(state, &mt) &&
-        (nlegal = parse_cards(legal, cards, MAXH)) > 0 && !search_setup(&x, hand, gos, reading)) {
-        x.mt = &mt;
-        int best = mc_choose(&x, cards, nlegal, rollouts);
-        if (!failed(best)) out = Py_BuildValue("(iN)", best, state_of(&mt));
+    Search *x = new_search();
+    int cards[MAXH], nlegal = 0;
+    if (x && !rollout_setup(&x->g, &x->st, &x->r, &rb, values, view, NULL, Py_None, &x->laid) &&
+        !parse_state(state, &x->state) && (nlegal = parse_cards(legal, cards, MAXH)) >= 0 &&
+        (nlegal > 0 || !bad("mc_play: no legal card")) && !search_setup(x, hand, gos, reading, (int)(x->r.deal - x->r.discard))) {
+        x->mt = &x->state;
+        int best = mc_choose(x, cards, nlegal, rollouts);
+        if (!failed(best)) out = Py_BuildValue("(iN)", best, state_of(&x->state));
     }
+    PyMem_Free(x);
     PyBuffer_Release(&rb);
     return out;
 }
@@ -1725,7 +1757,7 @@ static double board_chance(const Search *x, const Board *b, int side, const int6
     if (side >= 0) return side == b->side ? 1.0 : 0.0;
     int dealer_side = (int)x->g.r->side_of[x->g.dealer], nxt = 1 - dealer_side;
     int64_t a = scores[nxt], o = scores[dealer_side];
-    if (a < 0 || o < 0 || a >= b->win->n || o >= b->win->n) return -1.0; /* (cannot happen: under the target) */
+    if (a < 0 || o < 0 || a >= b->win->n || o >= b->win->n) return -1.0; /* off the table: the caller fails */
     double v = b->win->v[a * b->win->n + o];
     return nxt == b->side ? v : 1.0 - v;
 }
@@ -1775,56 +1807,90 @@ PyDoc_STRVAR(board_discard_doc, "board_discard(rules, values, view, hand, throws
                                 "-> (wins by throw, the generator's state after)\n\n"
                                 "ExpertStrategy.board_discard's samples: ``throws`` flat pairs, best first.");
 
+/* The board calls' common checks: two players (two sides, one place), the table, the scores. */
+static int board_setup(Search *x, Board *b, PyObject *scores, long long target, PyObject *win) {
+    const Rules *r = &x->r;
+    if (r->players != 2 || r->nsides != 2 || r->places != 1) return bad("the board: two players");
+    if (!(b->win = PyCapsule_GetPointer(win, WIN_CAPSULE)) || parse_scores(scores, b->scores, 2)) return -1;
+    b->target = target, b->side = (int)r->side_of[x->me];
+    x->gr = x->g;
+    x->mt = &x->state;
+    return 0;
+}
+
+/* A sampled deal's chance added to *wins: 0, or a failure. */
+static int add_chance(const Search *x, const Board *b, int side, double *wins) {
+    double p = board_chance(x, b, side, x->gr.scores);
+    if (p < 0) return OFFBOARD;
+    *wins += p;
+    return 0;
+}
+
+static PyObject *wins_and_state(const double *wins, int n, const PyMT *mt) {
+    PyObject *w = PyTuple_New(n);
+    for (int i = 0; w && i < n; i++) {
+        PyObject *f = PyFloat_FromDouble(wins[i]);
+        if (!f) { Py_CLEAR(w); break; }
+        PyTuple_SET_ITEM(w, i, f);
+    }
+    return w ? Py_BuildValue("(NN)", w, state_of(mt)) : NULL;
+}
+
+static int board_discard_run(Search *x, Board *b, const int *tw, int nt, int samples, double *wins) {
+    int me = x->me, other = 1 - me, code = 0, unseen[52], nu = 0;
+    uint64_t mine = 0;
+    for (int i = 0; i < x->hn; i++) mine |= 1ULL << x->hand[i];
+    for (int c = 0; c < 52; c++)
+        if (!(mine >> c & 1U)) unseen[nu++] = c;
+    if (nu < 7) return UNSAMPLED;
+    for (int k = 0; k < samples && !code; k++) {
+        int theirs[2], kept[MAXP][MAXH], kl[MAXP] = {0}, crib[4], side;
+        pmt_shuffle(x->mt, unseen, nu);
+        memcpy(x->gr.hands[other], unseen, sizeof(int) * 6);
+        x->gr.hlen[other] = 6;
+        ev_discard(&x->gr, other, 2, -1, x->gr.ev[other], theirs);
+        for (int i = 0; i < 6; i++)
+            if (unseen[i] != theirs[0] && unseen[i] != theirs[1]) kept[other][kl[other]++] = unseen[i];
+        for (int t = 0; t < nt && !code; t++) {
+            kl[me] = 0;
+            for (int i = 0; i < x->hn; i++)
+                if (x->hand[i] != tw[2 * t] && x->hand[i] != tw[2 * t + 1]) kept[me][kl[me]++] = x->hand[i];
+            crib[0] = tw[2 * t], crib[1] = tw[2 * t + 1], crib[2] = theirs[0], crib[3] = theirs[1];
+            code = deal_run(x, b, NULL, (const int (*)[MAXH])kept, kl, crib, 4, tw + 2 * t, 2, unseen[6], &side);
+            if (!code) code = add_chance(x, b, side, &wins[t]);
+        }
+    }
+    return code;
+}
+
 static PyObject *py_board_discard(PyObject *self, PyObject *args) {
     Py_buffer rb;
     PyObject *values, *view, *hand, *throws, *state, *scores, *win, *out = NULL;
     int samples;
     long long target;
-    Rules r;
-    PyMT mt;
-    static __thread Search x;
-    Board b;
     (void)self;
     if (!PyArg_ParseTuple(args, "y*OOOOiOOLO", &rb, &values, &view, &hand, &throws, &samples, &state, &scores,
                           &target, &win))
         return NULL;
-    int tw[2 * MAXH], ntw;
-    if (!rollout_setup(&x.g, &x.st, &r, &rb, values, view, NULL, Py_None, &x.laid) && !parse_state(state, &mt) &&
-        (ntw = parse_ints(throws, tw, 2 * MAXH, 51)) >= 2 && ntw % 2 == 0 && !search_setup(&x, hand, Py_None, Py_None) &&
-        (b.win = PyCapsule_GetPointer(win, WIN_CAPSULE)) && r.nsides == 2 && r.places == 1 &&
-        !parse_scores(scores, b.scores, (int)r.nsides)) {
+    Search *x = new_search();
+    Board b;
+    int tw[2 * MAXH], ntw = 0;
+    if (x && !rollout_setup(&x->g, &x->st, &x->r, &rb, values, view, NULL, Py_None, &x->laid) &&
+        !parse_state(state, &x->state) && (ntw = parse_ints(throws, tw, 2 * MAXH, 51)) >= 0 &&
+        ((ntw >= 2 && ntw % 2 == 0) || !bad("board_discard: throws as pairs of cards")) &&
+        !search_setup(x, hand, Py_None, Py_None, (int)x->r.deal) && !board_setup(x, &b, scores, target, win)) {
+        int ok = x->hn == 6; /* each throw: two cards of the hand */
+        for (int i = 0; ok && i < ntw; i++) {
+            int in = 0;
+            for (int j = 0; j < x->hn; j++) in |= x->hand[j] == tw[i];
+            ok = in && (i % 2 == 0 || tw[i] != tw[i - 1]);
+        }
         double wins[MAXH] = {0};
-        int nt = ntw / 2, me = x.me, other = 1 - me, code = 0, unseen[52], nu = 0;
-        b.target = target, b.side = (int)r.side_of[me];
-        x.gr = x.g;
-        x.mt = &mt;
-        uint64_t mine = 0;
-        for (int i = 0; i < x.hn; i++) mine |= 1ULL << x.hand[i];
-        for (int c = 0; c < 52; c++)
-            if (!(mine >> c & 1U)) unseen[nu++] = c;
-        for (int k = 0; k < samples && !code; k++) {
-            int theirs[2], kept[MAXP][MAXH], kl[MAXP] = {0}, crib[4], side;
-            pmt_shuffle(&mt, unseen, nu);
-            memcpy(x.gr.hands[other], unseen, sizeof(int) * 6);
-            x.gr.hlen[other] = 6;
-            ev_discard(&x.gr, other, 2, -1, x.gr.ev[other], theirs);
-            for (int i = 0; i < 6; i++)
-                if (unseen[i] != theirs[0] && unseen[i] != theirs[1]) kept[other][kl[other]++] = unseen[i];
-            for (int t = 0; t < nt && !code; t++) {
-                kl[me] = 0;
-                for (int i = 0; i < x.hn; i++)
-                    if (x.hand[i] != tw[2 * t] && x.hand[i] != tw[2 * t + 1]) kept[me][kl[me]++] = x.hand[i];
-                crib[0] = tw[2 * t], crib[1] = tw[2 * t + 1], crib[2] = theirs[0], crib[3] = theirs[1];
-                code = deal_run(&x, &b, NULL, (const int (*)[MAXH])kept, kl, crib, 4, tw + 2 * t, 2, unseen[6], &side);
-                if (!code) wins[t] += board_chance(&x, &b, side, x.gr.scores);
-            }
-        }
-        if (!failed(code)) {
-            PyObject *w = PyTuple_New(nt);
-            for (int t = 0; w && t < nt; t++) PyTuple_SET_ITEM(w, t, PyFloat_FromDouble(wins[t]));
-            out = w ? Py_BuildValue("(NN)", w, state_of(&mt)) : NULL;
-        }
+        if (!ok) bad("board_discard: a hand of six and throws of two of its cards");
+        else if (!failed(board_discard_run(x, &b, tw, ntw / 2, samples, wins)))
+            out = wins_and_state(wins, ntw / 2, &x->state);
     }
+    PyMem_Free(x);
     PyBuffer_Release(&rb);
     return out;
 }
@@ -1833,65 +1899,61 @@ PyDoc_STRVAR(board_play_doc, "board_play(rules, values, view, hand, options, gos
                              "-> (wins by option, the generator's state after)\n\n"
                              "ExpertStrategy.board_play's samples for the cards ``options``.");
 
+static int board_play_run(Search *x, Board *b, const int *opts, int nopt, int samples, double *wins) {
+    int me = x->me, other = 1 - me, code = 0, kept[MAXP][MAXH], kl[MAXP] = {0};
+    for (int i = 0; i < x->hn; i++) kept[me][kl[me]++] = x->hand[i];
+    for (int i = 0; i < x->laid.n; i++)
+        if (x->laid.seat[i] == me) kept[me][kl[me]++] = x->laid.card[i];
+    for (int k = 0; k < samples && !code; k++) {
+        int held[MAXP][MAXH], hl[MAXP], rest[MAXC], nr = 0, crib[MAXC], clen = x->g.nthrown[me], side;
+        plain_sample(x, held, hl);
+        memcpy(held[me], x->hand, sizeof(int) * (size_t)x->hn);
+        hl[me] = x->hn;
+        for (int i = 0; i < x->nunseen; i++) {
+            int taken = 0;
+            for (int j = 0; j < hl[other]; j++) taken |= held[other][j] == x->unseen[i];
+            if (!taken) rest[nr++] = x->unseen[i];
+        }
+        memcpy(crib, x->g.thrown[me], sizeof(int) * (size_t)clen);
+        if (pmt_sample(x->mt, rest, nr, 4 - clen, crib + clen)) return UNSAMPLED;
+        kl[other] = 0;
+        for (int j = 0; j < hl[other]; j++) kept[other][kl[other]++] = held[other][j];
+        for (int i = 0; i < x->laid.n; i++)
+            if (x->laid.seat[i] == other) kept[other][kl[other]++] = x->laid.card[i];
+        for (int i = 0; i < nopt && !code; i++) {
+            PlayState st = x->st;
+            memcpy(st.hands, held, sizeof held);
+            memcpy(st.hlen, hl, sizeof hl);
+            st.first = opts[i];
+            code = deal_run(x, b, &st, (const int (*)[MAXH])kept, kl, crib, 4, x->g.thrown[me], x->g.nthrown[me],
+                            x->g.starter, &side);
+            if (!code) code = add_chance(x, b, side, &wins[i]);
+        }
+    }
+    return code;
+}
+
 static PyObject *py_board_play(PyObject *self, PyObject *args) {
     Py_buffer rb;
     PyObject *values, *view, *hand, *options, *gos, *state, *scores, *win, *out = NULL;
     int samples;
     long long target;
-    Rules r;
-    PyMT mt;
-    static __thread Search x;
-    Board b;
     (void)self;
     if (!PyArg_ParseTuple(args, "y*OOOOOiOOLO", &rb, &values, &view, &hand, &options, &gos, &samples, &state, &scores,
                           &target, &win))
         return NULL;
-    int opts[MAXH], nopt;
-    if (!rollout_setup(&x.g, &x.st, &r, &rb, values, view, NULL, Py_None, &x.laid) && !parse_state(state, &mt) &&
-        (nopt = parse_cards(options, opts, MAXH)) > 0 && !search_setup(&x, hand, gos, Py_None) &&
-        (b.win = PyCapsule_GetPointer(win, WIN_CAPSULE)) && r.nsides == 2 && r.places == 1 &&
-        !parse_scores(scores, b.scores, (int)r.nsides) && x.g.starter >= 0) {
+    Search *x = new_search();
+    Board b;
+    int opts[MAXH], nopt = 0;
+    if (x && !rollout_setup(&x->g, &x->st, &x->r, &rb, values, view, NULL, Py_None, &x->laid) &&
+        !parse_state(state, &x->state) && (nopt = parse_cards(options, opts, MAXH)) >= 0 &&
+        (nopt > 0 || !bad("board_play: no card to value")) && !search_setup(x, hand, gos, Py_None, (int)(x->r.deal - x->r.discard)) &&
+        !board_setup(x, &b, scores, target, win) &&
+        (x->g.starter >= 0 || !bad("board_play: a play decision, with its starter"))) {
         double wins[MAXH] = {0};
-        int me = x.me, other = 1 - me, code = 0;
-        int kept[MAXP][MAXH], kl[MAXP] = {0};
-        b.target = target, b.side = (int)r.side_of[me];
-        x.gr = x.g;
-        x.mt = &mt;
-        for (int i = 0; i < x.hn; i++) kept[me][kl[me]++] = x.hand[i];
-        for (int i = 0; i < x.laid.n; i++)
-            if (x.laid.seat[i] == me) kept[me][kl[me]++] = x.laid.card[i];
-        for (int k = 0; k < samples && !code; k++) {
-            int held[MAXP][MAXH], hl[MAXP], rest[MAXC], nr = 0, crib[MAXC], clen = x.g.nthrown[me], side;
-            plain_sample(&x, held, hl);
-            memcpy(held[me], x.hand, sizeof(int) * (size_t)x.hn);
-            hl[me] = x.hn;
-            for (int i = 0; i < x.nunseen; i++) {
-                int taken = 0;
-                for (int j = 0; j < hl[other]; j++) taken |= held[other][j] == x.unseen[i];
-                if (!taken) rest[nr++] = x.unseen[i];
-            }
-            memcpy(crib, x.g.thrown[me], sizeof(int) * (size_t)clen);
-            pmt_sample(&mt, rest, nr, 4 - clen, crib + clen);
-            kl[other] = 0;
-            for (int j = 0; j < hl[other]; j++) kept[other][kl[other]++] = held[other][j];
-            for (int i = 0; i < x.laid.n; i++)
-                if (x.laid.seat[i] == other) kept[other][kl[other]++] = x.laid.card[i];
-            for (int i = 0; i < nopt && !code; i++) {
-                PlayState st = x.st;
-                memcpy(st.hands, held, sizeof held);
-                memcpy(st.hlen, hl, sizeof hl);
-                st.first = opts[i];
-                code = deal_run(&x, &b, &st, (const int (*)[MAXH])kept, kl, crib, 4, x.g.thrown[me], x.g.nthrown[me],
-                                x.g.starter, &side);
-                if (!code) wins[i] += board_chance(&x, &b, side, x.gr.scores);
-            }
-        }
-        if (!failed(code)) {
-            PyObject *w = PyTuple_New(nopt);
-            for (int i = 0; w && i < nopt; i++) PyTuple_SET_ITEM(w, i, PyFloat_FromDouble(wins[i]));
-            out = w ? Py_BuildValue("(NN)", w, state_of(&mt)) : NULL;
-        }
+        if (!failed(board_play_run(x, &b, opts, nopt, samples, wins))) out = wins_and_state(wins, nopt, &x->state);
     }
+    PyMem_Free(x);
     PyBuffer_Release(&rb);
     return out;
 }
