@@ -1359,7 +1359,7 @@ static int distinct(const Game *g, const PlayState *st, const Laid *laid, const 
     for (int s = 0; s < g->n; s++) /* no seat holds and has laid more than a hand (so a pile fits) */
         ok &= st->hlen[s] + st->pl.by_seat[s] <= hand_size &&
               (s != st->root || !extra || st->pl.by_seat[s] + nextra <= most);
-    if (st->nranks > laid->n) ok = 0; /* the pile is of cards laid */
+    if (st->nranks > laid->n && st->nranks + g->n * hand_size > MAXPILE - 1) ok = 0; /* the pile, and all to come */
     return ok ? 0 : bad("more cards held and laid than a hand");
 }
 
