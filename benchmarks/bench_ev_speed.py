@@ -13,25 +13,14 @@ is installed: the first line says which)."""
 import argparse
 import statistics
 import sys
-import time
 
-from common import rate  # benchmarks/common.py (run from this folder or the project root)
+from common import native_rate, rate  # benchmarks/common.py (run from this folder or the project root)
 
 from cribsim import compiled
 from cribsim.games.cribbage.native import lane
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
-
-
-def native_rate(native, seconds: float, start: int, chunk: int = 200) -> tuple[float, int]:
-    """(games per second, games played) of the native lane's ``games`` batch, ev in both seats."""
-    games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        native.games(1, start + games, chunk, (0, 1))
-        games += chunk
-    return games / (time.perf_counter() - t0), games
 
 
 def fast(rounds: int, seconds: float, warmup: float) -> None:
@@ -42,14 +31,14 @@ def fast(rounds: int, seconds: float, warmup: float) -> None:
     native = lane.fast_lane(rules, [("ev", {})] * 2)
     engine = make_strategies([factory("ev")] * 2)
     rate(rules, engine, warmup, 10**9, 50)
-    native_rate(native, 1.0, 10**9)
+    native_rate(native, 1.0, 10**9, 200)
     ours, theirs, ours_at, theirs_at = [], [], 0, 0
     print(f"engine: {'compiled (mypyc)' if compiled() else 'pure Python'} against the native lane")
     for _ in range(rounds):
         r, n = rate(rules, engine, seconds, theirs_at, 20)
         theirs.append(r)
         theirs_at += n
-        r, n = native_rate(native, seconds, ours_at)
+        r, n = native_rate(native, seconds, ours_at, 200)
         ours.append(r)
         ours_at += n
         print(f"ev vs ev: engine {theirs[-1]:,.0f} games/s  native {ours[-1]:,.0f} games/s  "

@@ -25,7 +25,7 @@ import statistics
 import sys
 import time
 
-from common import rate  # benchmarks/common.py (run from this folder or the project root)
+from common import native_rate, rate  # benchmarks/common.py (run from this folder or the project root)
 
 from cribsim import compiled
 from cribsim.matchplay import make_strategies
@@ -55,16 +55,6 @@ def openspiel_cpp_rate(game, seconds: float, bots, start: int) -> tuple[float, i
     return games / (time.perf_counter() - t0), games
 
 
-def native_rate(native, seconds: float, start: int, chunk: int = 2000) -> tuple[float, int]:
-    """(games per second, games played) of ``native.games`` (a NativeLane) over both seats."""
-    games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        native.games(1, start + games, chunk, (0, 1))
-        games += chunk
-    return games / (time.perf_counter() - t0), games
-
-
 def fast(game, rounds: int, seconds: float) -> None:
     """Both sides compiled: OpenSpiel's C++ evaluate_bots against the native lane."""
     import pyspiel
@@ -76,19 +66,19 @@ def fast(game, rounds: int, seconds: float) -> None:
     native = lane.fast_lane(load_rules("standard"), [("random", {})] * 2)
     bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(2)]
     openspiel_cpp_rate(game, 1.0, bots, 0)
-    native_rate(native, 1.0, 10**7)
+    native_rate(native, 1.0, 10**7, 2000)
     print("cribsim: native lane; OpenSpiel: C++ evaluate_bots with C++ uniform random bots")
     ours, theirs, ours_at, theirs_at = [], [], 0, 0
     for _ in range(rounds):
         r, n = openspiel_cpp_rate(game, seconds, bots, theirs_at)
         theirs.append(r)
         theirs_at += n
-        r, n = native_rate(native, seconds, ours_at)
+        r, n = native_rate(native, seconds, ours_at, 2000)
         ours.append(r)
         ours_at += n
         print(f"openspiel C++ {theirs[-1]:,.0f} games/s  cribsim native {ours[-1]:,.0f} games/s  "
               f"ratio {ours[-1] / theirs[-1]:.2f}")
-    greedy, _ = native_rate(lane.fast_lane(load_rules("standard"), [("greedy", {})] * 2), seconds, 0)
+    greedy, _ = native_rate(lane.fast_lane(load_rules("standard"), [("greedy", {})] * 2), seconds, 0, 2000)
     print(f"cribsim native, greedy against greedy (for reference): {greedy:,.0f} games/s")
     print(f"cribsim native/openspiel C++ (median rates): {statistics.median(ours) / statistics.median(theirs):.2f}")
 

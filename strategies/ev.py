@@ -236,12 +236,14 @@ class EVStrategy(Strategy):
     def _native_parts(self, rules: Rules) -> tuple[Rules, Any, bytes] | None:
         """Its values handed to the native lane for ``rules`` (made once a rule set), or None
         where the lane does not play them or a subclass plays by another one-ply rule."""
-        if type(self).one_ply is not EVStrategy.one_ply or not lane.rollouts_for(rules):
+        if type(self).one_ply is not EVStrategy.one_ply or not lane.rollouts_allowed():
             return None
-        if self._native is None or self._native[0] is not rules:
-            values = ev_values(rules, self.crib_weight, self.reply_weight, self.tables)
-            self._native = (rules, lane.ev_capsule(rules, values), lane.pack_rules(rules))
-        return self._native
+        if self._native is None or self._native[0] is not rules:  # the lane's checks, once a rule set
+            capsule = None
+            if lane.rollouts_for(rules):
+                capsule = lane.ev_capsule(rules, ev_values(rules, self.crib_weight, self.reply_weight, self.tables))
+            self._native = (rules, capsule, lane.pack_rules(rules) if capsule is not None else b"")
+        return self._native if self._native[1] is not None else None
 
     def native_rollout(self, view: Observation, from_start: bool = False) -> NativePlayRollout | None:
         """Rollouts of the rest of a play from ``view`` in C, every seat on this player's one-ply

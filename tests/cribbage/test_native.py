@@ -368,17 +368,17 @@ def test_the_search_calls_refuse_what_is_not_a_deal():
     c, packed = lane.module(), lane.pack_rules(rules)
     values = lane.ev_capsule(rules, ev_values(rules, 1.0, 1.0, "rules"))
     view = (0, 1, 51, 0, 0, 0, 0, 0)  # seat 0, dealer 1, the starter, seat 0 to play, nothing laid
-    bad = [lambda: c.rollout(packed, values, view, [[1, 2, 3, 4], [1, 6, 7, 8]], -1, None),
-           lambda: c.rollout(packed, values, view, [list(range(17)), [20, 21]], -1, None),
-           lambda: c.rollout(packed, values, view[:5], [[1, 2], [3, 4]], -1, None),
-           lambda: c.rollout(packed, values, view, [[1, 2], [3, 99]], -1, None),
-           lambda: c.rollout(packed, values, view, [[1, 2], [3, 4]], 7, None),
+    bad = [lambda: c.rollout(packed, values, view, [[1, 2, 3, 4], [1, 6, 7, 8]], -1),
+           lambda: c.rollout(packed, values, view, [list(range(17)), [20, 21]], -1),
+           lambda: c.rollout(packed, values, view[:5], [[1, 2], [3, 4]], -1),
+           lambda: c.rollout(packed, values, view, [[1, 2], [3, 99]], -1),
+           lambda: c.rollout(packed, values, view, [[1, 2], [3, 4]], 7),
            lambda: c.mc_play(packed, values, view, [1, 2], [1, 2], (), 4, (0,) * 624, None),
            lambda: c.mc_play(packed, values, view, [1, 51], [1, 51], (), 4, (0,) * 625, None)]
     for call in bad:
         with pytest.raises((ValueError, TypeError, OverflowError)):
             call()
-    assert c.rollout(packed, values, view, [[1, 2, 3, 4], [5, 6, 7, 8]], 2, None) is not None
+    assert c.rollout(packed, values, view, [[1, 2, 3, 4], [5, 6, 7, 8]], 2) is not None
 
 
 def test_the_searchers_take_evs_tables_parameter_in_both_lanes():

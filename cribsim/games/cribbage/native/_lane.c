@@ -1251,6 +1251,20 @@ static int int_at(PyObject *seq, Py_ssize_t i, int lo, int hi) {
 /* A rollout's view (lane.py NativePlayRollout packs it): root seat, dealer, starter (-1: not
  * cut), turn, count, then counted runs: the pile's cards, the (seat, card) pairs laid this deal
  * and the root seat's discards. */
+/* The ints of a sequence, each in [0, hi], into ``out`` (at most ``most``): how many, or -1 with
+ * an error set. */
+static int parse_ints(PyObject *seq, int *out, int most, int hi) {
+    PyObject *c = PySequence_Fast(seq, "cards: a sequence");
+    if (!c) return -1;
+    int n = (int)PySequence_Fast_GET_SIZE(c), ok = n <= most;
+    for (int i = 0; ok && i < n; i++) ok = (out[i] = int_at(c, i, 0, hi)) >= 0;
+    Py_DECREF(c);
+    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cards: too many");
+    return ok ? n : -1;
+}
+
+static int parse_cards(PyObject *seq, int *out, int most) { return parse_ints(seq, out, most, 51); }
+
 /* The cards laid this deal, in order (a search's view of the play so far). */
 typedef struct {
     int seat[MAXC], card[MAXC], n;
@@ -1298,35 +1312,10 @@ static int parse_hands(PyObject *hands, Game *g, PlayState *st) {
     PyObject *h = PySequence_Fast(hands, "rollout: hands by seat");
     if (!h) return -1;
     int ok = PySequence_Fast_GET_SIZE(h) == g->n;
-    for (int s = 0; ok && s < g->n; s++) {
-        PyObject *cards = PySequence_Fast(PySequence_Fast_GET_ITEM(h, s), "rollout: a hand is a sequence");
-        ok = cards && PySequence_Fast_GET_SIZE(cards) <= MAXH;
-        for (Py_ssize_t i = 0; ok && i < PySequence_Fast_GET_SIZE(cards); i++)
-            ok = (st->hands[s][st->hlen[s]++] = int_at(cards, i, 0, 51)) >= 0;
-        Py_XDECREF(cards);
-    }
+    for (int s = 0; ok && s < g->n; s++)
+        ok = (st->hlen[s] = parse_cards(PySequence_Fast_GET_ITEM(h, s), st->hands[s], MAXH)) >= 0;
     Py_DECREF(h);
     if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rollout: one hand a seat, at most 16 cards");
-    return ok ? 0 : -1;
-}
-
-/* What every other seat is to know it threw (a sequence by seat, or None: nothing). */
-static int parse_discarded(PyObject *discarded, Game *g, int root) {
-    if (discarded == Py_None) return 0;
-    PyObject *d = PySequence_Fast(discarded, "rollout: discards by seat");
-    if (!d) return -1;
-    int ok = PySequence_Fast_GET_SIZE(d) == g->n;
-    for (int s = 0; ok && s < g->n; s++) {
-        if (s == root) continue;
-        PyObject *cards = PySequence_Fast(PySequence_Fast_GET_ITEM(d, s), "rollout: discards are a sequence");
-        ok = cards && PySequence_Fast_GET_SIZE(cards) <= MAXH;
-        g->nthrown[s] = 0;
-        for (Py_ssize_t i = 0; ok && i < PySequence_Fast_GET_SIZE(cards); i++)
-            ok = (g->thrown[s][g->nthrown[s]++] = int_at(cards, i, 0, 51)) >= 0;
-        Py_XDECREF(cards);
-    }
-    Py_DECREF(d);
-    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rollout: one list of discards a seat");
     return ok ? 0 : -1;
 }
 
@@ -1365,7 +1354,7 @@ static int distinct(const Game *g, const PlayState *st, const Laid *laid, const 
 
 /* A rollout's game and play state from Python's arguments: 0, or -1 with an error set. */
 static int rollout_setup(Game *g, PlayState *st, Rules *r, Py_buffer *rb, PyObject *values, PyObject *view,
-                         PyObject *hands, PyObject *discarded, Laid *laid) {
+                         PyObject *hands, Laid *laid) {
     memset(g, 0, sizeof *g);
     memset(st, 0, sizeof *st);
     if (parse_rules(rb, r)) return -1;
@@ -1383,28 +1372,25 @@ static int rollout_setup(Game *g, PlayState *st, Rules *r, Py_buffer *rb, PyObje
     Laid own;
     if (!laid) laid = &own;
     laid->n = 0;
-    if (parse_view(view, g, st, laid) || (hands && parse_hands(hands, g, st)) ||
-        parse_discarded(discarded, g, st->root))
-        return -1;
+    if (parse_view(view, g, st, laid) || (hands && parse_hands(hands, g, st))) return -1;
     return distinct(g, st, laid, NULL, 0, 0);
 }
 
-PyDoc_STRVAR(rollout_doc, "rollout(rules, values, view, hands, first, discarded) -> points pegged by each side\n\n"
+PyDoc_STRVAR(rollout_doc, "rollout(rules, values, view, hands, first) -> points pegged by each side\n\n"
                           "The rest of a play from ``view`` (lane.py NativePlayRollout), every seat playing ev's "
                           "one-ply rule with ``values`` from what it can see, the root seat laying ``first`` "
-                          "(-1: its rule chooses) at its first decision, every other seat knowing it threw "
-                          "``discarded[seat]`` (None: nothing): engine/rollout.py PlayRollout.run.");
+                          "(-1: its rule chooses) at its first decision: engine/rollout.py PlayRollout.run.");
 
 static PyObject *py_rollout(PyObject *self, PyObject *args) {
     Py_buffer rb;
-    PyObject *values, *view, *hands, *discarded, *out = NULL;
+    PyObject *values, *view, *hands, *out = NULL;
     int first;
     Rules r;
     Game g;
     PlayState st;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*OOOiO", &rb, &values, &view, &hands, &first, &discarded)) return NULL;
-    if (!rollout_setup(&g, &st, &r, &rb, values, view, hands, discarded, NULL)) {
+    if (!PyArg_ParseTuple(args, "y*OOOi", &rb, &values, &view, &hands, &first)) return NULL;
+    if (!rollout_setup(&g, &st, &r, &rb, values, view, hands, NULL)) {
         st.first = first;
         if (!failed(play_from(&g, &st))) out = ints(g.scores, r.nsides);
     }
@@ -1412,19 +1398,6 @@ static PyObject *py_rollout(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* The ints of a sequence, each in [0, hi], into ``out`` (at most ``most``): how many, or -1 with
- * an error set. */
-static int parse_ints(PyObject *seq, int *out, int most, int hi) {
-    PyObject *c = PySequence_Fast(seq, "cards: a sequence");
-    if (!c) return -1;
-    int n = (int)PySequence_Fast_GET_SIZE(c), ok = n <= most;
-    for (int i = 0; ok && i < n; i++) ok = (out[i] = int_at(c, i, 0, hi)) >= 0;
-    Py_DECREF(c);
-    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cards: too many");
-    return ok ? n : -1;
-}
-
-static int parse_cards(PyObject *seq, int *out, int most) { return parse_ints(seq, out, most, 51); }
 
 /* ---- mc's play decision (strategies/mc.py MCStrategy.play, expert.py ReadingMC and Reader):
  * the sampling from the strategy's own generator state, the reading of the other player, and
@@ -1684,7 +1657,7 @@ static PyObject *py_mc_play(PyObject *self, PyObject *args) {
         return NULL;
     Search *x = new_search();
     int cards[MAXH], nlegal = 0;
-    if (x && !rollout_setup(&x->g, &x->st, &x->r, &rb, values, view, NULL, Py_None, &x->laid) &&
+    if (x && !rollout_setup(&x->g, &x->st, &x->r, &rb, values, view, NULL, &x->laid) &&
         !parse_state(state, &x->state) && (nlegal = parse_cards(legal, cards, MAXH)) >= 0 &&
         (nlegal > 0 || !bad("mc_play: no legal card")) && !search_setup(x, hand, gos, reading, (int)(x->r.deal - x->r.discard))) {
         x->mt = &x->state;
@@ -1875,7 +1848,7 @@ static PyObject *py_board_discard(PyObject *self, PyObject *args) {
     Search *x = new_search();
     Board b;
     int tw[2 * MAXH], ntw = 0;
-    if (x && !rollout_setup(&x->g, &x->st, &x->r, &rb, values, view, NULL, Py_None, &x->laid) &&
+    if (x && !rollout_setup(&x->g, &x->st, &x->r, &rb, values, view, NULL, &x->laid) &&
         !parse_state(state, &x->state) && (ntw = parse_ints(throws, tw, 2 * MAXH, 51)) >= 0 &&
         ((ntw >= 2 && ntw % 2 == 0) || !bad("board_discard: throws as pairs of cards")) &&
         !search_setup(x, hand, Py_None, Py_None, (int)x->r.deal) && !board_setup(x, &b, scores, target, win)) {
@@ -1945,7 +1918,7 @@ static PyObject *py_board_play(PyObject *self, PyObject *args) {
     Search *x = new_search();
     Board b;
     int opts[MAXH], nopt = 0;
-    if (x && !rollout_setup(&x->g, &x->st, &x->r, &rb, values, view, NULL, Py_None, &x->laid) &&
+    if (x && !rollout_setup(&x->g, &x->st, &x->r, &rb, values, view, NULL, &x->laid) &&
         !parse_state(state, &x->state) && (nopt = parse_cards(options, opts, MAXH)) >= 0 &&
         (nopt > 0 || !bad("board_play: no card to value")) && !search_setup(x, hand, gos, Py_None, (int)(x->r.deal - x->r.discard)) &&
         !board_setup(x, &b, scores, target, win) &&

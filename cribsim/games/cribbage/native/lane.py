@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -216,6 +216,11 @@ def allow_rollouts(allowed: bool) -> bool:
     return before
 
 
+def rollouts_allowed() -> bool:
+    """Whether search strategies may roll out in the lane in this process now."""
+    return _ROLLOUTS[0]
+
+
 def rollouts_for(rules: Rules) -> bool:
     """Whether :class:`NativePlayRollout` plays ``rules``: allowed, built, in the family, and
     hands that ev's reply chances hold."""
@@ -230,6 +235,24 @@ def ev_capsule(rules: Rules, values: EvValues) -> Any:
     return c.ev_values(pack_ev(rules, values))
 
 
+def flat(pairs: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """Pairs (seat and card, seat and count, two cards) as one run of ints, as the C code reads them."""
+    return tuple(x for pair in pairs for x in pair)
+
+
+def view_of(view: Any, from_start: bool = False) -> tuple[int, ...]:
+    """A seat's observation as the C searches read it (``_lane.c`` parse_view): the seat, the
+    dealer, the starter (-1: not cut), whose turn, the count, then counted runs of the pile, the
+    cards laid (seat and card) and the seat's own discards; ``from_start``, or a discard decision,
+    is the play from its first card."""
+    at_start = from_start or (view.starter is None and not view.played)
+    turn = (view.dealer + 1) % view.rules.players if at_start else view.seat
+    count, pile, played = (0, (), ()) if at_start else (view.count, tuple(view.pile), tuple(view.played))
+    starter = -1 if view.starter is None else view.starter
+    return (view.seat, view.dealer, starter, turn, count, len(pile), *pile, len(played), *flat(played),
+            len(view.discarded), *view.discarded)
+
+
 class NativePlayRollout:
     """``engine.rollout.PlayRollout`` with every seat playing ``ev``'s one-ply rule (by the values
     in ``capsule``, :func:`ev_capsule`), in C: built once per decision from the seat's view,
@@ -237,40 +260,36 @@ class NativePlayRollout:
 
     def __init__(self, view: Any, capsule: Any, packed: bytes, from_start: bool = False) -> None:
         self.c, self.capsule, self.packed = module(), capsule, packed
-        at_start = from_start or (view.starter is None and not view.played)  # the play from its start
-        turn = (view.dealer + 1) % view.rules.players if at_start else view.seat
-        count, pile, played = (0, (), ()) if at_start else (view.count, tuple(view.pile), tuple(view.played))
-        starter = -1 if view.starter is None else view.starter
-        self.view = (view.seat, view.dealer, starter, turn, count, len(pile), *pile,
-                     len(played), *(x for pair in played for x in pair), len(view.discarded), *view.discarded)
+        self.view = view_of(view, from_start)
 
-    def run(self, hands: Sequence[Sequence[int]], first: int | None = None,
-            discarded: Sequence[Sequence[int]] | None = None) -> list[int]:
+    def run(self, hands: Sequence[Sequence[int]], first: int | None = None) -> list[int]:
         """Points pegged by each side from here to the end of the play, ``hands`` held by seat
-        and ``first`` laid by the root seat (None: its rule chooses); ``discarded``: what each
-        other seat is to know it threw (by seat)."""
+        and ``first`` laid by the root seat (None: its rule chooses)."""
         assert self.c is not None
         points: list[int] = list(self.c.rollout(self.packed, self.capsule, self.view, hands,
-                                                -1 if first is None else first, discarded))
+                                                -1 if first is None else first))
         return points
 
+
+def _drawing(rng: Any, search: Callable[[Any], tuple[Any, Any]]) -> Any:
+    """What a search in C returns, the search drawing from ``rng``'s own state: its words go to
+    the C code (``getstate``) and come back (``setstate``), so the draws go on as in Python."""
+    version, words, gauss = rng.getstate()
+    answer, words = search(words)
+    rng.setstate((version, words, gauss))
+    return answer
 
 
 def mc_play(view: Any, capsule: Any, packed: bytes, rollouts: int, rng: Any,
             reading: tuple[bool, float, int] | None) -> int:
     """``MCStrategy.play``'s search in C for a seat with ``view`` (its observation): which of
-    ``view.legal`` it lays. The samples are drawn from ``rng``'s own state, handed to the C code
-    and back (``getstate``, ``setstate``), so its draws go on as in Python; ``reading``: None, or
-    expert's reading of the other player (by the play, its slack, the draws it tries)."""
+    ``view.legal`` it lays; ``reading``: None, or expert's reading of the other player (by the
+    play, its slack, the draws it tries)."""
     c = module()
     assert c is not None
-    fixed = NativePlayRollout(view, capsule, packed).view
-    gos = tuple(x for pair in view.gos for x in pair)
-    version, words, gauss = rng.getstate()
-    best, words = c.mc_play(packed, capsule, fixed, view.hand, view.legal, gos, rollouts, words, reading)
-    rng.setstate((version, words, gauss))
-    chosen: int = best
-    return chosen
+    best: int = _drawing(rng, lambda words: c.mc_play(packed, capsule, view_of(view), view.hand, view.legal,
+                                                      flat(view.gos), rollouts, words, reading))
+    return best
 
 
 _WIN: list[tuple[Any, Any]] = []  # (the board table, its capsule): the one table a process reads
@@ -282,18 +301,8 @@ def win_capsule(table: Sequence[Sequence[float]]) -> Any:
         c = module()
         assert c is not None
         n = len(table)
-        flat = [v for row in table for v in row]
-        _WIN[:] = [(table, c.win_table(n, struct.pack(f"<{n * n}d", *flat)))]
+        _WIN[:] = [(table, c.win_table(n, struct.pack(f"<{n * n}d", *(p for row in table for p in row))))]
     return _WIN[0][1]
-
-
-def _searched(rng: Any, call: Any, *args: Any) -> tuple[float, ...]:
-    """A board search drawing from ``rng``'s own state (handed over and back): its wins."""
-    version, words, gauss = rng.getstate()
-    wins, words = call(*args, words)
-    rng.setstate((version, words, gauss))
-    out: tuple[float, ...] = wins
-    return out
 
 
 def board_discard(view: Any, capsule: Any, packed: bytes, throws: Sequence[Sequence[int]], samples: int, rng: Any,
@@ -302,10 +311,10 @@ def board_discard(view: Any, capsule: Any, packed: bytes, throws: Sequence[Seque
     sampled, for each throw (best first)."""
     c = module()
     assert c is not None
-    fixed = NativePlayRollout(view, capsule, packed).view
-    flat = tuple(x for pair in throws for x in pair)
-    return _searched(rng, lambda *a: c.board_discard(packed, capsule, fixed, view.hand, flat, samples, a[0],
-                                                     tuple(view.scores), target, win_capsule(table)))
+    wins: tuple[float, ...] = _drawing(rng, lambda words: c.board_discard(
+        packed, capsule, view_of(view), view.hand, flat(throws), samples, words, tuple(view.scores), target,
+        win_capsule(table)))
+    return wins
 
 
 def board_play(view: Any, capsule: Any, packed: bytes, options: Sequence[int], samples: int, rng: Any,
@@ -314,10 +323,10 @@ def board_play(view: Any, capsule: Any, packed: bytes, options: Sequence[int], s
     sampled, for each card of ``options``."""
     c = module()
     assert c is not None
-    fixed = NativePlayRollout(view, capsule, packed).view
-    gos = tuple(x for pair in view.gos for x in pair)
-    return _searched(rng, lambda *a: c.board_play(packed, capsule, fixed, view.hand, tuple(options), gos, samples,
-                                                  a[0], tuple(view.scores), target, win_capsule(table)))
+    wins: tuple[float, ...] = _drawing(rng, lambda words: c.board_play(
+        packed, capsule, view_of(view), view.hand, tuple(options), flat(view.gos), samples, words,
+        tuple(view.scores), target, win_capsule(table)))
+    return wins
 
 
 def result(rules: Rules, out: tuple[Any, ...]) -> GameResult:
