@@ -62,8 +62,8 @@ def test_the_addressed_keys_are_pythons():
 def test_the_family_holds_the_rules_that_are_data():
     assert {"standard", "three_player", "four_player_partners", "five_player_continued", "seven_card",
             "short_game_61", "three_player_winner_takes_all", "match_acc", "lowball", "lowball_partners",
-            "toss_fives", "five_card", "nineteen", "back_ten", "back_ten_each"} <= set(FAMILY)
-    assert not {"muggins", "jokers", "auction", "lowball_auction", "canadian_doubles"} & set(FAMILY)
+            "toss_fives", "five_card", "nineteen", "back_ten", "back_ten_each", "muggins"} <= set(FAMILY)
+    assert not {"jokers", "auction", "lowball_auction", "canadian_doubles"} & set(FAMILY)
 
 
 @pytest.mark.parametrize("preset", FAMILY)
@@ -145,7 +145,7 @@ def test_it_plays_only_what_it_has():
     mixed = lane.fast_lane(standard, [("random", {}), ("hoyle", {}), ("greedy", {}), ("ev", {})])
     assert mixed.plays([0, 2]) and mixed.plays([3, 0]) and not mixed.plays([0, 1])
     assert lane.fast_lane(standard, [("random", {"x": 1})]) is None  # parameters: not the built-in's defaults
-    for preset in ("muggins", "jokers", "auction", "lowball_auction", "canadian_doubles", "three_player_team"):
+    for preset in ("jokers", "auction", "lowball_auction", "canadian_doubles", "three_player_team"):
         assert lane.fast_lane(load_rules(preset), [("random", {})]) is None
         assert "not in the native lane" in lane.refusal(load_rules(preset))
 

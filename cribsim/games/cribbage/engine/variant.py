@@ -93,6 +93,12 @@ class Feature:
     scale: float = 1.0
 
 
+def no_knobs(rules: Any) -> dict[str, int]:
+    """A variant's knobs for the native lane when it has none of its own: the lane plays it from
+    the rules alone (a reversed objective, say), or it plays exactly the rules without it."""
+    return {}
+
+
 class Variant:
     """Base class of a rule variant: every attribute below is optional (see the module doc)."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.variant import Variant
+from ..engine.variant import Variant, no_knobs
 
 
 def rank_sides(rules: Any, side: int, scores: list[int]) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
@@ -25,11 +25,6 @@ def rank_sides(rules: Any, side: int, scores: list[int]) -> tuple[tuple[int, ...
     low = scores[order[0]]
     tied = tuple(s for s in others if scores[s] == low)
     return order, tied if len(tied) > 1 else None
-
-
-def no_knobs(rules: Any) -> dict[str, int]:
-    """Lowball's knobs for the native lane: none (it plays the rules' objective)."""
-    return {}
 
 
 class Lowball(Variant):

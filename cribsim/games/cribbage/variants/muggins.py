@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from cribsim.records import Column
 
 from ..engine.events import OTHER
-from ..engine.variant import Variant
+from ..engine.variant import Variant, no_knobs
 
 if TYPE_CHECKING:
     from ..engine.events import Event
@@ -38,6 +38,9 @@ class Muggins(Variant):
     summary = "overlooked points may be taken by an opponent"
     missed = staticmethod(missed)
     columns = (Column("muggins points/deal", "ratio", "metrics.muggins"),)
+    # the native lane plays it where every seat counts perfectly (the standard game's play); a
+    # lineup with a counting model plays in the Python engine (cribsim.tournament.batch.fast_lane)
+    native = staticmethod(no_knobs)
 
     @classmethod
     def narrate(cls, e: Event, names: list[str]) -> str | None:
