@@ -1,10 +1,11 @@
 """The native lane against the Python engine over many seeds: every shipped rules file in the
 lane's family, four lineups each (all ``random``, all ``greedy``, all ``ev``, the three in
 turn), and scoring blocks drawn at random with any of the three in each seat, each game compared
-field by field (the ``GameResult`` and its record). ev's crib tables for a drawn show are built
-with 10 samples a cell, in a folder of the run's own: both lanes read the same tables, which is
-what is compared. The suite's ``tests/cribbage/test_native.py`` plays a dozen games of each; this plays
-thousands.
+field by field (the ``GameResult`` and its record). Every fourth game the seats overlook points
+(a counting model drawn from the match key: V-MUGGINS gives them away, other rules lose them).
+ev's crib tables for a drawn show are built with 10 samples a cell, in a folder of the run's
+own: both lanes read the same tables, which is what is compared. The suite's
+``tests/cribbage/test_native.py`` plays a dozen games of each; this plays thousands.
 
     python benchmarks/native_differential.py [--games N] [--blocks B]
 
@@ -28,18 +29,20 @@ from cribsim.games.cribbage.native import lane  # noqa: E402
 from cribsim.games.cribbage.rules import build_rules  # noqa: E402
 from cribsim.ruleset import load_rules  # noqa: E402
 from cribsim.strategy import factory  # noqa: E402
-from tests.cribbage.test_native import FAMILY, _lineups, _random_scoring  # noqa: E402
+from tests.cribbage.test_native import FAMILY, _lineups, _random_scoring, counters_at  # noqa: E402
 
 
 def compare(rules, names, seed: int, games: int) -> int:
-    """Games at (m, m % 3) for m < games in both lanes; how many differ."""
+    """Games at (m, m % 3) for m < games in both lanes (every fourth with a counting model); how
+    many differ."""
     native = lane.fast_lane(rules, [(n, {}) for n in names])
     assert native is not None
     seats = range(len(names))
     bad = 0
     for m in range(games):
-        py = play_game(rules, [factory(n)(random.Random()) for n in names], seed, (m, m % 3))
-        na = native.play_game(seed, (m, m % 3), None, seats)
+        counters = counters_at(m, len(names)) if m % 4 == 3 else None
+        py = play_game(rules, [factory(n)(random.Random()) for n in names], seed, (m, m % 3), counters=counters)
+        na = native.play_game(seed, (m, m % 3), None, seats, counters)
         bad += py.__dict__ != na.__dict__ or py.record(1, rules) != na.record(1, rules)
     return bad
 

@@ -82,8 +82,10 @@ class FastLane(Protocol):
         """Whether it plays a match with these lineup entries seated (by seat)."""
         ...
 
-    def play_match(self, seed: int, match_key: int, entries: Sequence[int]) -> MatchResult:
-        """One match, ``entries[seat]`` the lineup entry in each seat, the first dealer cut for."""
+    def play_match(self, seed: int, match_key: int, entries: Sequence[int],
+                   counters: Sequence[tuple[float, float]] | None = None) -> MatchResult:
+        """One match, ``entries[seat]`` the lineup entry in each seat, the first dealer cut for;
+        ``counters`` (per seat: miss rate, vigilance) where the game has a counting model."""
         ...
 
 

@@ -105,8 +105,6 @@ def fast_lane(ctx: dict[str, Any], variant: int) -> FastLane | None:
     if not ctx.get("fast", True):
         return None
     game, rules = ctx["game"], ctx["variants"][variant]
-    if any(e.miss_rate for e in ctx["lineup"]):  # a counting model: the Python engine's alone
-        return None
     entries = [("", {}) if e.isolated(game) else (e.strategy, e.param_dict()) for e in ctx["lineup"]]
     return game_named(rules.game).fast_lane(rules, entries)
 
@@ -160,10 +158,10 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
     seat: int | None  # the seat at fault (blame: None if no strategy's)
     kwargs, counters, tape = _match_options(ctx, spec, rules)
     seated = [spec.sides[side_of[seat]] for seat in range(rules.players)]
-    fast = lane_for(ctx, spec.variant) if not kwargs else None
+    fast = lane_for(ctx, spec.variant) if kwargs.keys() <= {"counters"} else None
     try:
         if fast is not None and fast.plays(seated):  # the same match, faster (its built-ins cannot fail)
-            m = fast.play_match(ctx["seed"], spec.key, seated)
+            m = fast.play_match(ctx["seed"], spec.key, seated, counters)
         else:
             m = game_named(rules.game).play_match(rules, seat_makers, ctx["seed"], spec.key, **kwargs)
     except DecisionTimeout as e:

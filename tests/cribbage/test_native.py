@@ -35,15 +35,24 @@ def _lineups(players):
             tuple(("greedy", "random", "ev")[s % 3] for s in range(players))]
 
 
-def _same_games(rules, names, seed, addresses):
+def counters_at(match, players):
+    """A counting model for each seat (miss rate, vigilance), drawn from the match key."""
+    rnd = random.Random(match)
+    return [(rnd.choice([0.0, 0.05, 0.3, 0.6]), rnd.choice([0.0, 0.5, 0.9, 1.0])) for _ in range(players)]
+
+
+def _same_games(rules, names, seed, addresses, counting=False):
     """Every game at ``addresses`` played in both lanes: the same GameResult, field by field.
-    ``names``: each seat's strategy, a name or (name, parameters)."""
+    ``names``: each seat's strategy, a name or (name, parameters); ``counting``: the seats
+    overlook points (:func:`counters_at`)."""
     entries = [(n, {}) if isinstance(n, str) else n for n in names]
     native = lane.fast_lane(rules, entries)
     assert native is not None and native.plays(range(len(names)))
     for address in addresses:
-        expected = play_game(rules, [factory(n, p)(random.Random()) for n, p in entries], seed, address)
-        got = native.play_game(seed, address, None, range(len(names)))
+        counters = counters_at(address[0], len(names)) if counting else None
+        expected = play_game(rules, [factory(n, p)(random.Random()) for n, p in entries], seed, address,
+                             counters=counters)
+        got = native.play_game(seed, address, None, range(len(names)), counters)
         assert got.__dict__ == expected.__dict__, (rules.name, names, address)
         assert got.record(1, rules) == expected.record(1, rules)
 
@@ -73,6 +82,24 @@ def test_every_rules_file_of_the_family_plays_the_same_games(preset):
         _same_games(rules, names, 20261202, [(m, m % 3) for m in range(12)])
 
 
+@pytest.mark.parametrize("preset", FAMILY)
+def test_seats_that_overlook_points_play_the_same_games(preset):
+    """V-MUGGINS and the counting model (engine/counting.py): every item overlooked, noticed or
+    lost on the same draws, in every rules file of the family (muggins gives them away)."""
+    rules = load_rules(preset)
+    for names in _lineups(rules.players)[1:]:
+        _same_games(rules, names, 11, [(m, m % 3) for m in range(8)], counting=True)
+
+
+def test_muggins_takes_what_is_overlooked_in_the_lane():
+    rules = load_rules("muggins")
+    native = lane.fast_lane(rules, [("greedy", {}), ("greedy", {})])
+    taken = [native.play_game(3, (m, 0), None, (0, 1), [(0.2, 1.0), (0.2, 1.0)]).metrics.get("muggins", 0)
+             for m in range(20)]
+    assert min(taken) > 0  # (the same games as the engine's: the test above)
+    assert "muggins" not in native.play_game(3, (0, 0), None, (0, 1), [(0.2, 0.0), (0.2, 0.0)]).metrics
+
+
 def _random_scoring(rnd):
     bounds = {"fifteen": (0, 5), "fifteen_total": (11, 40), "pair": (0, 5), "run_min": (2, 5), "run_card": (0, 3),
               "hand_flush": (0, 8), "flush_starter": (0, 3), "nobs": (0, 3), "heels": (0, 4), "go": (0, 3),
@@ -93,7 +120,7 @@ def test_scoring_blocks_drawn_at_random_play_the_same_games():
         except Exception:  # a block the rules refuse (a limit the hands cannot reach): not a game
             continue
         names = tuple(rnd.choice(["random", "greedy", "ev"]) for _ in range(players))
-        _same_games(rules, names, played, [(m, 0) for m in range(6)])
+        _same_games(rules, names, played, [(m, 0) for m in range(6)], counting=played % 2 == 1)
         played += 1
 
 
@@ -188,6 +215,30 @@ def test_a_run_writes_the_same_tables_and_records_with_and_without_no_fast(tmp_p
         gzip.decompress((tmp_path / "slow" / "matches.jsonl.gz").read_bytes())
     assert "native lane" in (tmp_path / "fast" / "run.json").read_text()
     assert "(--no-fast)" in (tmp_path / "slow" / "run.json").read_text()
+
+
+SLOPPY = """
+name: sloppy
+variants: [muggins, lowball]
+lineup: [{name: g, strategy: greedy, miss_rate: 0.1, vigilance: 0.7}, {name: e, strategy: ev}]
+matches: 30
+paired: true
+seed: 4
+"""
+
+
+def test_a_lineup_that_overlooks_points_plays_in_the_lane_with_the_same_tables(tmp_path, capsys):
+    cfg = tmp_path / "sloppy.yaml"
+    cfg.write_text(SLOPPY)
+    exp = load_experiment(cfg)
+    run_experiment(exp, tmp_path / "fast", serial=True)
+    assert "engine: native lane (every table" in capsys.readouterr().err
+    run_experiment(exp, tmp_path / "slow", serial=True, quiet=True, fast=False)
+    fast, slow = _tables(tmp_path / "fast"), _tables(tmp_path / "slow")
+    assert [k for k in fast if fast[k] != slow.get(k)] == [] and "variants.csv" in fast
+    assert "muggins points/deal" in fast["variants.csv"].decode()
+    assert gzip.decompress((tmp_path / "fast" / "matches.jsonl.gz").read_bytes()) == \
+        gzip.decompress((tmp_path / "slow" / "matches.jsonl.gz").read_bytes())
 
 
 SEARCHERS = (("mc", {"rollouts": 6, "discard_rollouts": 4}), ("expert", {"rollouts": 6, "board_samples": 6}))

@@ -280,9 +280,10 @@ typedef struct {
         back_ten,          /* V-BACKTEN: 0 off, 1 both (hand and own crib), 2 each */
         score_floor,       /* the lowest score going back ten may leave */
         first_pone_points, /* V-FIVECARD: what the first pone pegs as the game starts */
-        play_once;         /* V-FIVECARD: the play stops at its first reset */
+        play_once,         /* V-FIVECARD: the play stops at its first reset */
+        muggins;           /* V-MUGGINS: an opponent who notices takes the points overlooked */
 } Rules;
-#define RULE_FIELDS 35
+#define RULE_FIELDS 36
 
 enum { RANDOM = 0, GREEDY = 1, EV = 2 };
 #define KIND_NAMES "random", "greedy", "ev"
@@ -304,8 +305,15 @@ static int suit_of(int c) { return c & 3; }
 static int value_of(int c) { return c < 36 ? (c >> 2) + 1 : 10; }
 static int64_t flush_points(const Rules *r, int cards) { return r->hand_flush < 0 ? cards : r->hand_flush; }
 
-/* Fifteens, pairs and runs of cards (R-SHOW-3..5, S-DATA-1..3), counted. */
-static int64_t count_rank_points(const Rules *r, const int *cards, int n) {
+/* The fifteens, pairs and runs of some cards (R-SHOW-3..5, S-DATA-1..3), as scoring.show_breakdown
+ * lists them: how many fifteens and pairs, and each run of ranks (lowest first) with its length
+ * and the ways it is made. */
+typedef struct {
+    int64_t fifteens, pairs, run_ways[7];
+    int run_len[7], runs;
+} RankParts;
+
+static void rank_parts(const Rules *r, const int *cards, int n, RankParts *p) {
     int64_t ways[128];
     int counts[13] = {0};
     int total = (int)r->fifteen_total;
@@ -316,15 +324,22 @@ static int64_t count_rank_points(const Rules *r, const int *cards, int n) {
         counts[rank_of(cards[i])]++;
         for (int t = total; t >= v; t--) ways[t] += ways[t - v];
     }
-    int64_t pts = r->fifteen * ways[total];
-    for (int k = 0; k < 13; k++) pts += r->pair * (counts[k] * (counts[k] - 1) / 2);
+    p->fifteens = ways[total], p->pairs = 0, p->runs = 0;
+    for (int k = 0; k < 13; k++) p->pairs += counts[k] * (counts[k] - 1) / 2;
     for (int k = 0; k < 13;) {
         if (!counts[k]) { k++; continue; }
         int start = k;
         int64_t mult = 1;
         while (k < 13 && counts[k]) mult *= counts[k++];
-        if (k - start >= r->run_min) pts += r->run_card * (k - start) * mult;
+        if (k - start >= r->run_min) p->run_len[p->runs] = k - start, p->run_ways[p->runs++] = mult;
     }
+}
+
+static int64_t count_rank_points(const Rules *r, const int *cards, int n) {
+    RankParts p;
+    rank_parts(r, cards, n, &p);
+    int64_t pts = r->fifteen * p.fifteens + r->pair * p.pairs;
+    for (int i = 0; i < p.runs; i++) pts += r->run_card * p.run_len[i] * p.run_ways[i];
     return pts;
 }
 
@@ -398,24 +413,29 @@ static int64_t rank_points(const Rules *r, const int *cards, int n) {
     return key_points(r, key);
 }
 
+/* R-SHOW-6: the flush of a hand of n cards of ``suits`` (a bit a suit), a crib's only with the
+ * starter (``crib``), with the starter's suit too (starter < 0: valued before the cut). */
+static inline int64_t flush_part(const Rules *r, int suits, int n, int starter, int crib) {
+    if (suits & (suits - 1)) return 0;
+    if (starter >= 0 && suits == 1 << suit_of(starter)) return flush_points(r, n) + r->flush_starter;
+    return crib ? 0 : flush_points(r, n);
+}
+
+/* R-SHOW-7: how many jacks of the starter's suit the hand holds. */
+static inline int nobs_held(const int *hand, int n, int starter) {
+    int nob = 10 * 4 + suit_of(starter), held = 0;
+    for (int i = 0; i < n; i++) held += hand[i] == nob;
+    return held;
+}
+
 /* scoring.show_points with the rules' values: a hand or crib with the starter (starter < 0:
  * valued before the cut, as greedy values its keep). */
 static int64_t show_points(const Rules *r, const int *hand, int n, int starter, int crib) {
-    int all[MAXC + 1];
-    int suits = 0;
+    int all[MAXC + 1], suits = 0;
     for (int i = 0; i < n; i++) { all[i] = hand[i]; suits |= 1 << suit_of(hand[i]); }
-    int flush = (suits & (suits - 1)) == 0;
-    if (starter < 0) return rank_points(r, all, n) + (flush && !crib ? flush_points(r, n) : 0);
+    if (starter < 0) return rank_points(r, all, n) + flush_part(r, suits, n, starter, crib);
     all[n] = starter;
-    int64_t pts = rank_points(r, all, n + 1);
-    if (flush) {
-        if (suits == 1 << suit_of(starter)) pts += flush_points(r, n) + r->flush_starter;
-        else if (!crib) pts += flush_points(r, n);
-    }
-    int nob = 10 * 4 + suit_of(starter); /* R-SHOW-7: the jack of the starter's suit */
-    for (int i = 0; i < n; i++)
-        if (hand[i] == nob) pts += r->nobs;
-    return pts;
+    return rank_points(r, all, n + 1) + flush_part(r, suits, n, starter, crib) + r->nobs * nobs_held(hand, n, starter);
 }
 
 /* scoring.peg_points with the rules' values: the card just laid, ranks since the reset. */
@@ -450,7 +470,10 @@ typedef struct {
     int64_t scores[MAXP], targets[MAXP], first_scores[MAXP];
     int64_t by_role[MAXP][NSRC];
     int placed[MAXP], nplaced, has_first;
-    int64_t nineteen, back_ten; /* the variants' metrics (GameState.metric) */
+    int64_t nineteen, back_ten, muggins; /* the variants' metrics (GameState.metric) */
+    int counting;               /* a counting model (engine/counting.py): some seat overlooks points */
+    double miss[MAXP], vigilance[MAXP];
+    MT count_rng;               /* its draws: random.Random(derive(seed, match, game, COUNTING)) */
     int zero_hand;              /* V-BACKTEN both: the crib owner's hand scored nothing this deal */
     int hands[MAXP][MAXH], hlen[MAXP];
     int crib[MAXC], clen, starter;
@@ -487,12 +510,47 @@ static int reached(Game *g, int side) {
     return 0;
 }
 
-/* GameState.award (R-WIN-1, R-SHOW-2): 1 when the game is decided. */
-static int award(Game *g, int seat, int64_t points, int source) {
+/* Points to a seat's side (R-WIN-1, R-SHOW-2): 1 when the game is decided. */
+static int give(Game *g, int seat, int64_t points, int source) {
     int side = (int)g->r->side_of[seat];
     g->scores[side] += points;
     g->by_role[(seat - g->dealer + g->n) % g->n][source] += points;
     return g->scores[side] >= g->targets[side] ? reached(g, side) : 0;
+}
+
+/* Counting.missed: points a seat overlooked; with V-MUGGINS the first opponent from its left
+ * who notices (its vigilance) takes them. 1 when the game is decided. */
+static int missed(Game *g, int seat, int64_t points) {
+    const Rules *r = g->r;
+    if (!r->muggins) return 0;
+    for (int i = 1; i < g->n; i++) {
+        int s = (seat + i) % g->n;
+        if (r->side_of[s] != r->side_of[seat] && mt_random(&g->count_rng) < g->vigilance[s]) {
+            g->muggins += points;
+            return give(g, s, points, OTHER);
+        }
+    }
+    return 0;
+}
+
+/* GameState.award: a single pegged score (a go, a last card) may be overlooked under a counting
+ * model (Counting.overlooks). 1 when the game is decided. */
+static int award(Game *g, int seat, int64_t points, int source) {
+    if (g->counting && source == PEG && points > 0 && mt_random(&g->count_rng) < g->miss[seat])
+        return missed(g, seat, points);
+    return give(g, seat, points, source);
+}
+
+/* Counting.split of ``times`` scoring items of ``points`` each (none when they are worth 0). */
+static void split(Game *g, int seat, int64_t points, int64_t times, int64_t *claimed, int64_t *lost) {
+    if (!points) return;
+    for (int64_t i = 0; i < times; i++) *(mt_random(&g->count_rng) < g->miss[seat] ? lost : claimed) += points;
+}
+
+/* GameState.award_items after the split: the points claimed, then the points overlooked. */
+static int award_split(Game *g, int seat, int64_t claimed, int64_t lost, int source) {
+    if (claimed && give(g, seat, claimed, source)) return 1;
+    return lost ? missed(g, seat, lost) : 0;
 }
 
 static void deal_cards(Game *g) { /* R-DEAL-2, from the addressed deck */
@@ -853,6 +911,18 @@ typedef struct {
     int root, first;
 } PlayState;
 
+/* The points of a card laid (``pts``, at ``count``) as scoring.peg_breakdown's items under a
+ * counting model: the fifteen, the hit, the pair or run. 1 when the game is decided. */
+static int peg_counted(Game *g, int seat, int64_t pts, int count) {
+    const Rules *r = g->r;
+    int64_t fifteen = count == r->fifteen_total ? r->fifteen : 0, hit = count == r->limit ? r->hit : 0;
+    int64_t claimed = 0, lost = 0;
+    split(g, seat, fifteen, 1, &claimed, &lost);
+    split(g, seat, hit, 1, &claimed, &lost);
+    split(g, seat, pts - fifteen - hit, 1, &claimed, &lost);
+    return award_split(g, seat, claimed, lost, PEG);
+}
+
 /* R-PEG-1..5 from ``st``: 1 when the game is decided, ILLEGAL when ``first`` is not legal. */
 static int play_from(Game *g, PlayState *st) {
     const Rules *r = g->r;
@@ -908,7 +978,7 @@ static int play_from(Game *g, PlayState *st) {
         ranks[nranks++] = rank_of(c);
         last = seat;
         int64_t pts = peg_points(r, ranks, nranks, count);
-        if (pts && award(g, seat, pts, PEG)) return 1;
+        if (pts && (g->counting ? peg_counted(g, seat, pts, count) : give(g, seat, pts, PEG))) return 1;
         if (count == limit) { /* the hit scored, never also the go */
             if (r->play_once) return 0;
             count = 0, nranks = 0;
@@ -970,17 +1040,39 @@ static int after_count(Game *g, int seat, int64_t points, int source) {
     return 0;
 }
 
+/* A hand or crib's ``pts`` to ``seat`` (phases.count_hand); under a counting model as
+ * scoring.show_breakdown's items: each fifteen, pair and run, the flush, his nobs. 1 when the
+ * game is decided. */
+static int count_hand(Game *g, int seat, const int *hand, int n, int crib, int source, int64_t pts) {
+    if (!pts) return 0;
+    if (!g->counting) return give(g, seat, pts, source);
+    const Rules *r = g->r;
+    int all[MAXC + 1], suits = 0;
+    RankParts p;
+    for (int i = 0; i < n; i++) { all[i] = hand[i]; suits |= 1 << suit_of(hand[i]); }
+    all[n] = g->starter;
+    rank_parts(r, all, n + 1, &p);
+    int64_t claimed = 0, lost = 0;
+    split(g, seat, r->fifteen, p.fifteens, &claimed, &lost);
+    split(g, seat, r->pair, p.pairs, &claimed, &lost);
+    for (int i = 0; i < p.runs; i++) split(g, seat, r->run_card * p.run_len[i], p.run_ways[i], &claimed, &lost);
+    split(g, seat, flush_part(r, suits, n, g->starter, crib), 1, &claimed, &lost);
+    split(g, seat, r->nobs, nobs_held(hand, n, g->starter), &claimed, &lost);
+    return award_split(g, seat, claimed, lost, source);
+}
+
 static int show(Game *g) { /* R-SHOW-1..7: from the dealer's left, the dealer, then the crib */
     const Rules *r = g->r;
-    int n = g->n;
+    int n = g->n, crib = (int)r->crib_flush_needs_starter;
     g->zero_hand = 0;
     for (int i = 1; i <= n; i++) {
         int seat = (g->dealer + i) % n;
         int64_t pts = show_points(r, g->hands[seat], g->hlen[seat], g->starter, 0);
-        if ((pts && award(g, seat, pts, HAND)) || after_count(g, seat, pts, HAND)) return 1;
+        if (count_hand(g, seat, g->hands[seat], g->hlen[seat], 0, HAND, pts) || after_count(g, seat, pts, HAND))
+            return 1;
     }
-    int64_t pts = show_points(r, g->crib, g->clen, g->starter, (int)r->crib_flush_needs_starter);
-    return (pts && award(g, g->dealer, pts, CRIB)) || after_count(g, g->dealer, pts, CRIB);
+    int64_t pts = show_points(r, g->crib, g->clen, g->starter, crib);
+    return count_hand(g, g->dealer, g->crib, g->clen, crib, CRIB, pts) || after_count(g, g->dealer, pts, CRIB);
 }
 
 /* R-DEAL-1: each round of cuts from random.Random(derive(seed, match, game, CUT, round)).sample;
@@ -1013,13 +1105,28 @@ static int cut_for_deal(const Rules *r, int64_t seed, int64_t match, int64_t gam
     }
 }
 
+enum { STREAM_COUNTING = 3 }; /* rng.COUNTING */
+
+/* The seats' counting model (each seat's miss rate, then its vigilance; NULL: none): built, as
+ * GameState builds it, when some seat overlooks points. */
+static void counting_model(Game *g, const double *counters) {
+    if (!counters) return;
+    for (int s = 0; s < g->n; s++) {
+        g->miss[s] = counters[2 * s], g->vigilance[s] = counters[2 * s + 1];
+        g->counting |= g->miss[s] > 0;
+    }
+    int64_t key[4] = {g->seed, g->match, g->game_no, STREAM_COUNTING};
+    if (g->counting) mt_seed64(&g->count_rng, derive(key, 4));
+}
+
 /* A whole game: 0, NOMEM or ENDLESS (the caller frees g->trail in every case). */
-static int play_game(Game *g, const Rules *r, const int *kinds, const EvTables *const *ev, int64_t seed,
-                     int64_t match, int64_t game_no, int first_dealer) {
+static int play_game(Game *g, const Rules *r, const int *kinds, const EvTables *const *ev, const double *counters,
+                     int64_t seed, int64_t match, int64_t game_no, int first_dealer) {
     memset(g, 0, sizeof *g);
     g->r = r;
     g->n = (int)r->players;
     g->seed = seed, g->match = match, g->game_no = game_no;
+    counting_model(g, counters);
     MT cut, *gens[MAXP + 1];
     uint64_t keys[MAXP + 1];
     for (int s = 0; s < g->n; s++) { /* each seat's generator, and the cut's when it is cut for */
@@ -1169,18 +1276,34 @@ static PyObject *result_of(const Game *g) {
     for (int i = 0; i < g->trail_rows; i++)
         memcpy(trail + (size_t)i * sides, g->trail + (size_t)i * MAXP, sizeof(int64_t) * (size_t)sides);
     PyObject *first = g->has_first ? ints(g->first_scores, sides) : (Py_INCREF(Py_None), Py_None);
-    PyObject *out = Py_BuildValue("(iiiiNNNNNLL)", g->winner, g->first_dealer, g->deal_no + 1, g->asked,
+    PyObject *out = Py_BuildValue("(iiiiNNNNNLLL)", g->winner, g->first_dealer, g->deal_no + 1, g->asked,
                                   ints(g->scores, sides), ints(roles, g->n * NSRC),
                                   ints(trail, (Py_ssize_t)g->trail_rows * sides), ints(placed, g->nplaced), first,
-                                  (long long)g->nineteen, (long long)g->back_ten);
+                                  (long long)g->nineteen, (long long)g->back_ten, (long long)g->muggins);
     PyMem_Free(trail);
     return out;
 }
 
-PyDoc_STRVAR(game_doc, "game(rules, kinds, values, seed, match, game_no, first_dealer) -> (winner, first dealer, "
-                       "deals, decisions, scores, points by role and source, trail, places, first scores, metrics)\n\n"
+PyDoc_STRVAR(game_doc, "game(rules, kinds, values, seed, match, game_no, first_dealer, counters=None) -> (winner, "
+                       "first dealer, deals, decisions, scores, points by role and source, trail, places, first "
+                       "scores, metrics)\n\n"
                        "One game at the address (seed, match, game_no); first_dealer -1 cuts for it (R-DEAL-1). "
-                       "values: None, or each seat's ev_values() capsule or None.");
+                       "values: None, or each seat's ev_values() capsule or None. counters: None, or each seat's "
+                       "miss rate and vigilance in turn (V-MUGGINS), each in [0, 1].");
+
+/* A counting model: None, or a tuple of two floats in [0, 1] a seat. 0, or -1 with an error set. */
+static int parse_counters(PyObject *counters, int64_t players, double *model) {
+    if (counters == Py_None) return 0;
+    if (!PyTuple_Check(counters) || PyTuple_GET_SIZE(counters) != 2 * players)
+        return PyErr_SetString(PyExc_ValueError, "counters: a miss rate and a vigilance a seat"), -1;
+    for (int i = 0; i < 2 * players; i++) {
+        double v = PyFloat_AsDouble(PyTuple_GET_ITEM(counters, i));
+        if (v == -1.0 && PyErr_Occurred()) return -1;
+        if (!(v >= 0.0 && v <= 1.0)) return PyErr_SetString(PyExc_ValueError, "counters: rates in [0, 1]"), -1;
+        model[i] = v;
+    }
+    return 0;
+}
 
 static PyObject *py_game(PyObject *self, PyObject *args) {
     Py_buffer rb, kb;
@@ -1192,12 +1315,17 @@ static PyObject *py_game(PyObject *self, PyObject *args) {
     PyObject *values;
     Game g;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*OLLLi", &rb, &kb, &values, &seed, &match, &game_no, &first)) return NULL;
+    PyObject *counters = Py_None;
+    double model[2 * MAXP];
+    if (!PyArg_ParseTuple(args, "y*y*OLLLi|O", &rb, &kb, &values, &seed, &match, &game_no, &first, &counters))
+        return NULL;
     PyObject *out = NULL;
     g.trail = NULL;
     if (!parse_rules(&rb, &r) && !parse_seats(&kb, values, &r, kinds, ev)) {
         if (first >= r.players) PyErr_SetString(PyExc_ValueError, "no such first dealer");
-        else if (!failed(play_game(&g, &r, kinds, ev, seed, match, game_no, first))) out = result_of(&g);
+        else if (!parse_counters(counters, r.players, model) &&
+                 !failed(play_game(&g, &r, kinds, ev, counters == Py_None ? NULL : model, seed, match, game_no, first)))
+            out = result_of(&g);
         free(g.trail);
     }
     PyBuffer_Release(&rb);
@@ -1224,7 +1352,7 @@ static PyObject *py_games(PyObject *self, PyObject *args) {
         int code = 0;
         Py_BEGIN_ALLOW_THREADS
         for (long long m = 0; m < count && !code; m++) {
-            code = play_game(&g, &r, kinds, ev, seed, first_match + m, 0, -1);
+            code = play_game(&g, &r, kinds, ev, NULL, seed, first_match + m, 0, -1);
             free(g.trail);
             if (!code) { wins[g.winner]++; decisions += g.asked; }
         }
@@ -1994,9 +2122,10 @@ PyMODINIT_FUNC PyInit__lane(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddStringConstant(m, "SOURCE", LANE_SOURCE) < 0 ||
               PyModule_AddIntConstant(m, "RULE_FIELDS", RULE_FIELDS) < 0 ||
-              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(ssssss)", "toss_fives", "nineteen", "back_ten",
-                                                                    "score_floor", "first_pone_points", "play_once")) < 0 ||
-              PyModule_AddObject(m, "METRICS", Py_BuildValue("(ss)", "nineteen", "back_ten")) < 0 ||
+              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(sssssss)", "toss_fives", "nineteen", "back_ten",
+                                                                    "score_floor", "first_pone_points", "play_once",
+                                                                    "muggins")) < 0 ||
+              PyModule_AddObject(m, "METRICS", Py_BuildValue("(sss)", "nineteen", "back_ten", "muggins")) < 0 ||
               PyModule_AddObject(m, "KINDS", Py_BuildValue("(sss)", KIND_NAMES)) < 0 ||
               PyModule_AddIntConstant(m, "EV_HAND", EV_HAND) < 0)) {
         Py_DECREF(m);

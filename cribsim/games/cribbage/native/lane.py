@@ -180,13 +180,15 @@ class NativeLane:
         """Whether it plays a match with these lineup entries seated."""
         return all(self.kinds[e] >= 0 for e in entries)
 
-    def play_game(self, seed: int, address: tuple[int, int], first_dealer: int | None,
-                  entries: Sequence[int]) -> GameResult:
+    def play_game(self, seed: int, address: tuple[int, int], first_dealer: int | None, entries: Sequence[int],
+                  counters: Sequence[tuple[float, float]] | None = None) -> GameResult:
         """One game at ``address`` (match key, game number), ``entries[seat]`` the lineup entry
-        in each seat; ``first_dealer`` None cuts for it (R-DEAL-1)."""
+        in each seat; ``first_dealer`` None cuts for it (R-DEAL-1); ``counters`` (per seat: miss
+        rate, vigilance) models players who overlook points, as the engine's ``play_game``."""
         assert self.c is not None
+        model = None if counters is None else tuple(float(x) for pair in counters for x in pair)
         out = self.c.game(self.packed, bytes(self.kinds[e] for e in entries), tuple(self.values[e] for e in entries),
-                          seed, address[0], address[1], -1 if first_dealer is None else first_dealer)
+                          seed, address[0], address[1], -1 if first_dealer is None else first_dealer, model)
         return result(self.rules, out)
 
     def games(self, seed: int, first_match: int, count: int,
@@ -199,10 +201,12 @@ class NativeLane:
             first_match, count)
         return out
 
-    def play_match(self, seed: int, match_key: int, entries: Sequence[int]) -> MatchResult:
+    def play_match(self, seed: int, match_key: int, entries: Sequence[int],
+                   counters: Sequence[tuple[float, float]] | None = None) -> MatchResult:
         """A whole match, as ``match.play_match`` plays it with these strategies."""
         return games_until_settled(
-            self.rules, lambda dealer, game_no, _points: self.play_game(seed, (match_key, game_no), dealer, entries),
+            self.rules,
+            lambda dealer, game_no, _points: self.play_game(seed, (match_key, game_no), dealer, entries, counters),
             None)
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from cribsim.records import Column
 
 from ..engine.events import OTHER
-from ..engine.variant import Variant, no_knobs
+from ..engine.variant import Variant
 
 if TYPE_CHECKING:
     from ..engine.events import Event
@@ -38,9 +38,8 @@ class Muggins(Variant):
     summary = "overlooked points may be taken by an opponent"
     missed = staticmethod(missed)
     columns = (Column("muggins points/deal", "ratio", "metrics.muggins"),)
-    # the native lane plays it where every seat counts perfectly (the standard game's play); a
-    # lineup with a counting model plays in the Python engine (cribsim.tournament.batch.fast_lane)
-    native = staticmethod(no_knobs)
+    # the native lane plays it, the seats' counting models included (_lane.c ``missed``)
+    native = staticmethod(lambda rules: {"muggins": 1})
 
     @classmethod
     def narrate(cls, e: Event, names: list[str]) -> str | None:
