@@ -259,10 +259,10 @@ class EVStrategy(Strategy):
         pegs our score back, so any bid is welcome."""
         sc = self._sync(obs)
         if obs.rules.objective < 0:
-            return raise_to(obs, floor_worth(obs, sum(self.single) / 13))
+            return raise_to(obs, floor_worth(obs, in_order(self.single) / 13))
 
         hand = obs.hand
-        deny = sum(self.single) / 13  # an opponent's crib, on average (about 4.7 points)
+        deny = in_order(self.single) / 13  # an opponent's crib, on average (about 4.7 points)
         if max(hand) >= 52:  # V-JOKERS: a joker of ours would go to our own crib's estimate
             return raise_to(obs, int(JOKER_CRIB + deny))
         k = len(hand) - obs.rules.hand_size

@@ -281,9 +281,12 @@ typedef struct {
         score_floor,       /* the lowest score going back ten may leave */
         first_pone_points, /* V-FIVECARD: what the first pone pegs as the game starts */
         play_once,         /* V-FIVECARD: the play stops at its first reset */
-        muggins;           /* V-MUGGINS: an opponent who notices takes the points overlooked */
+        muggins,           /* V-MUGGINS: an opponent who notices takes the points overlooked */
+        auction,           /* V-AUCTION: the players bid for the crib after the deal */
+        min_bid, max_bid,  /* V-AUCTION: the lowest bid and the cap on bids */
+        floored;           /* the rules set a score floor (score_floor is 0 without one) */
 } Rules;
-#define RULE_FIELDS 36
+#define RULE_FIELDS 40
 
 enum { RANDOM = 0, GREEDY = 1, EV = 2 };
 #define KIND_NAMES "random", "greedy", "ev"
@@ -463,6 +466,9 @@ static int64_t peg_points(const Rules *r, const int *ranks, int n, int count) {
 
 /* ---- one game ------------------------------------------------------------------------------ */
 
+enum { M_NINETEEN, M_BACK_TEN, M_MUGGINS, M_CRIB_BOUGHT, M_PRICE_PAID, NMETRICS };
+#define METRIC_NAMES "nineteen", "back_ten", "muggins", "crib_bought", "price_paid"
+
 typedef struct {
     const Rules *r;
     int64_t seed, match, game_no;
@@ -470,7 +476,9 @@ typedef struct {
     int64_t scores[MAXP], targets[MAXP], first_scores[MAXP];
     int64_t by_role[MAXP][NSRC];
     int placed[MAXP], nplaced, has_first;
-    int64_t nineteen, back_ten, muggins; /* the variants' metrics (GameState.metric) */
+    int64_t metric[NMETRICS];   /* the variants' figures (GameState.metric), each kept once touched */
+    unsigned touched;
+    int crib_owner;             /* R-DEAL-3: the dealer, unless an auction sold the crib */
     int counting;               /* a counting model (engine/counting.py): some seat overlooks points */
     double miss[MAXP], vigilance[MAXP];
     MT count_rng;               /* its draws: random.Random(derive(seed, match, game, COUNTING)) */
@@ -485,6 +493,11 @@ typedef struct {
     int64_t *trail; /* scores by side, one row per entry */
     int trail_rows, trail_cap;
 } Game;
+
+static void add_metric(Game *g, int which, int64_t amount) {
+    g->metric[which] += amount;
+    g->touched |= 1U << which;
+}
 
 static int keep_trail(Game *g) {
     if (g->trail_rows == g->trail_cap) {
@@ -526,7 +539,7 @@ static int missed(Game *g, int seat, int64_t points) {
     for (int i = 1; i < g->n; i++) {
         int s = (seat + i) % g->n;
         if (r->side_of[s] != r->side_of[seat] && mt_random(&g->count_rng) < g->vigilance[s]) {
-            g->muggins += points;
+            add_metric(g, M_MUGGINS, points);
             return give(g, s, points, OTHER);
         }
     }
@@ -558,6 +571,7 @@ static void deal_cards(Game *g) { /* R-DEAL-2, from the addressed deck */
     int n = g->n;
     int needed = (int)((n - 1) * r->deal + r->dealer_deal + r->crib_from_deck + 1);
     int pool[52];
+    g->crib_owner = g->dealer; /* R-DEAL-3 */
     for (int i = 0; i < 52; i++) pool[i] = i;
     int64_t key[6] = {g->seed, g->match, g->game_no, g->deal_no, STREAM_DECK, 0};
     uint8_t buf[48];
@@ -687,7 +701,7 @@ static void ev_pair(const Game *g, int seat, const EvTables *t, int *out) {
     double bonus = fs >= 0 ? (double)flush_points(v, keep_n) +
                                  (double)(v->flush_starter * (13 - h.suit_held[fs])) / (double)h.unseen
                            : 0.0;
-    const double *pt = g->r->side_of[g->dealer] == g->r->side_of[seat] ? t->own : t->opp;
+    const double *pt = g->r->side_of[g->crib_owner] == g->r->side_of[seat] ? t->own : t->opp;
     double best = 0.0;
     for (int i = 0; i < n - 1; i++) {
         int ci = hand[i], fi = fs >= 0 ? h.suit_held[fs] - (suit_of(ci) == fs) : -1;
@@ -707,7 +721,7 @@ static void ev_pair(const Game *g, int seat, const EvTables *t, int *out) {
 static void ev_discard(const Game *g, int seat, int k, int must, const EvTables *t, int *out) {
     const Rules *r = g->r, *v = &t->val;
     const int *hand = g->hands[seat];
-    int n = g->hlen[seat], keep_n = n - k, idx[MAXH], have = 0, mine = r->side_of[g->dealer] == r->side_of[seat];
+    int n = g->hlen[seat], keep_n = n - k, idx[MAXH], have = 0, mine = r->side_of[g->crib_owner] == r->side_of[seat];
     if (k == 2 && r->players == 2 && must < 0 && r->objective > 0) { ev_pair(g, seat, t, out); return; }
     HandView h;
     view_hand(v, hand, n, &h);
@@ -805,6 +819,134 @@ static int ev_play(const Game *g, int seat, const int *hand, int hn, const int *
         if (!have || x > best) { best = x, choice = c, have = 1; }
     }
     return choice;
+}
+
+/* ---- V-AUCTION (variants/auction.py): the bids of random, greedy and ev, and the auction ------ */
+
+/* auction.raise_to: the lowest legal bid if it is worth no more than ``worth``, else 0 (a pass). */
+static int64_t raise_to(const Rules *r, int64_t standing, double worth) {
+    int64_t b = r->min_bid > standing + 1 ? r->min_bid : standing + 1;
+    return (double)b <= worth && b <= r->max_bid ? b : 0;
+}
+
+/* auction.floor_worth: under a reversed objective a bid is welcome as far as the floor lets it
+ * peg the seat's side back, less the crib's points it would then take. */
+static double floor_worth(const Game *g, int seat, const int64_t *scores, double crib_estimate) {
+    return (double)(scores[g->r->side_of[seat]] - g->r->score_floor) - crib_estimate;
+}
+
+/* expect.expected_show of a kept hand (not a crib) over every starter not among ``held``. */
+static double expected_show(const Rules *v, const int *keep, int kn, const int *held, int hn) {
+    uint64_t kkey = 0, hkey = 0;
+    int unseen = 52 - hn, suits = 0;
+    for (int i = 0; i < kn; i++) { kkey += RB(rank_of(keep[i])); suits |= 1 << suit_of(keep[i]); }
+    for (int i = 0; i < hn; i++) hkey += RB(rank_of(held[i]));
+    double x = rank_ev(v, kkey, hkey, unseen);
+    if (!(suits & (suits - 1))) {
+        int s = suit_of(keep[0]), same = 13;
+        for (int i = 0; i < hn; i++) same -= suit_of(held[i]) == s;
+        x += (double)flush_points(v, kn) + (double)(v->flush_starter * same) / (double)unseen;
+    }
+    for (int i = 0; i < kn; i++) {
+        if (rank_of(keep[i]) != JACK) continue;
+        int s = suit_of(keep[i]), left = 12;
+        for (int j = 0; j < hn; j++) left -= suit_of(held[j]) == s && rank_of(held[j]) != JACK;
+        x += (double)(v->nobs * left) / (double)unseen;
+    }
+    return x;
+}
+
+/* ev._crib: the thrown cards' value in our own crib (a pair from the table, else the mean). */
+static double own_crib(const EvTables *t, const int *thrown, int k) {
+    if (k == 2) return t->own[thrown[0] * 52 + thrown[1]];
+    double sum = 0.0;
+    for (int i = 0; i < k; i++) sum += t->single[rank_of(thrown[i])];
+    return sum / (k > 1 ? k : 1);
+}
+
+/* ev.bid: owning the crib is worth the best keep's throw into our own crib plus an opponent's
+ * average crib we deny them. The thrown cards go in combinations order, so the keeps go in
+ * reverse: the last best here is ev's first best keep. */
+static int64_t ev_bid(const Game *g, int seat, const int64_t *scores, int64_t standing) {
+    const EvTables *t = g->ev[seat];
+    const Rules *r = g->r;
+    double deny = 0.0;
+    for (int k = 0; k < 13; k++) deny += t->single[k];
+    deny /= 13;
+    if (r->objective < 0) return raise_to(r, standing, floor_worth(g, seat, scores, deny));
+    const int *hand = g->hands[seat];
+    int n = g->hlen[seat], k = n - (int)(r->deal - r->discard), idx[MAXH], keep[MAXH], thrown[MAXH], have = 0;
+    double best = 0.0, best_crib = 0.0;
+    for (int i = 0; i < k; i++) idx[i] = i;
+    for (;;) {
+        uint32_t out = 0;
+        for (int i = 0; i < k; i++) { out |= 1U << idx[i]; thrown[i] = hand[idx[i]]; }
+        for (int i = 0, kn = 0; i < n; i++)
+            if (!(out >> i & 1U)) keep[kn++] = hand[i];
+        double crib = own_crib(t, thrown, k), x = expected_show(&t->val, keep, n - k, hand, n) + crib;
+        if (!have || x >= best) { best = x, best_crib = crib, have = 1; }
+        int i = k - 1;
+        while (i >= 0 && idx[i] == i + n - k) i--;
+        if (i < 0) break;
+        idx[i]++;
+        for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+    }
+    return raise_to(r, standing, (double)(int64_t)(best_crib + deny));
+}
+
+/* greedy.bid: the crib as the points its best two cards would show, plus 2. */
+static int64_t greedy_bid(const Game *g, int seat, const int64_t *scores, int64_t standing) {
+    const Rules *r = g->r;
+    if (r->objective < 0) return raise_to(r, standing, floor_worth(g, seat, scores, 4.7));
+    const int *hand = g->hands[seat];
+    int n = g->hlen[seat];
+    int64_t best = INT64_MIN;
+    for (int i = 0; i < n - 1; i++)
+        for (int j = i + 1; j < n; j++) {
+            int two[2] = {hand[i], hand[j]};
+            int64_t pts = show_points(r, two, 2, -1, 0);
+            if (pts > best) best = pts;
+        }
+    return raise_to(r, standing, (double)(best + 2));
+}
+
+/* A seat's bid, or 0 for a pass. */
+static int64_t bid(Game *g, int seat, const int64_t *scores, int64_t standing) {
+    const Rules *r = g->r;
+    if (g->kinds[seat] == EV) return ev_bid(g, seat, scores, standing);
+    if (g->kinds[seat] == GREEDY) return greedy_bid(g, seat, scores, standing);
+    if (mt_random(&g->rng[seat]) >= 0.5) return 0; /* random: a pass or the lowest bid, at even odds */
+    return raise_to(r, standing, r->objective < 0 ? floor_worth(g, seat, scores, 0.0) : (double)r->max_bid);
+}
+
+/* auction.auction: from the dealer's left round the table, dealer included, until every other
+ * player has passed; the winner pegs back the bid (not past the floor) and owns the crib. 1 when
+ * the game is decided. */
+static int auction(Game *g) {
+    const Rules *r = g->r;
+    int n = g->n, active[MAXP], holder = -1, seat = (g->dealer + 1) % n;
+    int64_t standing = 0, scores[MAXP];
+    memcpy(scores, g->scores, sizeof scores);
+    for (int s = 0; s < n; s++) active[s] = 1;
+    for (;;) {
+        int others = 0, any = 0;
+        for (int s = 0; s < n; s++) others += active[s] && s != holder, any |= active[s];
+        if (holder >= 0 ? !others : !any) break;
+        if (active[seat] && seat != holder) {
+            g->asked++;
+            int64_t b = bid(g, seat, scores, standing);
+            if (b) standing = b, holder = seat;
+            else active[seat] = 0;
+        }
+        seat = (seat + 1) % n;
+    }
+    if (holder < 0) return 0; /* nobody bid: the dealer keeps the crib */
+    g->crib_owner = holder;
+    int64_t room = g->scores[r->side_of[holder]] - r->score_floor;
+    int64_t pay = !r->floored ? standing : standing < room ? standing : room > 0 ? room : 0;
+    add_metric(g, M_CRIB_BOUGHT, 1);
+    add_metric(g, M_PRICE_PAID, pay);
+    return pay ? award(g, holder, -pay, OTHER) : 0;
 }
 
 static void discard(Game *g) { /* R-DEAL-2/3, seats in order */
@@ -1013,7 +1155,7 @@ static int after_count(Game *g, int seat, int64_t points, int source) {
             int s = (seat + i) % g->n, side = (int)r->side_of[s];
             if (done >> side & 1) continue;
             done |= 1 << side;
-            g->nineteen++;
+            add_metric(g, M_NINETEEN, 1);
             if (award(g, s, 1, OTHER)) return 1;
         }
     }
@@ -1023,7 +1165,7 @@ static int after_count(Game *g, int seat, int64_t points, int source) {
                 if (points || !g->zero_hand) return 0;
             } else if (points) {
                 return 0;
-            } else if (seat == g->dealer) {
+            } else if (seat == g->crib_owner) {
                 g->zero_hand = 1;
                 return 0;
             }
@@ -1033,7 +1175,7 @@ static int after_count(Game *g, int seat, int64_t points, int source) {
         int side = (int)r->side_of[seat];
         int64_t down = g->scores[side] - 10, back = (down > r->score_floor ? down : r->score_floor) - g->scores[side];
         if (back) {
-            g->back_ten += back;
+            add_metric(g, M_BACK_TEN, back);
             return award(g, seat, back, OTHER);
         }
     }
@@ -1072,7 +1214,8 @@ static int show(Game *g) { /* R-SHOW-1..7: from the dealer's left, the dealer, t
             return 1;
     }
     int64_t pts = show_points(r, g->crib, g->clen, g->starter, crib);
-    return count_hand(g, g->dealer, g->crib, g->clen, crib, CRIB, pts) || after_count(g, g->dealer, pts, CRIB);
+    int owner = g->crib_owner;
+    return count_hand(g, owner, g->crib, g->clen, crib, CRIB, pts) || after_count(g, owner, pts, CRIB);
 }
 
 /* R-DEAL-1: each round of cuts from random.Random(derive(seed, match, game, CUT, round)).sample;
@@ -1150,6 +1293,7 @@ static int play_game(Game *g, const Rules *r, const int *kinds, const EvTables *
             memcpy(g->trail, g->scores, sizeof g->scores);
         }
         deal_cards(g);
+        if (r->auction && auction(g)) break;
         discard(g);
         if (rank_of(g->starter) == 10 && r->heels && award(g, g->dealer, r->heels, HEELS)) break; /* R-START-2 */
         if (play(g)) break;
@@ -1276,10 +1420,18 @@ static PyObject *result_of(const Game *g) {
     for (int i = 0; i < g->trail_rows; i++)
         memcpy(trail + (size_t)i * sides, g->trail + (size_t)i * MAXP, sizeof(int64_t) * (size_t)sides);
     PyObject *first = g->has_first ? ints(g->first_scores, sides) : (Py_INCREF(Py_None), Py_None);
-    PyObject *out = Py_BuildValue("(iiiiNNNNNLLL)", g->winner, g->first_dealer, g->deal_no + 1, g->asked,
-                                  ints(g->scores, sides), ints(roles, g->n * NSRC),
-                                  ints(trail, (Py_ssize_t)g->trail_rows * sides), ints(placed, g->nplaced), first,
-                                  (long long)g->nineteen, (long long)g->back_ten, (long long)g->muggins);
+    PyObject *metrics = PyTuple_New(NMETRICS); /* None for a figure never touched */
+    for (int i = 0; metrics && i < NMETRICS; i++) {
+        PyObject *x = g->touched >> i & 1U ? PyLong_FromLongLong(g->metric[i]) : (Py_INCREF(Py_None), Py_None);
+        if (!x) Py_CLEAR(metrics);
+        else PyTuple_SET_ITEM(metrics, i, x);
+    }
+    PyObject *out = metrics ? Py_BuildValue("(iiiiNNNNNN)", g->winner, g->first_dealer, g->deal_no + 1, g->asked,
+                                            ints(g->scores, sides), ints(roles, g->n * NSRC),
+                                            ints(trail, (Py_ssize_t)g->trail_rows * sides), ints(placed, g->nplaced),
+                                            first, metrics)
+                            : NULL;
+    if (!metrics) Py_XDECREF(first);
     PyMem_Free(trail);
     return out;
 }
@@ -1376,9 +1528,9 @@ static int int_at(PyObject *seq, Py_ssize_t i, int lo, int hi) {
     return (int)v;
 }
 
-/* A rollout's view (lane.py NativePlayRollout packs it): root seat, dealer, starter (-1: not
- * cut), turn, count, then counted runs: the pile's cards, the (seat, card) pairs laid this deal
- * and the root seat's discards. */
+/* A rollout's view (lane.py NativePlayRollout packs it): root seat, dealer, crib owner, starter
+ * (-1: not cut), turn, count, then counted runs: the pile's cards, the (seat, card) pairs laid
+ * this deal and the root seat's discards. */
 /* The ints of a sequence, each in [0, hi], into ``out`` (at most ``most``): how many, or -1 with
  * an error set. */
 static int parse_ints(PyObject *seq, int *out, int most, int hi) {
@@ -1401,11 +1553,12 @@ typedef struct {
 static int parse_view(PyObject *view, Game *g, PlayState *st, Laid *laid) {
     PyObject *v = PySequence_Fast(view, "rollout: the view is a sequence of ints");
     if (!v) return -1;
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(v), at = 5;
-    int n = g->n, ok = len >= 8, root = 0;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(v), at = 6;
+    int n = g->n, ok = len >= 9, root = 0;
     if (ok) {
-        root = int_at(v, 0, 0, n - 1), g->dealer = int_at(v, 1, 0, n - 1), g->starter = int_at(v, 2, -1, 51);
-        st->turn = int_at(v, 3, 0, n - 1), st->count = int_at(v, 4, 0, (int)g->r->limit);
+        root = int_at(v, 0, 0, n - 1), g->dealer = int_at(v, 1, 0, n - 1), g->crib_owner = int_at(v, 2, 0, n - 1);
+        g->starter = int_at(v, 3, -1, 51), st->turn = int_at(v, 4, 0, n - 1);
+        st->count = int_at(v, 5, 0, (int)g->r->limit);
         ok = !PyErr_Occurred();
     }
     if (ok) {
@@ -2122,10 +2275,11 @@ PyMODINIT_FUNC PyInit__lane(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddStringConstant(m, "SOURCE", LANE_SOURCE) < 0 ||
               PyModule_AddIntConstant(m, "RULE_FIELDS", RULE_FIELDS) < 0 ||
-              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(sssssss)", "toss_fives", "nineteen", "back_ten",
-                                                                    "score_floor", "first_pone_points", "play_once",
-                                                                    "muggins")) < 0 ||
-              PyModule_AddObject(m, "METRICS", Py_BuildValue("(sss)", "nineteen", "back_ten", "muggins")) < 0 ||
+              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(sssssssssss)", "toss_fives", "nineteen",
+                                                                    "back_ten", "score_floor", "first_pone_points",
+                                                                    "play_once", "muggins", "auction", "min_bid",
+                                                                    "max_bid", "floored")) < 0 ||
+              PyModule_AddObject(m, "METRICS", Py_BuildValue("(sssss)", METRIC_NAMES)) < 0 ||
               PyModule_AddObject(m, "KINDS", Py_BuildValue("(sss)", KIND_NAMES)) < 0 ||
               PyModule_AddIntConstant(m, "EV_HAND", EV_HAND) < 0)) {
         Py_DECREF(m);

@@ -128,7 +128,8 @@ def pack_rules(rules: Rules, scoring: Scoring | None = None) -> bytes:
     point values than the rules' own, for the values a strategy plays by)."""
     s = scoring or rules.scoring
     side_of = list(rules.side_of) + [0] * (5 - rules.players)
-    knobs = dict.fromkeys(_variant_fields(), 0) | {"score_floor": rules.score_floor or 0}
+    knobs = dict.fromkeys(_variant_fields(), 0) | {"score_floor": rules.score_floor or 0,
+                                                   "floored": int(rules.score_floor is not None)}
     for v in rules.modules:  # each variant's knobs, as it names the struct's fields
         if v.native is not None:
             knobs.update(v.native(rules))
@@ -246,15 +247,15 @@ def flat(pairs: Sequence[Sequence[int]]) -> tuple[int, ...]:
 
 def view_of(view: Any, from_start: bool = False) -> tuple[int, ...]:
     """A seat's observation as the C searches read it (``_lane.c`` parse_view): the seat, the
-    dealer, the starter (-1: not cut), whose turn, the count, then counted runs of the pile, the
-    cards laid (seat and card) and the seat's own discards; ``from_start``, or a discard decision,
-    is the play from its first card."""
+    dealer, the crib's owner, the starter (-1: not cut), whose turn, the count, then counted runs
+    of the pile, the cards laid (seat and card) and the seat's own discards; ``from_start``, or a
+    discard decision, is the play from its first card."""
     at_start = from_start or (view.starter is None and not view.played)
     turn = (view.dealer + 1) % view.rules.players if at_start else view.seat
     count, pile, played = (0, (), ()) if at_start else (view.count, tuple(view.pile), tuple(view.played))
     starter = -1 if view.starter is None else view.starter
-    return (view.seat, view.dealer, starter, turn, count, len(pile), *pile, len(played), *flat(played),
-            len(view.discarded), *view.discarded)
+    return (view.seat, view.dealer, view.crib_owner, starter, turn, count, len(pile), *pile, len(played),
+            *flat(played), len(view.discarded), *view.discarded)
 
 
 class NativePlayRollout:
@@ -336,10 +337,10 @@ def board_play(view: Any, capsule: Any, packed: bytes, options: Sequence[int], s
 def result(rules: Rules, out: tuple[Any, ...]) -> GameResult:
     """The :class:`GameResult` of what ``_lane.game`` returns, as the engine's ``result_of``
     makes it."""
-    side, first_dealer, deals, decisions, scores, roles, trail, placed, first_scores, *counted = out
+    side, first_dealer, deals, decisions, scores, roles, trail, placed, first_scores, counted = out
     c = module()
     names: tuple[str, ...] = c.METRICS if c is not None else ()  # the figures game() counts, as GameState.metric
-    metrics = {name: value for name, value in zip(names, counted) if value}
+    metrics = {name: value for name, value in zip(names, counted) if value is not None}  # None: never touched
     k = len(rules.sides)
     order, shared = ranked(rules.program, placed, places_of(rules), side, list(scores))
     return GameResult(order[0], scores, first_dealer, deals,

@@ -145,6 +145,8 @@ class Auction(Variant):
     features = (Feature("bid_standing", "number", 30.0), Feature("bid_by", "seat"))
     columns = (Column("crib bought (share of deals)", "ratio", "metrics.crib_bought"),
                Column("bid paid/deal", "ratio", "metrics.price_paid"))
+    # the native lane plays it with random, greedy and ev bidding (_lane.c ``auction``)
+    native = staticmethod(lambda rules: {"auction": 1, "min_bid": rules.min_bid, "max_bid": rules.max_bid})
 
     @staticmethod
     def check(rules: Any, source: str) -> None:
