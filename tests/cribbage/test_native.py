@@ -143,12 +143,21 @@ def test_the_lanes_variants_combined_play_the_same_games():
             rules = build_rules(data, "combined")
         except Exception:  # a combination the rules refuse
             continue
-        if lane.refusal(rules) is not None:
-            assert {"nineteen", "back_ten"} <= {v.name for v in rules.modules}
-            continue
+        assert lane.refusal(rules) is None  # (nineteen with back ten too: back ten's hook comes first)
         names = tuple(rnd.choice(["random", "greedy", "ev"]) for _ in range(players))
         _same_games(rules, names, played, [(m, m % 2) for m in range(8)], counting=played % 3 == 2)
         played += 1
+
+
+@pytest.mark.parametrize("back_ten", ["both", "each"])
+def test_nineteen_with_back_ten_plays_the_same_games(back_ten):
+    """Both penalties on one hand of nothing: back ten first (the registry's order, rules Part 2),
+    then nineteen, at the floor and near the target, with seats that overlook points too."""
+    for players in (2, 3):
+        rules = build_rules({"players": players, "target": 61, "null_penalty": True, "back_ten": back_ten,
+                             "score_floor": -5}, "penalties")
+        for names in _lineups(players):
+            _same_games(rules, names, 8, [(m, 0) for m in range(10)], counting=names[0] == "ev")
 
 
 EV_PARAMS = ({"crib_weight": 0.5}, {"reply_weight": 2.0}, {"reply_weight": -1.0, "crib_weight": 0.0},

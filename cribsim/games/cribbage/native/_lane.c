@@ -1145,41 +1145,49 @@ static int play(Game *g) {
     return play_from(g, &st);
 }
 
-/* V-NINETEEN and V-BACKTEN after a hand or crib is counted (their after_count): 1 when the
- * game is decided. */
-static int after_count(Game *g, int seat, int64_t points, int source) {
+/* V-BACKTEN after a hand or crib is counted (its after_count): 1 when the game is decided. */
+static int back_ten(Game *g, int seat, int64_t points, int source) {
     const Rules *r = g->r;
-    if (r->nineteen && !points) { /* each opposing side 1, in turn from the counter's left */
-        int done = 1 << r->side_of[seat];
-        for (int i = 1; i < g->n; i++) {
-            int s = (seat + i) % g->n, side = (int)r->side_of[s];
-            if (done >> side & 1) continue;
-            done |= 1 << side;
-            add_metric(g, M_NINETEEN, 1);
-            if (award(g, s, 1, OTHER)) return 1;
-        }
-    }
-    if (r->back_ten) {
-        if (r->back_ten == 1) { /* both: the crib owner is judged once both are counted */
-            if (source == CRIB) {
-                if (points || !g->zero_hand) return 0;
-            } else if (points) {
-                return 0;
-            } else if (seat == g->crib_owner) {
-                g->zero_hand = 1;
-                return 0;
-            }
+    if (!r->back_ten) return 0;
+    if (r->back_ten == 1) { /* both: the crib owner is judged once both are counted */
+        if (source == CRIB) {
+            if (points || !g->zero_hand) return 0;
         } else if (points) {
             return 0;
+        } else if (seat == g->crib_owner) {
+            g->zero_hand = 1;
+            return 0;
         }
-        int side = (int)r->side_of[seat];
-        int64_t down = g->scores[side] - 10, back = (down > r->score_floor ? down : r->score_floor) - g->scores[side];
-        if (back) {
-            add_metric(g, M_BACK_TEN, back);
-            return award(g, seat, back, OTHER);
-        }
+    } else if (points) {
+        return 0;
+    }
+    int side = (int)r->side_of[seat];
+    int64_t down = g->scores[side] - 10, back = (down > r->score_floor ? down : r->score_floor) - g->scores[side];
+    if (!back) return 0;
+    add_metric(g, M_BACK_TEN, back);
+    return award(g, seat, back, OTHER);
+}
+
+/* V-NINETEEN after a hand or crib is counted: a count of nothing gives each opposing side 1, in
+ * turn from the counter's left. 1 when the game is decided. */
+static int nineteen(Game *g, int seat, int64_t points) {
+    const Rules *r = g->r;
+    if (!r->nineteen || points) return 0;
+    int done = 1 << r->side_of[seat];
+    for (int i = 1; i < g->n; i++) {
+        int s = (seat + i) % g->n, side = (int)r->side_of[s];
+        if (done >> side & 1) continue;
+        done |= 1 << side;
+        add_metric(g, M_NINETEEN, 1);
+        if (award(g, s, 1, OTHER)) return 1;
     }
     return 0;
+}
+
+/* The variants' after_count hooks in the registry's order (back ten, then nineteen): 1 when the
+ * game is decided. */
+static int after_count(Game *g, int seat, int64_t points, int source) {
+    return back_ten(g, seat, points, source) || nineteen(g, seat, points);
 }
 
 /* A hand or crib's ``pts`` to ``seat`` (phases.count_hand); under a counting model as
@@ -2250,7 +2258,6 @@ static PyObject *py_refuse(PyObject *self, PyObject *arg) {
         Py_XDECREF(value);
         return why;
     }
-    if (r.nineteen && r.back_ten) return PyUnicode_FromString("nineteen with back ten is not in the native lane");
     Py_RETURN_NONE;
 }
 
