@@ -767,6 +767,36 @@ typedef struct {
     int by_rank[13], by_seat[MAXP], total;
 } Played;
 
+/* What peg_points gives each rank laid next on the pile ``ranks`` (n cards since the reset) for
+ * its pair or run, in one pass over the pile instead of one a rank: ``out[rank]``. A rank equal to
+ * the last card pairs with the trailing cards of its rank; any other makes the longest run of it
+ * and the pile's last w distinct cards: w + 1 cards when they span w - 1 ranks and it extends
+ * them at either end, or span w and it fills their one gap. */
+static void reply_points(const Rules *v, const int *ranks, int n, int64_t *out) {
+    int last = ranks[n - 1], same = 1, lo = last, hi = last, best[13] = {0};
+    uint32_t mask = 1U << last;
+    while (same < n && ranks[n - 1 - same] == last) same++;
+    for (int w = 1;; w++) { /* the window of the pile's last w cards: lo, hi, mask */
+        int d = hi - lo;
+        if (w + 1 >= v->run_min) {
+            if (d == w - 1) {
+                if (lo > 0) best[lo - 1] = w + 1;
+                if (hi < 12) best[hi + 1] = w + 1;
+            } else if (d == w) {
+                best[__builtin_ctz(~(mask >> lo)) + lo] = w + 1;
+            }
+        }
+        if (w == n) break;
+        int rk = ranks[n - 1 - w];
+        if (mask >> rk & 1U) break;
+        mask |= 1U << rk;
+        if (rk < lo) lo = rk;
+        else if (rk > hi) hi = rk;
+    }
+    for (int rr = 0; rr < 13; rr++) out[rr] = v->run_card * best[rr];
+    out[last] = v->pair * (int64_t)(same * (same + 1) / 2);
+}
+
 /* ev.one_ply: for each rank that may be laid, the points it pegs now (and a last card it
  * secures), minus (plus, for a partner) the expected points of the next player's reply. */
 static int ev_play(const Game *g, int seat, const int *hand, int hn, const int *legal, int nlegal,
@@ -802,11 +832,17 @@ static int ev_play(const Game *g, int seat, const int *hand, int hn, const int *
             if (hold) { /* ev.lay_points(pile + (rank,)): each reply that would score */
                 double threat = 0.0;
                 int room2 = (int)v->limit - cnt;
+                int64_t kinds[13];
+                reply_points(v, trial, nranks + 1, kinds);
                 for (int rr = 0; rr < 13; rr++) {
                     int rv = rr < 9 ? rr + 1 : 10;
                     if (rv > room2 || !left[rr]) continue;
+                    int to = cnt + rv;
+                    int64_t p = kinds[rr] + (to == v->fifteen_total ? v->fifteen : 0) + (to == v->limit ? v->hit : 0);
+#ifdef LANE_CHECK
                     trial[nranks + 1] = rr;
-                    int64_t p = peg_points(v, trial, nranks + 2, cnt + rv);
+                    if (p != peg_points(v, trial, nranks + 2, to)) abort();
+#endif
                     if (p) threat += (double)p * hold[left[rr]];
                 }
                 x += sign * threat;
