@@ -72,8 +72,8 @@ def test_the_family_holds_the_rules_that_are_data():
     assert {"standard", "three_player", "four_player_partners", "five_player_continued", "seven_card",
             "short_game_61", "three_player_winner_takes_all", "match_acc", "lowball", "lowball_partners",
             "toss_fives", "five_card", "nineteen", "back_ten", "back_ten_each", "muggins", "auction",
-            "lowball_auction"} <= set(FAMILY)
-    assert not {"jokers", "canadian_doubles", "three_player_team"} & set(FAMILY)
+            "lowball_auction", "canadian_doubles"} <= set(FAMILY)
+    assert not {"jokers", "jokers_non_dealer", "three_player_team", "three_player_team_inspect"} & set(FAMILY)
 
 
 @pytest.mark.parametrize("preset", FAMILY)
@@ -127,7 +127,8 @@ def test_scoring_blocks_drawn_at_random_play_the_same_games():
 
 VARIANT_KNOBS = ({"variants": ["lowball"]}, {"toss_fives": True}, {"null_penalty": True}, {"back_ten": "both"},
                  {"back_ten": "each", "score_floor": -20}, {"play_once": True}, {"first_pone_points": 3},
-                 {"variants": ["auction"], "max_bid": 9, "score_floor": 0}, {"variants": ["muggins"]})
+                 {"variants": ["auction"], "max_bid": 9, "score_floor": 0}, {"variants": ["muggins"]},
+                 {"variants": ["canadian"], "players": 4, "sides": [[0, 2], [1, 3]], "deal": 5, "discard": 1})
 
 
 def test_the_lanes_variants_combined_play_the_same_games():
@@ -144,7 +145,7 @@ def test_the_lanes_variants_combined_play_the_same_games():
         except Exception:  # a combination the rules refuse
             continue
         assert lane.refusal(rules) is None  # (nineteen with back ten too: back ten's hook comes first)
-        names = tuple(rnd.choice(["random", "greedy", "ev"]) for _ in range(players))
+        names = tuple(rnd.choice(["random", "greedy", "ev"]) for _ in range(rules.players))
         _same_games(rules, names, played, [(m, m % 2) for m in range(8)], counting=played % 3 == 2)
         played += 1
 
@@ -184,7 +185,7 @@ def test_it_plays_only_what_it_has():
     mixed = lane.fast_lane(standard, [("random", {}), ("hoyle", {}), ("greedy", {}), ("ev", {})])
     assert mixed.plays([0, 2]) and mixed.plays([3, 0]) and not mixed.plays([0, 1])
     assert lane.fast_lane(standard, [("random", {"x": 1})]) is None  # parameters: not the built-in's defaults
-    for preset in ("jokers", "jokers_non_dealer", "canadian_doubles", "three_player_team"):
+    for preset in ("jokers", "jokers_non_dealer", "three_player_team", "three_player_team_inspect"):
         assert lane.fast_lane(load_rules(preset), [("random", {})]) is None
         assert "not in the native lane" in lane.refusal(load_rules(preset))
 
@@ -266,7 +267,8 @@ def _search_games(rules, names, games, native):
 
 
 @pytest.mark.parametrize("preset", ["standard", "lowball", "four_player_partners", "toss_fives", "five_card",
-                                    "three_player", "seven_card", "auction", "lowball_auction"])
+                                    "three_player", "seven_card", "auction", "lowball_auction",
+                                    "canadian_doubles"])
 def test_mcs_rollouts_in_the_lane_give_the_same_games(preset):
     """mc rolls its play out in C (every seat on ev's one-ply rule): the same points a rollout, so
     the same decisions and games as its rollouts on the engine's play phase."""
@@ -326,7 +328,7 @@ def test_no_fast_keeps_the_searches_in_python_too(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("name,preset", [("expert", "standard"), ("expert", "nineteen"), ("expert", "auction"),
-                                         ("mc", "standard"),
+                                         ("mc", "standard"), ("mc", "canadian_doubles"),
                                          ("mc", "four_player_partners"), ("mc", "lowball_three")])
 def test_the_search_in_c_is_the_pythons_decision_by_decision(name, preset, monkeypatch):
     """mc's play search in C (the samples from the strategy's own generator state, expert's

@@ -284,9 +284,10 @@ typedef struct {
         muggins,           /* V-MUGGINS: an opponent who notices takes the points overlooked */
         auction,           /* V-AUCTION: the players bid for the crib after the deal */
         min_bid, max_bid,  /* V-AUCTION: the lowest bid and the cap on bids */
-        floored;           /* the rules set a score floor (score_floor is 0 without one) */
+        floored,           /* the rules set a score floor (score_floor is 0 without one) */
+        canadian;          /* V-CANADIAN: two seats dealt 10, each passes 4 to the partner */
 } Rules;
-#define RULE_FIELDS 40
+#define RULE_FIELDS 41
 
 enum { RANDOM = 0, GREEDY = 1, EV = 2 };
 #define KIND_NAMES "random", "greedy", "ev"
@@ -566,10 +567,13 @@ static int award_split(Game *g, int seat, int64_t claimed, int64_t lost, int sou
     return lost ? missed(g, seat, lost) : 0;
 }
 
-static void deal_cards(Game *g) { /* R-DEAL-2, from the addressed deck */
+#define CANADIAN_DEALT 10 /* V-CANADIAN: cards dealt to each of two seats; 4 passed, 2 thrown */
+#define CANADIAN_PASS 4
+
+static void deal_cards(Game *g) { /* R-DEAL-2, from the addressed deck (V-CANADIAN: the dealer's left, then the dealer) */
     const Rules *r = g->r;
     int n = g->n;
-    int needed = (int)((n - 1) * r->deal + r->dealer_deal + r->crib_from_deck + 1);
+    int needed = r->canadian ? 2 * CANADIAN_DEALT + 1 : (int)((n - 1) * r->deal + r->dealer_deal + r->crib_from_deck + 1);
     int pool[52];
     g->crib_owner = g->dealer; /* R-DEAL-3 */
     for (int i = 0; i < 52; i++) pool[i] = i;
@@ -587,7 +591,7 @@ static void deal_cards(Game *g) { /* R-DEAL-2, from the addressed deck */
     int pos = 0;
     for (int i = 1; i <= n; i++) {
         int seat = (g->dealer + i) % n;
-        int k = (int)(seat == g->dealer ? r->dealer_deal : r->deal);
+        int k = r->canadian ? (i == 1 || i == n ? CANADIAN_DEALT : 0) : (int)(seat == g->dealer ? r->dealer_deal : r->deal);
         memcpy(g->hands[seat], pool + pos, sizeof(int) * (size_t)k);
         g->hlen[seat] = k;
         pos += k;
@@ -985,8 +989,130 @@ static int auction(Game *g) {
     return pay ? award(g, holder, -pay, OTHER) : 0;
 }
 
+/* random's discard: k cards at random; under a discard rule the 5s that must go, then the rest
+ * at random from the pool. */
+static void random_discard(Game *g, int seat, const int *hand, int m, int k, int must, int *thrown) {
+    if (must < 0) {
+        int pool[MAXH];
+        memcpy(pool, hand, sizeof(int) * (size_t)m);
+        mt_draw(&g->rng[seat], pool, m, k);
+        memcpy(thrown, pool, sizeof(int) * (size_t)k);
+        return;
+    }
+    int rest[MAXH], nrest = 0, nmust = 0;
+    for (int i = 0; i < m; i++) {
+        int five = rank_of(hand[i]) == FIVE;
+        if (must && five) thrown[nmust++] = hand[i];
+        else if (must ? 1 : five) rest[nrest++] = hand[i];
+    }
+    mt_draw(&g->rng[seat], rest, nrest, k - nmust);
+    memcpy(thrown + nmust, rest, sizeof(int) * (size_t)(k - nmust));
+}
+
+/* ---- V-CANADIAN (variants/canadian.py): each dealt seat keeps 4, passes 4, throws 2 ---------- */
+
+/* The value greedy (show without the starter) or ev (expected shows and the crib) puts on one
+ * split of a dealt hand, times the objective: canadian.best_split's ``value``. */
+static double split_value(const Game *g, int seat, const int *hand, const int *keep, const int *passed,
+                          const int *thrown) {
+    const Rules *r = g->r;
+    if (g->kinds[seat] == GREEDY)
+        return (double)(r->objective * (show_points(r, keep, 4, -1, 0) + show_points(r, passed, 4, -1, 0)));
+    const EvTables *t = g->ev[seat];
+    double crib = (0.0 + t->single[rank_of(thrown[0])] + t->single[rank_of(thrown[1])]) / 2;
+    if (r->side_of[g->crib_owner] != r->side_of[seat]) crib = -crib;
+    return (double)r->objective * (expected_show(&t->val, keep, 4, hand, CANADIAN_DEALT) +
+                                   expected_show(&t->val, passed, 4, hand, CANADIAN_DEALT) + crib);
+}
+
+/* canadian.best_split: every keep of 4 (combinations order), every 4 of the rest passed, the
+ * other 2 thrown if the discard rule allows; the first best. */
+static void best_split(const Game *g, int seat, const int *hand, int must, int *passed, int *thrown) {
+    int n = CANADIAN_DEALT, a[4] = {0, 1, 2, 3}, have = 0;
+    double best = 0.0;
+    for (;;) {
+        int keep[4], rest[6], nr = 0;
+        uint32_t in_keep = 0;
+        for (int i = 0; i < 4; i++) { keep[i] = hand[a[i]]; in_keep |= 1U << a[i]; }
+        int place[6];
+        for (int i = 0; i < n; i++)
+            if (!(in_keep >> i & 1U)) { place[nr] = i; rest[nr++] = hand[i]; }
+        int b[4] = {0, 1, 2, 3};
+        for (;;) {
+            int pass[4], throw2[2], nt = 0;
+            uint32_t out = 0, in_pass = 0;
+            for (int i = 0; i < 4; i++) { pass[i] = rest[b[i]]; in_pass |= 1U << b[i]; }
+            for (int i = 0; i < 6; i++)
+                if (!(in_pass >> i & 1U)) { throw2[nt++] = rest[i]; out |= 1U << place[i]; }
+            if (must < 0 || obeys(hand, n, ~out & ((1U << n) - 1), must)) {
+                double v = split_value(g, seat, hand, keep, pass, throw2);
+                if (!have || v > best) {
+                    best = v, have = 1;
+                    memcpy(passed, pass, sizeof pass);
+                    memcpy(thrown, throw2, sizeof throw2);
+                }
+            }
+            int i = 3;
+            while (i >= 0 && b[i] == i + 2) i--;
+            if (i < 0) break;
+            b[i]++;
+            for (int j = i + 1; j < 4; j++) b[j] = b[j - 1] + 1;
+        }
+        int i = 3;
+        while (i >= 0 && a[i] == i + n - 4) i--;
+        if (i < 0) break;
+        a[i]++;
+        for (int j = i + 1; j < 4; j++) a[j] = a[j - 1] + 1;
+    }
+}
+
+/* canadian.pass_cards: the dealer, then the dealer's left, each answers (4 for the partner, 2
+ * for the crib); then every seat holds its 4. */
+static void canadian_passes(Game *g) {
+    int n = g->n, kept[MAXP][4], dealt[2] = {g->dealer, (g->dealer + 1) % n};
+    for (int d = 0; d < 2; d++) {
+        int seat = dealt[d], *hand = g->hands[seat], passed[CANADIAN_PASS], thrown[2];
+        int must = fives_rule(g, hand, CANADIAN_DEALT, 2);
+        g->asked++;
+        if (g->kinds[seat] != RANDOM) {
+            best_split(g, seat, hand, must, passed, thrown);
+        } else if (must < 0) { /* random: 6 at random, the first 4 to the partner */
+            int pool[CANADIAN_DEALT];
+            memcpy(pool, hand, sizeof pool);
+            mt_draw(&g->rng[seat], pool, CANADIAN_DEALT, 6);
+            memcpy(passed, pool, sizeof passed);
+            memcpy(thrown, pool + 4, sizeof thrown);
+        } else { /* random: the crib's 2 as its discard, then 4 of the rest */
+            int rest[CANADIAN_DEALT], nrest = 0;
+            random_discard(g, seat, hand, CANADIAN_DEALT, 2, must, thrown);
+            for (int i = 0; i < CANADIAN_DEALT; i++)
+                if (hand[i] != thrown[0] && hand[i] != thrown[1]) rest[nrest++] = hand[i];
+            mt_draw(&g->rng[seat], rest, nrest, CANADIAN_PASS);
+            memcpy(passed, rest, sizeof passed);
+        }
+        for (int i = 0, k = 0; i < CANADIAN_DEALT; i++) { /* phases.without: the hand less what went */
+            int c = hand[i], gone = c == thrown[0] || c == thrown[1];
+            for (int j = 0; j < CANADIAN_PASS; j++) gone |= c == passed[j];
+            if (!gone) kept[seat][k++] = c;
+        }
+        memcpy(kept[(seat + 2) % n], passed, sizeof passed);
+        g->crib[g->clen++] = thrown[0], g->crib[g->clen++] = thrown[1];
+        memcpy(g->thrown[seat], thrown, sizeof thrown);
+        g->nthrown[seat] = 2;
+    }
+    for (int s = 0; s < n; s++) {
+        memcpy(g->hands[s], kept[s], sizeof kept[s]);
+        g->hlen[s] = 4;
+        if (s != dealt[0] && s != dealt[1]) g->nthrown[s] = 0;
+    }
+}
+
 static void discard(Game *g) { /* R-DEAL-2/3, seats in order */
     const Rules *r = g->r;
+    if (r->canadian) {
+        canadian_passes(g);
+        return;
+    }
     for (int seat = 0; seat < g->n; seat++) {
         int k = (int)(seat == g->dealer ? r->dealer_discard : r->discard);
         g->nthrown[seat] = 0;
@@ -995,25 +1121,9 @@ static void discard(Game *g) { /* R-DEAL-2/3, seats in order */
         int thrown[MAXH];
         g->asked++;
         int must = fives_rule(g, hand, m, k);
-        if (g->kinds[seat] == GREEDY) {
-            greedy_discard(g, seat, k, must, thrown);
-        } else if (g->kinds[seat] == EV) {
-            ev_discard(g, seat, k, must, g->ev[seat], thrown);
-        } else if (must < 0) {
-            int pool[MAXH];
-            memcpy(pool, hand, sizeof(int) * (size_t)m);
-            mt_draw(&g->rng[seat], pool, m, k);
-            memcpy(thrown, pool, sizeof(int) * (size_t)k);
-        } else { /* the 5s that must go, then the rest at random from the pool (random's discard) */
-            int rest[MAXH], nrest = 0, nmust = 0;
-            for (int i = 0; i < m; i++) {
-                int five = rank_of(hand[i]) == FIVE;
-                if (must && five) thrown[nmust++] = hand[i];
-                else if (must ? 1 : five) rest[nrest++] = hand[i];
-            }
-            mt_draw(&g->rng[seat], rest, nrest, k - nmust);
-            memcpy(thrown + nmust, rest, sizeof(int) * (size_t)(k - nmust));
-        }
+        if (g->kinds[seat] == GREEDY) greedy_discard(g, seat, k, must, thrown);
+        else if (g->kinds[seat] == EV) ev_discard(g, seat, k, must, g->ev[seat], thrown);
+        else random_discard(g, seat, hand, m, k, must, thrown);
         memcpy(g->thrown[seat], thrown, sizeof(int) * (size_t)k);
         g->nthrown[seat] = k;
         for (int t = 0; t < k; t++) { /* list.remove, in order */
@@ -2318,10 +2428,10 @@ PyMODINIT_FUNC PyInit__lane(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddStringConstant(m, "SOURCE", LANE_SOURCE) < 0 ||
               PyModule_AddIntConstant(m, "RULE_FIELDS", RULE_FIELDS) < 0 ||
-              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(sssssssssss)", "toss_fives", "nineteen",
+              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(ssssssssssss)", "toss_fives", "nineteen",
                                                                     "back_ten", "score_floor", "first_pone_points",
                                                                     "play_once", "muggins", "auction", "min_bid",
-                                                                    "max_bid", "floored")) < 0 ||
+                                                                    "max_bid", "floored", "canadian")) < 0 ||
               PyModule_AddObject(m, "METRICS", Py_BuildValue("(sssss)", METRIC_NAMES)) < 0 ||
               PyModule_AddObject(m, "KINDS", Py_BuildValue("(sss)", KIND_NAMES)) < 0 ||
               PyModule_AddIntConstant(m, "EV_HAND", EV_HAND) < 0)) {

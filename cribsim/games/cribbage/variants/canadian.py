@@ -150,6 +150,8 @@ class Canadian(Variant):
                           prompt=lambda obs: f"pass {obs.passes} to your partner, then {obs.discards} to the crib "
                                              "(partner's / crib's)"),)
     observation = {"passes": 0}
+    # the native lane plays it with random, greedy and ev passing (_lane.c ``canadian_passes``)
+    native = staticmethod(lambda rules: {"canadian": 1})
 
     @staticmethod
     def check(rules: Any, source: str) -> None:
