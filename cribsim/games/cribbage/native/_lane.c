@@ -285,9 +285,10 @@ typedef struct {
         auction,           /* V-AUCTION: the players bid for the crib after the deal */
         min_bid, max_bid,  /* V-AUCTION: the lowest bid and the cap on bids */
         floored,           /* the rules set a score floor (score_floor is 0 without one) */
-        canadian;          /* V-CANADIAN: two seats dealt 10, each passes 4 to the partner */
+        canadian,          /* V-CANADIAN: two seats dealt 10, each passes 4 to the partner */
+        side_target[MAXP]; /* each side's target in this game (a variant's layout: V-TEAM3-1) */
 } Rules;
-#define RULE_FIELDS 41
+#define RULE_FIELDS 46
 
 enum { RANDOM = 0, GREEDY = 1, EV = 2 };
 #define KIND_NAMES "random", "greedy", "ev"
@@ -1439,7 +1440,7 @@ static int play_game(Game *g, const Rules *r, const int *kinds, const EvTables *
     mt_seed_many(gens, keys, g->n + (first_dealer < 0));
     g->dealer = g->first_dealer = first_dealer >= 0 ? first_dealer : cut_for_deal(r, seed, match, game_no, &cut);
     g->winner = -1;
-    for (int s = 0; s < r->nsides; s++) g->targets[s] = r->target;
+    for (int s = 0; s < r->nsides; s++) g->targets[s] = r->side_target[s];
     if (keep_trail(g)) return NOMEM;
     for (;;) {
         if (!g->deal_no && r->first_pone_points) { /* V-FIVECARD: three for last, as the game starts */
@@ -1481,6 +1482,7 @@ static int parse_rules(Py_buffer *buf, Rules *r) {
     memcpy(r, buf->buf, sizeof *r);
     int sides_ok = 1;
     for (int s = 0; s < MAXP; s++) sides_ok &= r->side_of[s] >= 0 && r->side_of[s] < (r->nsides > 0 ? r->nsides : 1);
+    for (int s = 0; s < r->nsides && s < MAXP; s++) sides_ok &= r->side_target[s] >= 1;
     if (r->players < 2 || r->players > MAXP || r->nsides < 2 || r->nsides > r->players || !sides_ok ||
         r->fifteen_total > 100 || r->fifteen_total < 11 || r->dealer_deal > MAXH || r->deal > MAXH || r->deal < 1 ||
         r->dealer_deal < 1 || r->discard < 0 || r->discard >= r->deal || r->dealer_discard < 0 ||
@@ -2428,10 +2430,11 @@ PyMODINIT_FUNC PyInit__lane(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddStringConstant(m, "SOURCE", LANE_SOURCE) < 0 ||
               PyModule_AddIntConstant(m, "RULE_FIELDS", RULE_FIELDS) < 0 ||
-              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(ssssssssssss)", "toss_fives", "nineteen",
+              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(sssssssssssssssss)", "toss_fives", "nineteen",
                                                                     "back_ten", "score_floor", "first_pone_points",
                                                                     "play_once", "muggins", "auction", "min_bid",
-                                                                    "max_bid", "floored", "canadian")) < 0 ||
+                                                                    "max_bid", "floored", "canadian", "target_0",
+                                                                    "target_1", "target_2", "target_3", "target_4")) < 0 ||
               PyModule_AddObject(m, "METRICS", Py_BuildValue("(sssss)", METRIC_NAMES)) < 0 ||
               PyModule_AddObject(m, "KINDS", Py_BuildValue("(sss)", KIND_NAMES)) < 0 ||
               PyModule_AddIntConstant(m, "EV_HAND", EV_HAND) < 0)) {

@@ -29,6 +29,7 @@ from cribsim.matchplay import MatchResult
 from cribsim.strategy import resolve
 
 from ..engine.game import GameResult, ranked
+from ..engine.state import side_of_seats
 from ..match import games_until_settled
 from ..strategy import BUILTIN
 
@@ -118,23 +119,27 @@ def _variant_fields() -> tuple[str, ...]:
     return fields
 
 
-def places_of(rules: Rules) -> int:
-    """The sides a game places before it ends (``GameState.places``, R-MATCH-5)."""
-    return rules.match.places(len(rules.sides)) if rules.objective > 0 else 1
+def places_of(rules: Rules, sides: int) -> int:
+    """The sides a game of ``sides`` sides places before it ends (``GameState.places``, R-MATCH-5)."""
+    return rules.match.places(sides) if rules.objective > 0 else 1
 
 
-def pack_rules(rules: Rules, scoring: Scoring | None = None) -> bytes:
+def pack_rules(rules: Rules, scoring: Scoring | None = None, game_no: int = 0) -> bytes:
     """The rules as ``_lane.c``'s ``Rules`` struct: 64-bit ints in its order (``scoring``: other
-    point values than the rules' own, for the values a strategy plays by)."""
+    point values than the rules' own, for the values a strategy plays by), with the sides and
+    targets of game ``game_no`` (a variant's ``layout`` may give each game its own)."""
     s = scoring or rules.scoring
-    side_of = list(rules.side_of) + [0] * (5 - rules.players)
+    sides, targets = rules.program.layout(game_no)
+    side_of = list(side_of_seats(sides, rules.players)) + [0] * (5 - rules.players)
     knobs = dict.fromkeys(_variant_fields(), 0) | {"score_floor": rules.score_floor or 0,
                                                    "floored": int(rules.score_floor is not None)}
+    knobs.update({f"target_{i}": int(t) for i, t in enumerate(targets)})
     for v in rules.modules:  # each variant's knobs, as it names the struct's fields
         if v.native is not None:
             knobs.update(v.native(rules))
-    values = [rules.players, len(rules.sides), *side_of, rules.target, places_of(rules), rules.deal, rules.dealer_deal,
-              rules.discard, rules.dealer_discard, rules.crib_from_deck, int(rules.crib_flush_needs_starter),
+    values = [rules.players, len(sides), *side_of, rules.target, places_of(rules, len(sides)), rules.deal,
+              rules.dealer_deal, rules.discard, rules.dealer_discard, rules.crib_from_deck,
+              int(rules.crib_flush_needs_starter),
               s.fifteen, s.fifteen_total, s.pair, s.run_min, s.run_card, -1 if s.hand_flush is None else s.hand_flush,
               s.flush_starter, s.nobs, s.heels, s.go, s.count_limit, s.hit_limit, s.last_card, rules.objective]
     values += knobs.values()
@@ -170,6 +175,7 @@ class NativeLane:
 
     def __post_init__(self) -> None:
         self.packed = pack_rules(self.rules)
+        self._by_layout: dict[Any, bytes] = {}  # a variant's layout: the rules packed for each game's sides
         self.c = module()
         assert self.c is not None
         kinds = self.c.KINDS
@@ -188,9 +194,21 @@ class NativeLane:
         rate, vigilance) models players who overlook points, as the engine's ``play_game``."""
         assert self.c is not None
         model = None if counters is None else tuple(float(x) for pair in counters for x in pair)
-        out = self.c.game(self.packed, bytes(self.kinds[e] for e in entries), tuple(self.values[e] for e in entries),
-                          seed, address[0], address[1], -1 if first_dealer is None else first_dealer, model)
-        return result(self.rules, out)
+        out = self.c.game(self.packed_for(address[1]), bytes(self.kinds[e] for e in entries),
+                          tuple(self.values[e] for e in entries), seed, address[0], address[1],
+                          -1 if first_dealer is None else first_dealer, model)
+        return result(self.rules, out, address[1])
+
+    def packed_for(self, game_no: int) -> bytes:
+        """The rules packed with game ``game_no``'s sides and targets (the same every game but
+        where a variant's ``layout`` gives each game its own)."""
+        if self.rules.program.hooks.layout is None:
+            return self.packed
+        key = self.rules.program.layout(game_no)
+        got = self._by_layout.get(key)
+        if got is None:
+            got = self._by_layout[key] = pack_rules(self.rules, game_no=game_no)
+        return got
 
     def games(self, seed: int, first_match: int, count: int,
               entries: Sequence[int]) -> tuple[int, int, tuple[int, ...]]:
@@ -230,7 +248,8 @@ def rollouts_for(rules: Rules) -> bool:
     """Whether :class:`NativePlayRollout` plays ``rules``: allowed, built, in the family, and
     hands that ev's reply chances hold."""
     c = module()
-    return _ROLLOUTS[0] and c is not None and rules.hand_size <= c.EV_HAND and refusal(rules) is None
+    return (_ROLLOUTS[0] and c is not None and rules.hand_size <= c.EV_HAND and refusal(rules) is None
+            and rules.program.hooks.layout is None)  # the searches read the rules' own sides
 
 
 def ev_capsule(rules: Rules, values: EvValues) -> Any:
@@ -334,18 +353,19 @@ def board_play(view: Any, capsule: Any, packed: bytes, options: Sequence[int], s
     return wins
 
 
-def result(rules: Rules, out: tuple[Any, ...]) -> GameResult:
-    """The :class:`GameResult` of what ``_lane.game`` returns, as the engine's ``result_of``
-    makes it."""
+def result(rules: Rules, out: tuple[Any, ...], game_no: int) -> GameResult:
+    """The :class:`GameResult` of what ``_lane.game`` returns for game ``game_no`` of a match, as
+    the engine's ``result_of`` makes it."""
     side, first_dealer, deals, decisions, scores, roles, trail, placed, first_scores, counted = out
     c = module()
     names: tuple[str, ...] = c.METRICS if c is not None else ()  # the figures game() counts, as GameState.metric
     metrics = {name: value for name, value in zip(names, counted) if value is not None}  # None: never touched
-    k = len(rules.sides)
-    order, shared = ranked(rules.program, placed, places_of(rules), side, list(scores))
+    sides, targets = rules.program.layout(game_no)
+    k = len(sides)
+    order, shared = ranked(rules.program, placed, places_of(rules, k), side, list(scores))
     return GameResult(order[0], scores, first_dealer, deals,
                       [list(roles[i:i + SOURCES]) for i in range(0, len(roles), SOURCES)],
-                      rules.sides, rules.program.layout(0)[1], tuple(order), False, shared,
+                      sides, targets, tuple(order), sides is not rules.sides, shared,
                       placed or None, first_scores, metrics, None, None,
                       [trail[i:i + k] for i in range(0, len(trail), k)], decisions)
 

@@ -19,7 +19,7 @@ from typing import Any
 from cribsim.errors import ConfigError
 from cribsim.params import Param
 
-from ..engine.variant import Variant
+from ..engine.variant import Variant, no_knobs
 
 
 def layout(rules: Any, g: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
@@ -44,6 +44,7 @@ class Team3(Variant):
               lo=1, hi=10_000),
     )
     layout = staticmethod(layout)
+    native = staticmethod(no_knobs)  # the native lane plays each game's sides and targets from its layout
 
     @staticmethod
     def check(rules: Any, source: str) -> None:
