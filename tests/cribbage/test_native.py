@@ -73,8 +73,8 @@ def test_the_family_holds_the_rules_that_are_data():
     assert {"standard", "three_player", "four_player_partners", "five_player_continued", "seven_card",
             "short_game_61", "three_player_winner_takes_all", "match_acc", "lowball", "lowball_partners",
             "toss_fives", "five_card", "nineteen", "back_ten", "back_ten_each", "muggins", "auction",
-            "lowball_auction", "canadian_doubles", "three_player_team"} <= set(FAMILY)
-    assert not {"jokers", "jokers_non_dealer", "three_player_team_inspect"} & set(FAMILY)
+            "lowball_auction", "canadian_doubles", "three_player_team", "three_player_team_inspect"} <= set(FAMILY)
+    assert not {"jokers", "jokers_non_dealer"} & set(FAMILY)
 
 
 @pytest.mark.parametrize("preset", FAMILY)
@@ -102,13 +102,15 @@ def test_muggins_takes_what_is_overlooked_in_the_lane():
     assert "muggins" not in native.play_game(3, (0, 0), None, (0, 1), [(0.2, 0.0), (0.2, 0.0)]).metrics
 
 
-def test_a_match_whose_games_have_their_own_sides_is_the_engines():
+@pytest.mark.parametrize("preset", ["three_player_team", "three_player_team_inspect"])
+def test_a_match_whose_games_have_their_own_sides_is_the_engines(preset):
     """V-TEAM3-1: each game of a match its own partnership and targets (the variant's layout),
-    packed game by game; the matches (three games, most won) are the engine's. The searches keep
-    to the rules' own sides, so they stay in Python there."""
-    rules = load_rules("three_player_team")
+    packed game by game; the matches (three games, most won) are the engine's, with the lone
+    player's inspection of the crib (V-TEAM3-2) by each strategy. The searches keep to the rules'
+    own sides, so they stay in Python there."""
+    rules = load_rules(preset)
     assert not lane.rollouts_for(rules)
-    for names in (("ev", "greedy", "random"), ("ev", "ev", "ev")):
+    for names in (("ev", "greedy", "random"), ("ev", "ev", "ev"), ("greedy", "random", "ev")):
         native = lane.fast_lane(rules, [(n, {}) for n in names])
         for m in range(6):
             counters = counters_at(m, 3) if m % 2 else None
@@ -200,7 +202,7 @@ def test_it_plays_only_what_it_has():
     mixed = lane.fast_lane(standard, [("random", {}), ("hoyle", {}), ("greedy", {}), ("ev", {})])
     assert mixed.plays([0, 2]) and mixed.plays([3, 0]) and not mixed.plays([0, 1])
     assert lane.fast_lane(standard, [("random", {"x": 1})]) is None  # parameters: not the built-in's defaults
-    for preset in ("jokers", "jokers_non_dealer", "three_player_team_inspect"):
+    for preset in ("jokers", "jokers_non_dealer"):
         assert lane.fast_lane(load_rules(preset), [("random", {})]) is None
         assert "not in the native lane" in lane.refusal(load_rules(preset))
 

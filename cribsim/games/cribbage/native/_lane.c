@@ -286,9 +286,10 @@ typedef struct {
         min_bid, max_bid,  /* V-AUCTION: the lowest bid and the cap on bids */
         floored,           /* the rules set a score floor (score_floor is 0 without one) */
         canadian,          /* V-CANADIAN: two seats dealt 10, each passes 4 to the partner */
-        side_target[MAXP]; /* each side's target in this game (a variant's layout: V-TEAM3-1) */
+        side_target[MAXP], /* each side's target in this game (a variant's layout: V-TEAM3-1) */
+        inspect;           /* V-TEAM3-2: the lone player keeps any four of its hand and the crib */
 } Rules;
-#define RULE_FIELDS 46
+#define RULE_FIELDS 47
 
 enum { RANDOM = 0, GREEDY = 1, EV = 2 };
 #define KIND_NAMES "random", "greedy", "ev"
@@ -876,8 +877,9 @@ static double floor_worth(const Game *g, int seat, const int64_t *scores, double
     return (double)(scores[g->r->side_of[seat]] - g->r->score_floor) - crib_estimate;
 }
 
-/* expect.expected_show of a kept hand (not a crib) over every starter not among ``held``. */
-static double expected_show(const Rules *v, const int *keep, int kn, const int *held, int hn) {
+/* expect.expected_show of kept cards over every starter not among ``held`` (a crib's flush needs
+ * the starter's suit). */
+static double expected_show(const Rules *v, const int *keep, int kn, const int *held, int hn, int crib) {
     uint64_t kkey = 0, hkey = 0;
     int unseen = 52 - hn, suits = 0;
     for (int i = 0; i < kn; i++) { kkey += RB(rank_of(keep[i])); suits |= 1 << suit_of(keep[i]); }
@@ -886,7 +888,9 @@ static double expected_show(const Rules *v, const int *keep, int kn, const int *
     if (!(suits & (suits - 1))) {
         int s = suit_of(keep[0]), same = 13;
         for (int i = 0; i < hn; i++) same -= suit_of(held[i]) == s;
-        x += (double)flush_points(v, kn) + (double)(v->flush_starter * same) / (double)unseen;
+        int64_t flush = flush_points(v, kn);
+        x += crib ? (double)((flush + v->flush_starter) * same) / (double)unseen
+                  : (double)flush + (double)(v->flush_starter * same) / (double)unseen;
     }
     for (int i = 0; i < kn; i++) {
         if (rank_of(keep[i]) != JACK) continue;
@@ -924,7 +928,7 @@ static int64_t ev_bid(const Game *g, int seat, const int64_t *scores, int64_t st
         for (int i = 0; i < k; i++) { out |= 1U << idx[i]; thrown[i] = hand[idx[i]]; }
         for (int i = 0, kn = 0; i < n; i++)
             if (!(out >> i & 1U)) keep[kn++] = hand[i];
-        double crib = own_crib(t, thrown, k), x = expected_show(&t->val, keep, n - k, hand, n) + crib;
+        double crib = own_crib(t, thrown, k), x = expected_show(&t->val, keep, n - k, hand, n, 0) + crib;
         if (!have || x >= best) { best = x, best_crib = crib, have = 1; }
         int i = k - 1;
         while (i >= 0 && idx[i] == i + n - k) i--;
@@ -1022,8 +1026,8 @@ static double split_value(const Game *g, int seat, const int *hand, const int *k
     const EvTables *t = g->ev[seat];
     double crib = (0.0 + t->single[rank_of(thrown[0])] + t->single[rank_of(thrown[1])]) / 2;
     if (r->side_of[g->crib_owner] != r->side_of[seat]) crib = -crib;
-    return (double)r->objective * (expected_show(&t->val, keep, 4, hand, CANADIAN_DEALT) +
-                                   expected_show(&t->val, passed, 4, hand, CANADIAN_DEALT) + crib);
+    return (double)r->objective * (expected_show(&t->val, keep, 4, hand, CANADIAN_DEALT, 0) +
+                                   expected_show(&t->val, passed, 4, hand, CANADIAN_DEALT, 0) + crib);
 }
 
 /* canadian.best_split: every keep of 4 (combinations order), every 4 of the rest passed, the
@@ -1105,6 +1109,69 @@ static void canadian_passes(Game *g) {
         memcpy(g->hands[s], kept[s], sizeof kept[s]);
         g->hlen[s] = 4;
         if (s != dealt[0] && s != dealt[1]) g->nthrown[s] = 0;
+    }
+}
+
+/* ---- V-TEAM3-2 (variants/inspect.py): the lone player keeps any four of hand and crib ------- */
+
+/* The keep of ``k`` of the ``m`` cards ``eight`` (own, then the crib) worth most: greedy's show
+ * without the starter, or ev's expected show plus the expected crib of the rest (ours, or
+ * against us), both times the objective; the first best in combinations order. */
+static void best_inspected(const Game *g, int seat, const int *eight, int m, int k, int *out) {
+    const Rules *r = g->r;
+    int idx[MAXH], keep[MAXH], rest[MAXH], have = 0;
+    double best = 0.0;
+    for (int i = 0; i < k; i++) idx[i] = i;
+    for (;;) {
+        uint32_t in = 0;
+        for (int i = 0; i < k; i++) { keep[i] = eight[idx[i]]; in |= 1U << idx[i]; }
+        double x;
+        if (g->kinds[seat] == GREEDY) {
+            x = (double)(r->objective * show_points(r, keep, k, -1, 0));
+        } else {
+            const EvTables *t = g->ev[seat];
+            int nr = 0, mine = r->side_of[g->crib_owner] == r->side_of[seat] ? 1 : -1;
+            for (int i = 0; i < m; i++)
+                if (!(in >> i & 1U)) rest[nr++] = eight[i];
+            x = (double)r->objective * (expected_show(&t->val, keep, k, eight, m, 0) +
+                                        (double)mine * expected_show(&t->val, rest, nr, eight, m, 1));
+        }
+        if (!have || x > best) { best = x, have = 1; memcpy(out, keep, sizeof(int) * (size_t)k); }
+        int i = k - 1;
+        while (i >= 0 && idx[i] == i + m - k) i--;
+        if (i < 0) break;
+        idx[i]++;
+        for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+    }
+}
+
+/* inspect.inspect: after the discards, the lone player (its side's only seat) looks at its hand
+ * and the crib, keeps four and puts the rest back. */
+static void inspect_crib(Game *g) {
+    const Rules *r = g->r;
+    int lone = -1, count[MAXP] = {0};
+    for (int s = 0; s < g->n; s++) count[r->side_of[s]]++;
+    for (int s = g->n - 1; s >= 0; s--)
+        if (count[r->side_of[s]] == 1) lone = s;
+    if (lone < 0) return;
+    int k = g->hlen[lone], m = k + g->clen, eight[2 * MAXH], keep[MAXH];
+    memcpy(eight, g->hands[lone], sizeof(int) * (size_t)k);
+    memcpy(eight + k, g->crib, sizeof(int) * (size_t)g->clen);
+    g->asked++;
+    if (g->kinds[lone] == RANDOM) { /* draw(rng, hand + crib, 4) */
+        int pool[2 * MAXH];
+        memcpy(pool, eight, sizeof(int) * (size_t)m);
+        mt_draw(&g->rng[lone], pool, m, k);
+        memcpy(keep, pool, sizeof(int) * (size_t)k);
+    } else {
+        best_inspected(g, lone, eight, m, k, keep);
+    }
+    memcpy(g->hands[lone], keep, sizeof(int) * (size_t)k);
+    g->clen = 0;
+    for (int i = 0; i < m; i++) { /* phases.without(own + crib, keep) */
+        int kept = 0;
+        for (int j = 0; j < k; j++) kept |= eight[i] == keep[j];
+        if (!kept) g->crib[g->clen++] = eight[i];
     }
 }
 
@@ -1450,6 +1517,7 @@ static int play_game(Game *g, const Rules *r, const int *kinds, const EvTables *
         deal_cards(g);
         if (r->auction && auction(g)) break;
         discard(g);
+        if (r->inspect) inspect_crib(g);
         if (rank_of(g->starter) == 10 && r->heels && award(g, g->dealer, r->heels, HEELS)) break; /* R-START-2 */
         if (play(g)) break;
         if (keep_trail(g)) return NOMEM;
@@ -2430,11 +2498,12 @@ PyMODINIT_FUNC PyInit__lane(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddStringConstant(m, "SOURCE", LANE_SOURCE) < 0 ||
               PyModule_AddIntConstant(m, "RULE_FIELDS", RULE_FIELDS) < 0 ||
-              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(sssssssssssssssss)", "toss_fives", "nineteen",
+              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(ssssssssssssssssss)", "toss_fives", "nineteen",
                                                                     "back_ten", "score_floor", "first_pone_points",
                                                                     "play_once", "muggins", "auction", "min_bid",
                                                                     "max_bid", "floored", "canadian", "target_0",
-                                                                    "target_1", "target_2", "target_3", "target_4")) < 0 ||
+                                                                    "target_1", "target_2", "target_3", "target_4",
+                                                                    "inspect")) < 0 ||
               PyModule_AddObject(m, "METRICS", Py_BuildValue("(sssss)", METRIC_NAMES)) < 0 ||
               PyModule_AddObject(m, "KINDS", Py_BuildValue("(sss)", KIND_NAMES)) < 0 ||
               PyModule_AddIntConstant(m, "EV_HAND", EV_HAND) < 0)) {

@@ -73,6 +73,8 @@ class Inspect(Variant):
                                              f"keep {len(obs.hand)} of them"),)
     observation = {"crib": ()}
     features = (Feature("crib", "cards"),)
+    # the native lane plays it with random, greedy and ev inspecting (_lane.c ``inspect_crib``)
+    native = staticmethod(lambda rules: {"inspect": 1})
 
     @classmethod
     def narrate(cls, e: Event, names: list[str]) -> str | None:
