@@ -95,7 +95,7 @@ def _ranks(pile: tuple[int, ...]) -> tuple[int, ...]:
 _PAIR_EV: dict[int, list[float]] = {}
 
 # the index pairs (i < j) of a hand of n cards, in ``combinations`` order
-PAIRS = {n: tuple(combinations(range(n), 2)) for n in range(2, 9)}
+PAIRS = {n: tuple(combinations(range(n), 2)) for n in range(2, 17)}  # hands of up to 16 cards
 
 
 def _pair_table(hand: Sequence[int], hkey: int, unseen: int, scorer: Scorer = STANDARD_SCORER) -> list[float]:

@@ -118,6 +118,22 @@ def test_a_match_whose_games_have_their_own_sides_is_the_engines(preset):
             assert native.play_match(9, m, range(3), counters) == expected, (names, m)
 
 
+def test_inspecting_plays_the_same_games_up_to_the_largest_keep_the_lane_holds():
+    big = {"players": 3, "variants": ["team3", "inspect"], "deal": 9, "discard": 2, "match": {"games": 3}}
+    rules = build_rules(big, "seven kept of fourteen")  # a hand of 7 and a crib of 7 (with the deck's card)
+    for names in (("ev", "greedy", "random"), ("greedy", "ev", "ev")):
+        _same_games(rules, names, 2, [(m, m % 3) for m in range(6)])
+    larger = build_rules(dict(big, deal=12, discard=3), "nine kept of nineteen")
+    assert "inspecting more than 16 cards" in lane.refusal(larger)
+
+
+def test_evs_two_card_discard_takes_hands_of_up_to_16_cards():
+    """ev's two-card discard had its pairs for hands of up to 8 cards only (a KeyError, so a
+    forfeit, with a deal of 9); both lanes now play such deals alike."""
+    rules = build_rules({"players": 2, "deal": 9, "discard": 2}, "nine dealt")
+    _same_games(rules, ("ev", "ev"), 3, [(m, 0) for m in range(4)])
+
+
 def _random_scoring(rnd):
     bounds = {"fifteen": (0, 5), "fifteen_total": (11, 40), "pair": (0, 5), "run_min": (2, 5), "run_card": (0, 3),
               "hand_flush": (0, 8), "flush_starter": (0, 3), "nobs": (0, 3), "heels": (0, 4), "go": (0, 3),

@@ -849,7 +849,9 @@ static int ev_play(const Game *g, int seat, const int *hand, int hn, const int *
                     trial[nranks + 1] = rr;
                     if (p != peg_points(v, trial, nranks + 2, to)) abort();
 #endif
-                    if (p) threat += (double)p * hold[left[rr]];
+                    /* ev.py reads hold[left[rr]] from a Python list: a count below 0 (a card
+                     * seen twice: one thrown and taken back when inspecting) reads from its end */
+                    if (p) threat += (double)p * hold[left[rr] < 0 ? left[rr] + 5 : left[rr]];
                 }
                 x += sign * threat;
             } else if (last_card) {
@@ -1558,6 +1560,11 @@ static int parse_rules(Py_buffer *buf, Rules *r) {
         r->run_min < 2 || (r->players - 1) * r->deal + r->dealer_deal + r->crib_from_deck + 1 > 52 || r->places < 1 ||
         r->places > r->nsides) {
         PyErr_SetString(PyExc_ValueError, "rules outside the native lane's family");
+        return -1;
+    }
+    int64_t crib = (r->players - 1) * r->discard + r->dealer_discard + r->crib_from_deck;
+    if (r->inspect && r->deal - r->discard + crib > MAXH) { /* inspect_crib's keeps fit a hand's tables */
+        PyErr_SetString(PyExc_ValueError, "inspecting more than 16 cards is not in the native lane");
         return -1;
     }
     return 0;
