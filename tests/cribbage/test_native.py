@@ -247,18 +247,26 @@ def _tables(folder):
             if f.suffix in (".md", ".csv", ".json") and f.name not in ("run.json",)}
 
 
-def test_a_run_writes_the_same_tables_and_records_with_and_without_no_fast(tmp_path, capsys):
-    cfg = tmp_path / "lanes.yaml"
-    cfg.write_text(CONFIG.format())
+def _run_both_ways(tmp_path, capsys, config):
+    """The config run with and without ``--no-fast``: (the fast run's start line, its tables);
+    the tables and records must be the same bytes."""
+    cfg = tmp_path / "run.yaml"
+    cfg.write_text(config)
     exp = load_experiment(cfg)
     run_experiment(exp, tmp_path / "fast", serial=True)
     said = capsys.readouterr().err
-    assert "engine: native lane for 2 of 7 tables" in said  # greedy against ev, without hoyle at the table
     run_experiment(exp, tmp_path / "slow", serial=True, quiet=True, fast=False)
     fast, slow = _tables(tmp_path / "fast"), _tables(tmp_path / "slow")
-    assert [k for k in fast if fast[k] != slow.get(k)] == [] and "entries.csv" in fast
+    assert [k for k in fast if fast[k] != slow.get(k)] == []
     assert gzip.decompress((tmp_path / "fast" / "matches.jsonl.gz").read_bytes()) == \
         gzip.decompress((tmp_path / "slow" / "matches.jsonl.gz").read_bytes())
+    return said, fast
+
+
+def test_a_run_writes_the_same_tables_and_records_with_and_without_no_fast(tmp_path, capsys):
+    said, fast = _run_both_ways(tmp_path, capsys, CONFIG.format())
+    assert "engine: native lane for 2 of 7 tables" in said  # greedy against ev, without hoyle at the table
+    assert "entries.csv" in fast
     assert "native lane" in (tmp_path / "fast" / "run.json").read_text()
     assert "(--no-fast)" in (tmp_path / "slow" / "run.json").read_text()
 
@@ -274,17 +282,9 @@ seed: 4
 
 
 def test_a_lineup_that_overlooks_points_plays_in_the_lane_with_the_same_tables(tmp_path, capsys):
-    cfg = tmp_path / "sloppy.yaml"
-    cfg.write_text(SLOPPY)
-    exp = load_experiment(cfg)
-    run_experiment(exp, tmp_path / "fast", serial=True)
-    assert "engine: native lane (every table" in capsys.readouterr().err
-    run_experiment(exp, tmp_path / "slow", serial=True, quiet=True, fast=False)
-    fast, slow = _tables(tmp_path / "fast"), _tables(tmp_path / "slow")
-    assert [k for k in fast if fast[k] != slow.get(k)] == [] and "variants.csv" in fast
+    said, fast = _run_both_ways(tmp_path, capsys, SLOPPY)
+    assert "engine: native lane (every table" in said
     assert "muggins points/deal" in fast["variants.csv"].decode()
-    assert gzip.decompress((tmp_path / "fast" / "matches.jsonl.gz").read_bytes()) == \
-        gzip.decompress((tmp_path / "slow" / "matches.jsonl.gz").read_bytes())
 
 
 SEARCHERS = (("mc", {"rollouts": 6, "discard_rollouts": 4}), ("expert", {"rollouts": 6, "board_samples": 6}))

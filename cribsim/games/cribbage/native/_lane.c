@@ -695,6 +695,14 @@ static void view_hand(const Rules *v, const int *hand, int n, HandView *h) {
     }
 }
 
+/* ev's mean single-card crib value of ``k`` cards (ev.crib_value, ev._crib): added one by one
+ * from 0.0, as in_order adds them, and divided by k (by 1 for none). */
+static double single_mean(const EvTables *t, const int *cards, int k) {
+    double sum = 0.0;
+    for (int i = 0; i < k; i++) sum += t->single[rank_of(cards[i])];
+    return sum / (k > 1 ? k : 1);
+}
+
 /* ev.two_card_values and best_pair: two players, two cards each, no discard rule, scored high. */
 static void ev_pair(const Game *g, int seat, const EvTables *t, int *out) {
     const Rules *v = &t->val;
@@ -749,10 +757,10 @@ static void ev_discard(const Game *g, int seat, int k, int must, const EvTables 
             if (k == 2 && r->players == 2) {
                 x += (mine ? t->own : t->opp)[hand[idx[0]] * 52 + hand[idx[1]]];
             } else if (k) { /* ev.crib_value: the mean single-card value */
-                double sum = 0.0;
-                for (int i = 0; i < k; i++) sum += t->single[rank_of(hand[idx[i]])];
-                sum /= k;
-                x += mine ? sum : -sum;
+                int thrown[MAXH];
+                for (int i = 0; i < k; i++) thrown[i] = hand[idx[i]];
+                double mean = single_mean(t, thrown, k);
+                x += mine ? mean : -mean;
             }
             if (r->objective < 0) x = -x; /* lowball: the keep worth least to us */
             if (!have || x > best + 1e-9) {
@@ -905,10 +913,7 @@ static double expected_show(const Rules *v, const int *keep, int kn, const int *
 
 /* ev._crib: the thrown cards' value in our own crib (a pair from the table, else the mean). */
 static double own_crib(const EvTables *t, const int *thrown, int k) {
-    if (k == 2) return t->own[thrown[0] * 52 + thrown[1]];
-    double sum = 0.0;
-    for (int i = 0; i < k; i++) sum += t->single[rank_of(thrown[i])];
-    return sum / (k > 1 ? k : 1);
+    return k == 2 ? t->own[thrown[0] * 52 + thrown[1]] : single_mean(t, thrown, k);
 }
 
 /* ev.bid: owning the crib is worth the best keep's throw into our own crib plus an opponent's
@@ -1026,7 +1031,7 @@ static double split_value(const Game *g, int seat, const int *hand, const int *k
     if (g->kinds[seat] == GREEDY)
         return (double)(r->objective * (show_points(r, keep, 4, -1, 0) + show_points(r, passed, 4, -1, 0)));
     const EvTables *t = g->ev[seat];
-    double crib = (0.0 + t->single[rank_of(thrown[0])] + t->single[rank_of(thrown[1])]) / 2;
+    double crib = single_mean(t, thrown, 2); /* ev.crib_value: four players, so the mean */
     if (r->side_of[g->crib_owner] != r->side_of[seat]) crib = -crib;
     return (double)r->objective * (expected_show(&t->val, keep, 4, hand, CANADIAN_DEALT, 0) +
                                    expected_show(&t->val, passed, 4, hand, CANADIAN_DEALT, 0) + crib);
