@@ -250,12 +250,18 @@ def test_a_node_lost_mid_run_costs_only_retries(tmp_path, ray_cluster, monkeypat
     _warm(doomed.node_id)  # its worker ready before the run starts, or the others may play all 300 first
     real_add = sink.Sink.add
     lost = []
+    patience = time.monotonic() + 60
 
     def add(self, batch):
         real_add(self, batch)
         if not lost and batch.info.get("node") == doomed.node_id:  # it has played: its next batch is in flight
             ray_cluster.remove_node(doomed, allow_graceful=False)
             lost.append(batch.info["node"])
+        elif not lost and time.monotonic() < patience:
+            # on a busy machine the other nodes could play all 300 matches before the doomed
+            # node returns its first batch: the driver waits a little after each of theirs
+            # (its batches stay in flight, SPREAD gave it some of the first)
+            time.sleep(0.2)
 
     monkeypatch.setattr(sink.Sink, "add", add)
     run_experiment(exp, tmp_path / "lost", workers=3, quiet=True, batch_seconds=0.05, fast=False)
