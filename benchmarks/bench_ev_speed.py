@@ -4,6 +4,7 @@ the same run is what counts).
 
     python benchmarks/bench_ev_speed.py [--rounds R] [--seconds S]
     python benchmarks/bench_ev_speed.py --fast   # the native lane's ev against the Python engine's
+    python benchmarks/bench_ev_speed.py --fast --rules jokers   # another two-player rules file
 
 Both lineups are warmed up first (ev's per-hand-pattern tables fill as in a long run). The last
 line is the ratio of the median rates: ev/random in the engine, or with ``--fast`` the native
@@ -23,17 +24,19 @@ from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
 
 
-def fast(rounds: int, seconds: float, warmup: float) -> None:
+def fast(rounds: int, seconds: float, warmup: float, preset: str) -> None:
     """The native lane's ev against the Python engine's, alternating rounds."""
     if lane.module() is None:
         sys.exit(f"bench_ev_speed: {lane.status()}")
-    rules = load_rules("standard")
+    rules = load_rules(preset)
+    if rules.players != 2 or lane.refusal(rules):
+        sys.exit(f"bench_ev_speed: {preset}: {lane.refusal(rules) or 'not a two-player rules file'}")
     native = lane.fast_lane(rules, [("ev", {})] * 2)
     engine = make_strategies([factory("ev")] * 2)
     rate(rules, engine, warmup, 10**9, 50)
     native_rate(native, 1.0, 10**9, 200)
     ours, theirs, ours_at, theirs_at = [], [], 0, 0
-    print(f"engine: {'compiled (mypyc)' if compiled() else 'pure Python'} against the native lane")
+    print(f"engine: {'compiled (mypyc)' if compiled() else 'pure Python'} against the native lane, rules {preset}")
     for _ in range(rounds):
         r, n = rate(rules, engine, seconds, theirs_at, 20)
         theirs.append(r)
@@ -52,9 +55,10 @@ def main():
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--fast", action="store_true", help="the native lane's ev against the Python engine's")
+    ap.add_argument("--rules", default="standard", help="with --fast: a two-player rules file of the lane's family")
     args = ap.parse_args()
     if args.fast:
-        fast(args.rounds, args.seconds, args.warmup)
+        fast(args.rounds, args.seconds, args.warmup, args.rules)
         return
     rules = load_rules("standard")
     lineups = {name: make_strategies([factory(name)] * 2) for name in ("random", "ev")}

@@ -151,7 +151,7 @@ def ev_values(rules: Rules, crib_weight: float, reply_weight: float, tables: str
     crib tables and reply chances the Python player reads (``_set_rules``)."""
     sc = rules.scorer if tables == "rules" else STANDARD_SCORER
     own, opp, single = _crib_arrays(crib_weight, sc.values)
-    return EvValues(sc.values, own, opp, single, HOLD_COL, reply_weight)
+    return EvValues(sc.values, own, opp, single, HOLD_COL, reply_weight, JOKER_KEEP, JOKER_CRIB)
 
 
 class EVStrategy(Strategy):

@@ -73,8 +73,10 @@ def test_the_family_holds_the_rules_that_are_data():
     assert {"standard", "three_player", "four_player_partners", "five_player_continued", "seven_card",
             "short_game_61", "three_player_winner_takes_all", "match_acc", "lowball", "lowball_partners",
             "toss_fives", "five_card", "nineteen", "back_ten", "back_ten_each", "muggins", "auction",
-            "lowball_auction", "canadian_doubles", "three_player_team", "three_player_team_inspect"} <= set(FAMILY)
-    assert not {"jokers", "jokers_non_dealer"} & set(FAMILY)
+            "lowball_auction", "canadian_doubles", "three_player_team", "three_player_team_inspect", "jokers",
+            "jokers_non_dealer"} <= set(FAMILY)
+    shipped = [n for n in preset_names() if load_rules(n).game == "cribbage"]
+    assert set(FAMILY) == set(shipped)  # every cribbage rules file we ship
 
 
 @pytest.mark.parametrize("preset", FAMILY)
@@ -161,7 +163,8 @@ def test_scoring_blocks_drawn_at_random_play_the_same_games():
 VARIANT_KNOBS = ({"variants": ["lowball"]}, {"toss_fives": True}, {"null_penalty": True}, {"back_ten": "both"},
                  {"back_ten": "each", "score_floor": -20}, {"play_once": True}, {"first_pone_points": 3},
                  {"variants": ["auction"], "max_bid": 9, "score_floor": 0}, {"variants": ["muggins"]},
-                 {"variants": ["canadian"], "players": 4, "sides": [[0, 2], [1, 3]], "deal": 5, "discard": 1})
+                 {"variants": ["canadian"], "players": 4, "sides": [[0, 2], [1, 3]], "deal": 5, "discard": 1},
+                 {"jokers": 2}, {"jokers": 1, "starter_joker_named_by": "non_dealer"})
 
 
 def test_the_lanes_variants_combined_play_the_same_games():
@@ -218,9 +221,46 @@ def test_it_plays_only_what_it_has():
     mixed = lane.fast_lane(standard, [("random", {}), ("hoyle", {}), ("greedy", {}), ("ev", {})])
     assert mixed.plays([0, 2]) and mixed.plays([3, 0]) and not mixed.plays([0, 1])
     assert lane.fast_lane(standard, [("random", {"x": 1})]) is None  # parameters: not the built-in's defaults
+    big_show = build_rules({"jokers": 2, "deal": 8, "discard": 1}, "big")  # 3 bits a rank: no 8 of a kind
+    assert lane.fast_lane(big_show, [("random", {})]) is None
+    assert lane.refusal(big_show) == "jokers with a show of more than 7 cards are not in the native lane"
+    assert "plays cribbage" in lane.refusal(load_rules("fives_threes"))
+
+
+JOKER_KNOBS = ({"variants": ["auction"], "max_bid": 9, "score_floor": 0}, {"variants": ["muggins"]},
+               {"variants": ["team3", "inspect"], "players": 3}, {"variants": ["lowball"]},
+               {"toss_fives": True}, {"jokers": 3}, {"starter_joker_named_by": "non_dealer"},
+               {"back_ten": "both", "null_penalty": True}, {"play_once": True, "deal": 5, "discard": 1})
+
+
+@pytest.mark.parametrize("knobs", JOKER_KNOBS)
+def test_jokers_with_each_variant_play_the_same_games(knobs):
+    """V-JOKERS: named in the play, at the show (to the objective's best, a joker starter by each
+    player or by the non-dealer) and by random, greedy and ev's discards, bids, inspecting and
+    plays; under a counting model too (the items of the hand as named)."""
+    data = {"jokers": 2, **{k: v for k, v in knobs.items()}}
+    rules = build_rules(data, "jokers and more")
+    assert lane.refusal(rules) is None
+    for names in _lineups(rules.players):
+        _same_games(rules, names, 4, [(m, m % 2) for m in range(6)], counting=names[0] == "greedy")
+
+
+def test_the_joker_games_meet_what_they_are_about():
+    """The first games the rules-file tests play (at their seed and addresses) lay jokers named,
+    name them at the show, and turn one as the starter (his heels)."""
+    met = set()
     for preset in ("jokers", "jokers_non_dealer"):
-        assert lane.fast_lane(load_rules(preset), [("random", {})]) is None
-        assert "not in the native lane" in lane.refusal(load_rules(preset))
+        for m in range(12):
+            players = [factory(n, {})(random.Random()) for n in ("ev", "greedy")]
+            for e in play_game(load_rules(preset), players, 20261202, (m, m % 3), log=True).events:
+                met |= {e.source} & {"name"} | ({"lay"} if e.source == "lay" and len(e.cards) == 2 else set())
+                met |= {"heels"} if e.source == "heels" and max(e.cards) >= 52 else set()
+    assert met == {"name", "lay", "heels"}
+
+
+def test_the_searches_stay_in_python_with_jokers():
+    assert not lane.rollouts_for(load_rules("jokers"))  # they draw hidden cards from a 52-card deck
+    assert lane.rollouts_for(load_rules("standard"))
 
 
 def test_a_lane_built_from_another_source_is_not_used(monkeypatch):

@@ -265,6 +265,8 @@ static int pmt_sample(PyMT *s, const int *population, int n, int k, int *out) { 
 
 #define MAXH 16 /* cards in a hand: greedy's ties then fit (at most C(16, 8)) */
 #define MAXC 52
+#define WILD 52 /* the first wild card (cards.WILD_BASE); a joker's rank is 13, its value 0 */
+#define MAXDECK (MAXC + 4)
 #define MAXPILE (MAXP * MAXH + 1)
 #define NSRC 5
 enum { PEG, HAND, CRIB, HEELS, OTHER };
@@ -287,9 +289,11 @@ typedef struct {
         floored,           /* the rules set a score floor (score_floor is 0 without one) */
         canadian,          /* V-CANADIAN: two seats dealt 10, each passes 4 to the partner */
         side_target[MAXP], /* each side's target in this game (a variant's layout: V-TEAM3-1) */
-        inspect;           /* V-TEAM3-2: the lone player keeps any four of its hand and the crib */
+        inspect,           /* V-TEAM3-2: the lone player keeps any four of its hand and the crib */
+        jokers,            /* V-JOKERS: wild cards 52, 53, ... added to the deck */
+        joker_pone;        /* V-JOKERS: the non-dealer names a joker starter once, for everyone */
 } Rules;
-#define RULE_FIELDS 47
+#define RULE_FIELDS 49
 
 enum { RANDOM = 0, GREEDY = 1, EV = 2 };
 #define KIND_NAMES "random", "greedy", "ev"
@@ -302,13 +306,15 @@ enum { RANDOM = 0, GREEDY = 1, EV = 2 };
 typedef struct {
     Rules val;
     double own[52 * 52], opp[52 * 52], single[13], hold[53][EV_HAND + 1][5], reply;
+    double wild_keep, wild_crib; /* V-JOKERS: a kept joker's show, a crib with a joker in it */
 } EvTables;
 enum { NOMEM = -1, ENDLESS = -2, ILLEGAL = -3, UNSAMPLED = -4, OFFBOARD = -5 }; /* failures (the GIL held) */
 enum { REFUSED = 2, REPLAYED = 3 }; /* how a scripted replay ends (strategies/expert.py _Script) */
 
 static int rank_of(int c) { return c >> 2; }
 static int suit_of(int c) { return c & 3; }
-static int value_of(int c) { return c < 36 ? (c >> 2) + 1 : 10; }
+static int value_of(int c) { return c < 36 ? (c >> 2) + 1 : 10; } /* a standard card's */
+static int held_value(int c) { return c < WILD ? value_of(c) : 0; } /* V-JOKERS: a joker fits any count */
 static int64_t flush_points(const Rules *r, int cards) { return r->hand_flush < 0 ? cards : r->hand_flush; }
 
 /* The fifteens, pairs and runs of some cards (R-SHOW-3..5, S-DATA-1..3), as scoring.show_breakdown
@@ -444,6 +450,43 @@ static int64_t show_points(const Rules *r, const int *hand, int n, int starter, 
     return rank_points(r, all, n + 1) + flush_part(r, suits, n, starter, crib) + r->nobs * nobs_held(hand, n, starter);
 }
 
+/* V-JOKERS (variants/jokers.best_show): the show of ``hand`` with each joker named a standard
+ * card, to the ``objective``'s best (-1: the worst), and a joker starter too unless ``fixed``
+ * (>= 0) names it: every naming in itertools.product's order (the starter last), the first best
+ * kept. ``named`` (may be NULL) gets the hand as named, ``*named_starter`` the starter. */
+static int64_t best_show(const Rules *r, const int *hand, int n, int starter, int crib, int objective, int fixed,
+                         int *named, int *named_starter) {
+    int base[MAXH], slot[MAXH + 1], at[MAXH + 1] = {0}, slots = 0;
+    for (int i = 0; i < n; i++) {
+        base[i] = hand[i];
+        if (hand[i] >= WILD) slot[slots++] = i;
+    }
+    if (starter >= WILD && fixed >= 0) starter = fixed;
+    int name_starter = starter >= WILD, total = slots + name_starter, best_st = starter, have = 0;
+    int64_t best = 0;
+    if (named) memcpy(named, hand, sizeof(int) * (size_t)n);
+    for (;;) {
+        for (int k = 0; k < slots; k++) base[slot[k]] = at[k];
+        int st = name_starter ? at[slots] : starter;
+        int64_t pts = show_points(r, base, n, st, crib);
+        if (!have || pts * objective > best * objective) {
+            best = pts, best_st = st, have = 1;
+            if (named) memcpy(named, base, sizeof(int) * (size_t)n);
+        }
+        int k = total - 1; /* the next naming: the last slot turns fastest */
+        while (k >= 0 && at[k] == MAXC - 1) at[k--] = 0;
+        if (k < 0) break;
+        at[k]++;
+    }
+    if (named_starter) *named_starter = best_st;
+    return best;
+}
+
+/* A show's points for a strategy's valuing (show_value_fn): jokers named to the holder's best. */
+static int64_t shown_value(const Rules *r, const int *hand, int n, int starter, int crib) {
+    return r->jokers ? best_show(r, hand, n, starter, crib, 1, -1, NULL, NULL) : show_points(r, hand, n, starter, crib);
+}
+
 /* scoring.peg_points with the rules' values: the card just laid, ranks since the reset. */
 static int64_t peg_points(const Rules *r, const int *ranks, int n, int count) {
     int64_t pts = (count == r->fifteen_total ? r->fifteen : 0) + (count == r->limit ? r->hit : 0);
@@ -576,9 +619,9 @@ static void deal_cards(Game *g) { /* R-DEAL-2, from the addressed deck (V-CANADI
     const Rules *r = g->r;
     int n = g->n;
     int needed = r->canadian ? 2 * CANADIAN_DEALT + 1 : (int)((n - 1) * r->deal + r->dealer_deal + r->crib_from_deck + 1);
-    int pool[52];
+    int deck = MAXC + (int)r->jokers, pool[MAXDECK]; /* V-JOKERS: the wild cards after the 52 */
     g->crib_owner = g->dealer; /* R-DEAL-3 */
-    for (int i = 0; i < 52; i++) pool[i] = i;
+    for (int i = 0; i < deck; i++) pool[i] = i;
     int64_t key[6] = {g->seed, g->match, g->game_no, g->deal_no, STREAM_DECK, 0};
     uint8_t buf[48];
     uint64_t words[8];
@@ -586,7 +629,7 @@ static void deal_cards(Game *g) { /* R-DEAL-2, from the addressed deck (V-CANADI
         key[5] = block;
         blake2b_words(buf, pack_ints(buf, key, 6), 64, words);
         for (int w = 0; w < 8 && i < needed; w++, i++) {
-            int j = i + (int)(((words[w] >> 11) * (uint64_t)(52 - i)) >> 53);
+            int j = i + (int)(((words[w] >> 11) * (uint64_t)(deck - i)) >> 53);
             int t = pool[i]; pool[i] = pool[j]; pool[j] = t;
         }
     }
@@ -638,7 +681,7 @@ static void greedy_discard(Game *g, int seat, int k, int must, int *out) {
         uint32_t mask = 0;
         for (int i = 0; i < keep_n; i++) { keep[i] = hand[idx[i]]; mask |= 1U << idx[i]; }
         if (must < 0 || obeys(hand, m, mask, must)) {
-            int64_t pts = show_points(r, keep, keep_n, -1, 0) * r->objective;
+            int64_t pts = shown_value(r, keep, keep_n, -1, 0) * r->objective;
             if (!have || pts > best) { best = pts; nchoices = 0; have = 1; }
             if (pts == best) choices[nchoices++] = mask;
         }
@@ -731,11 +774,68 @@ static void ev_pair(const Game *g, int seat, const EvTables *t, int *out) {
     out[0] = hand[bi], out[1] = hand[bj];
 }
 
+static double expected_show(const Rules *v, const int *keep, int kn, const int *held, int hn, int crib);
+
+/* ev._joker_value (V-JOKERS, approximately): the exact expected show of the standard cards kept,
+ * plus wild_keep a joker kept; the crib value of the standard cards thrown, or wild_crib (for
+ * us or against us) when a joker goes to the crib. */
+static double joker_value(const Game *g, int seat, const EvTables *t, const int *hand, int n, uint32_t kept) {
+    const Rules *r = g->r;
+    int held[MAXH], keep[MAXH], thrown[MAXH], nh = 0, nk = 0, nt = 0, jk = 0, jt = 0;
+    for (int i = 0; i < n; i++) {
+        int c = hand[i], in = kept >> i & 1U;
+        if (c < WILD) held[nh++] = c;
+        if (c < WILD && in) keep[nk++] = c;
+        else if (c < WILD) thrown[nt++] = c;
+        else if (in) jk++;
+        else jt++;
+    }
+    int mine = r->side_of[g->crib_owner] == r->side_of[seat];
+    double x = nk ? expected_show(&t->val, keep, nk, held, nh, 0) : 0.0;
+    x += t->wild_keep * (double)jk;
+    if (jt) x += mine ? t->wild_crib : -t->wild_crib;
+    else if (nt == 2 && r->players == 2) x += (mine ? t->own : t->opp)[thrown[0] * 52 + thrown[1]];
+    else if (nt) x += mine ? single_mean(t, thrown, nt) : -single_mean(t, thrown, nt);
+    return x;
+}
+
+/* ev._discard_jokers: the keep (combinations order) of the best joker_value, first best kept. */
+static void ev_discard_jokers(const Game *g, int seat, int k, int must, const EvTables *t, int *out) {
+    const int *hand = g->hands[seat];
+    int n = g->hlen[seat], keep_n = n - k, idx[MAXH], have = 0;
+    double best = 0.0;
+    for (int i = 0; i < keep_n; i++) idx[i] = i;
+    for (;;) {
+        uint32_t kept = 0;
+        for (int i = 0; i < keep_n; i++) kept |= 1U << idx[i];
+        if (must < 0 || obeys(hand, n, kept, must)) {
+            double x = (double)g->r->objective * joker_value(g, seat, t, hand, n, kept);
+            if (!have || x > best + 1e-9) {
+                best = x, have = 1;
+                for (int i = 0, o = 0; i < n; i++)
+                    if (!(kept >> i & 1U)) out[o++] = hand[i];
+            }
+        }
+        int i = keep_n - 1;
+        while (i >= 0 && idx[i] == i + n - keep_n) i--;
+        if (i < 0) break;
+        idx[i]++;
+        for (int j = i + 1; j < keep_n; j++) idx[j] = idx[j - 1] + 1;
+    }
+}
+
+static int holds_joker(const int *hand, int n) {
+    int any = 0;
+    for (int i = 0; i < n; i++) any |= hand[i] >= WILD;
+    return any;
+}
+
 /* ev.discard's general loop: any players and discards, a discard rule, lowball. */
 static void ev_discard(const Game *g, int seat, int k, int must, const EvTables *t, int *out) {
     const Rules *r = g->r, *v = &t->val;
     const int *hand = g->hands[seat];
     int n = g->hlen[seat], keep_n = n - k, idx[MAXH], have = 0, mine = r->side_of[g->crib_owner] == r->side_of[seat];
+    if (r->jokers && holds_joker(hand, n)) { ev_discard_jokers(g, seat, k, must, t, out); return; }
     if (k == 2 && r->players == 2 && must < 0 && r->objective > 0) { ev_pair(g, seat, t, out); return; }
     HandView h;
     view_hand(v, hand, n, &h);
@@ -778,8 +878,40 @@ static void ev_discard(const Game *g, int seat, int k, int must, const EvTables 
 
 /* What every seat has seen laid this deal (obs.played). */
 typedef struct {
-    int by_rank[13], by_seat[MAXP], total;
+    int by_rank[14], by_seat[MAXP], total; /* by_rank[13]: jokers laid (V-JOKERS; never read) */
 } Played;
+
+#define MAXOPT (MAXH + 13)
+
+/* V-JOKERS (jokers.play_names): the names a joker may take with ``room`` left under the limit,
+ * one card a rank that fits, in spades (only the rank counts in the play); how many. */
+static int play_names(int room, int *names) {
+    int k = 0;
+    for (int rk = 0; rk < 13; rk++)
+        if ((rk < 9 ? rk + 1 : 10) <= room) names[k++] = rk * 4 + 3;
+    return k;
+}
+
+/* jokers.play_options: every distinct way to lay a legal card, as the card laid (*card) and the
+ * card it counts as (*shown): a standard card as itself, the first joker held once a name that
+ * fits; without jokers both are ``legal`` itself, else the buffers ``cbuf`` and ``sbuf``. */
+static int play_options(const Rules *r, const int *legal, int nlegal, int count, int *cbuf, int *sbuf,
+                        const int **card, const int **shown) {
+    *card = *shown = legal;
+    if (!r->jokers) return nlegal;
+    *card = cbuf, *shown = sbuf;
+    int k = 0, joker_done = 0;
+    for (int i = 0; i < nlegal; i++) {
+        if (legal[i] < WILD) {
+            cbuf[k] = sbuf[k] = legal[i], k++;
+        } else if (!joker_done) {
+            joker_done = 1;
+            int names[13], m = play_names((int)r->limit - count, names);
+            for (int j = 0; j < m; j++) cbuf[k] = legal[i], sbuf[k++] = names[j];
+        }
+    }
+    return k;
+}
 
 /* What peg_points gives each rank laid next on the pile ``ranks`` (n cards since the reset) for
  * its pair or run, in one pass over the pile instead of one a rank: ``out[rank]``. A rank equal to
@@ -814,12 +946,13 @@ static void reply_points(const Rules *v, const int *ranks, int n, int64_t *out) 
 /* ev.one_ply: for each rank that may be laid, the points it pegs now (and a last card it
  * secures), minus (plus, for a partner) the expected points of the next player's reply. */
 static int ev_play(const Game *g, int seat, const int *hand, int hn, const int *legal, int nlegal,
-                   const int *ranks, int nranks, int count, const Played *pl) {
-    if (nlegal == 1) return legal[0];
+                   const int *ranks, int nranks, int count, const Played *pl, int *shown) {
+    *shown = legal[0];
+    if (nlegal == 1 && legal[0] < WILD) return legal[0];
     const Rules *r = g->r;
     const EvTables *t = g->ev[seat];
     const Rules *v = &t->val;
-    int n = g->n, nxt = seat + 1 < n ? seat + 1 : 0, hand_size = (int)(r->deal - r->discard), left[13];
+    int n = g->n, nxt = seat + 1 < n ? seat + 1 : 0, hand_size = (int)(r->deal - r->discard), left[14];
     for (int k = 0; k < 13; k++) left[k] = 4 - pl->by_rank[k];
     for (int i = 0; i < hn; i++) left[rank_of(hand[i])]--;
     for (int i = 0; i < g->nthrown[seat]; i++) left[rank_of(g->thrown[seat][i])]--;
@@ -833,11 +966,14 @@ static int ev_play(const Game *g, int seat, const int *hand, int hn, const int *
     const double *hold = nxt_size > 0 ? t->hold[unseen][nxt_size] : NULL;
     int limit = (int)r->limit, inviting = (int)r->fifteen_total - 10, near_limit = limit - 10;
     int room = (int)v->limit - count, trial[MAXPILE + 1], choice = legal[0], have = 0;
+    int cbuf[MAXOPT], sbuf[MAXOPT];
+    const int *card, *as;
+    int nopt = play_options(r, legal, nlegal, count, cbuf, sbuf, &card, &as);
     uint32_t seen = 0;
     double best = 0.0;
     memcpy(trial, ranks, sizeof(int) * (size_t)nranks);
-    for (int i = 0; i < nlegal; i++) {
-        int c = legal[i], rk = rank_of(c), val = value_of(c), cnt = count + val;
+    for (int i = 0; i < nopt; i++) {
+        int c = as[i], rk = rank_of(c), val = value_of(c), cnt = count + val;
         if (seen >> rk & 1U) continue; /* same rank, same value: the first of them is kept on ties */
         seen |= 1U << rk;
         trial[nranks] = rk;
@@ -868,7 +1004,7 @@ static int ev_play(const Game *g, int seat, const int *hand, int hn, const int *
         }
         if (r->objective < 0) x = -x; /* lowball: shed points, hand them to the next player */
         x += 0.001 * val - (cnt == inviting || cnt == near_limit ? 0.01 : 0.0); /* tie-breaks: 5 and 21 */
-        if (!have || x > best) { best = x, choice = c, have = 1; }
+        if (!have || x > best) { best = x, choice = card[i], *shown = c, have = 1; }
     }
     return choice;
 }
@@ -928,6 +1064,8 @@ static int64_t ev_bid(const Game *g, int seat, const int64_t *scores, int64_t st
     if (r->objective < 0) return raise_to(r, standing, floor_worth(g, seat, scores, deny));
     const int *hand = g->hands[seat];
     int n = g->hlen[seat], k = n - (int)(r->deal - r->discard), idx[MAXH], keep[MAXH], thrown[MAXH], have = 0;
+    if (holds_joker(hand, n)) /* V-JOKERS: a joker of ours would go to our own crib's estimate */
+        return raise_to(r, standing, (double)(int64_t)(t->wild_crib + deny));
     double best = 0.0, best_crib = 0.0;
     for (int i = 0; i < k; i++) idx[i] = i;
     for (;;) {
@@ -956,7 +1094,7 @@ static int64_t greedy_bid(const Game *g, int seat, const int64_t *scores, int64_
     for (int i = 0; i < n - 1; i++)
         for (int j = i + 1; j < n; j++) {
             int two[2] = {hand[i], hand[j]};
-            int64_t pts = show_points(r, two, 2, -1, 0);
+            int64_t pts = shown_value(r, two, 2, -1, 0);
             if (pts > best) best = pts;
         }
     return raise_to(r, standing, (double)(best + 2));
@@ -1126,7 +1264,8 @@ static void canadian_passes(Game *g) {
  * against us), both times the objective; the first best in combinations order. */
 static void best_inspected(const Game *g, int seat, const int *eight, int m, int k, int *out) {
     const Rules *r = g->r;
-    int idx[MAXH], keep[MAXH], rest[MAXH], have = 0;
+    int idx[MAXH], keep[MAXH], rest[MAXH], have = 0, wild = 0;
+    for (int i = 0; i < m; i++) wild |= eight[i] >= WILD;
     double best = 0.0;
     for (int i = 0; i < k; i++) idx[i] = i;
     for (;;) {
@@ -1134,14 +1273,18 @@ static void best_inspected(const Game *g, int seat, const int *eight, int m, int
         for (int i = 0; i < k; i++) { keep[i] = eight[idx[i]]; in |= 1U << idx[i]; }
         double x;
         if (g->kinds[seat] == GREEDY) {
-            x = (double)(r->objective * show_points(r, keep, k, -1, 0));
+            x = (double)(r->objective * shown_value(r, keep, k, -1, 0));
         } else {
             const EvTables *t = g->ev[seat];
             int nr = 0, mine = r->side_of[g->crib_owner] == r->side_of[seat] ? 1 : -1;
             for (int i = 0; i < m; i++)
                 if (!(in >> i & 1U)) rest[nr++] = eight[i];
-            x = (double)r->objective * (expected_show(&t->val, keep, k, eight, m, 0) +
-                                        (double)mine * expected_show(&t->val, rest, nr, eight, m, 1));
+            if (wild) /* V-JOKERS: certain points, jokers named (the valued show, without a starter) */
+                x = (double)(r->objective * (shown_value(&t->val, keep, k, -1, 0) +
+                                             mine * shown_value(&t->val, rest, nr, -1, 1)));
+            else
+                x = (double)r->objective * (expected_show(&t->val, keep, k, eight, m, 0) +
+                                            (double)mine * expected_show(&t->val, rest, nr, eight, m, 1));
         }
         if (!have || x > best) { best = x, have = 1; memcpy(out, keep, sizeof(int) * (size_t)k); }
         int i = k - 1;
@@ -1212,23 +1355,34 @@ static void discard(Game *g) { /* R-DEAL-2/3, seats in order */
     }
 }
 
+/* A seat's card to lay, and in *shown the card it counts as (V-JOKERS: a joker is named). */
 static int choose_play(Game *g, int seat, const int *hand, int hn, const int *legal, int nlegal, const int *ranks,
-                       int nranks, int count, const Played *pl) {
+                       int nranks, int count, const Played *pl, int *shown) {
     MT *rng = &g->rng[seat];
-    if (g->kinds[seat] == RANDOM) return legal[(int)(mt_random(rng) * (double)nlegal)];
-    if (g->kinds[seat] == EV) return ev_play(g, seat, hand, hn, legal, nlegal, ranks, nranks, count, pl);
-    int choices[MAXH], nchoices = 0, have = 0;
+    if (g->kinds[seat] == RANDOM) {
+        int c = *shown = legal[(int)(mt_random(rng) * (double)nlegal)], names[13];
+        if (c >= WILD) { /* random_play: a random name that fits */
+            int m = play_names((int)g->r->limit - count, names);
+            *shown = names[(int)(mt_random(rng) * (double)m)];
+        }
+        return c;
+    }
+    if (g->kinds[seat] == EV) return ev_play(g, seat, hand, hn, legal, nlegal, ranks, nranks, count, pl, shown);
+    int cbuf[MAXOPT], sbuf[MAXOPT], choices[MAXOPT], nchoices = 0, have = 0;
+    const int *card, *as;
+    int nopt = play_options(g->r, legal, nlegal, count, cbuf, sbuf, &card, &as);
     int64_t best = 0;
     int trial[MAXPILE];
     memcpy(trial, ranks, sizeof(int) * (size_t)nranks);
-    for (int i = 0; i < nlegal; i++) {
-        int c = legal[i];
-        trial[nranks] = rank_of(c);
-        int64_t pts = peg_points(g->r, trial, nranks + 1, count + value_of(c)) * g->r->objective;
+    for (int i = 0; i < nopt; i++) {
+        trial[nranks] = rank_of(as[i]);
+        int64_t pts = peg_points(g->r, trial, nranks + 1, count + value_of(as[i])) * g->r->objective;
         if (!have || pts > best) { best = pts; nchoices = 0; have = 1; }
-        if (pts == best) choices[nchoices++] = c;
+        if (pts == best) choices[nchoices++] = i;
     }
-    return choices[(int)(mt_random(rng) * (double)nchoices)];
+    int chosen = choices[(int)(mt_random(rng) * (double)nchoices)];
+    *shown = as[chosen];
+    return card[chosen];
 }
 
 /* expert's replay of the play so far (strategies/expert.py _Script): every seat lays the card
@@ -1255,7 +1409,8 @@ static int scripted(Game *g, int seat, const int *hand, int hn, const int *legal
             if (rank_of(legal[i]) == rank) first[k++] = legal[i];
         for (int i = 0; i < nlegal; i++)
             if (rank_of(legal[i]) != rank) first[k++] = legal[i];
-        if (rank_of(ev_play(g, seat, hand, hn, first, nlegal, ranks, nranks, count, pl)) != rank) {
+        int as; /* (no jokers here: the searches draw from a 52-card deck) */
+        if (rank_of(ev_play(g, seat, hand, hn, first, nlegal, ranks, nranks, count, pl, &as)) != rank) {
             if (pmt_random(sc->mt) >= sc->slack) return REFUSED;
         }
     }
@@ -1303,7 +1458,7 @@ static int play_from(Game *g, PlayState *st) {
             for (int t = 0; t < n; t++) { /* R-PEG-2: the next seat holding a card that fits */
                 if (hlen[seat]) {
                     for (int i = 0; i < hlen[seat]; i++)
-                        if (value_of(hands[seat][i]) <= room) legal[nlegal++] = hands[seat][i];
+                        if (held_value(hands[seat][i]) <= room) legal[nlegal++] = hands[seat][i];
                     if (nlegal) break;
                 }
                 seat = seat + 1 < n ? seat + 1 : 0;
@@ -1317,7 +1472,7 @@ static int play_from(Game *g, PlayState *st) {
             }
         }
         g->asked++;
-        int c;
+        int c, as = -1;
         if (st->first >= 0 && seat == st->root) { /* the rollout's candidate */
             c = st->first;
             st->first = -1;
@@ -1328,17 +1483,18 @@ static int play_from(Game *g, PlayState *st) {
             int code = scripted(g, seat, hands[seat], hlen[seat], legal, nlegal, ranks, nranks, count, &st->pl, &c);
             if (code) return code;
         } else {
-            c = choose_play(g, seat, hands[seat], hlen[seat], legal, nlegal, ranks, nranks, count, &st->pl);
+            c = choose_play(g, seat, hands[seat], hlen[seat], legal, nlegal, ranks, nranks, count, &st->pl, &as);
         }
+        if (as < 0) as = c; /* the card counts as itself (V-JOKERS: a joker as the card named) */
         int *hand = hands[seat], at = 0;
         st->pl.by_rank[rank_of(c)]++, st->pl.by_seat[seat]++, st->pl.total++;
         while (hand[at] != c) at++;
         memmove(hand + at, hand + at + 1, sizeof(int) * (size_t)(hlen[seat] - at - 1));
         hlen[seat]--;
         left--;
-        count += value_of(c);
+        count += value_of(as);
         if (nranks == MAXPILE) return ILLEGAL; /* (cannot happen with a deal's cards) */
-        ranks[nranks++] = rank_of(c);
+        ranks[nranks++] = rank_of(as);
         last = seat;
         int64_t pts = peg_points(r, ranks, nranks, count);
         if (pts && (g->counting ? peg_counted(g, seat, pts, count) : give(g, seat, pts, PEG))) return 1;
@@ -1414,37 +1570,53 @@ static int after_count(Game *g, int seat, int64_t points, int source) {
 /* A hand or crib's ``pts`` to ``seat`` (phases.count_hand); under a counting model as
  * scoring.show_breakdown's items: each fifteen, pair and run, the flush, his nobs. 1 when the
  * game is decided. */
-static int count_hand(Game *g, int seat, const int *hand, int n, int crib, int source, int64_t pts) {
+static int count_hand(Game *g, int seat, const int *hand, int n, int starter, int crib, int source, int64_t pts) {
     if (!pts) return 0;
     if (!g->counting) return give(g, seat, pts, source);
     const Rules *r = g->r;
     int all[MAXC + 1], suits = 0;
     RankParts p;
     for (int i = 0; i < n; i++) { all[i] = hand[i]; suits |= 1 << suit_of(hand[i]); }
-    all[n] = g->starter;
+    all[n] = starter;
     rank_parts(r, all, n + 1, &p);
     int64_t claimed = 0, lost = 0;
     split(g, seat, r->fifteen, p.fifteens, &claimed, &lost);
     split(g, seat, r->pair, p.pairs, &claimed, &lost);
     for (int i = 0; i < p.runs; i++) split(g, seat, r->run_card * p.run_len[i], p.run_ways[i], &claimed, &lost);
-    split(g, seat, flush_part(r, suits, n, g->starter, crib), 1, &claimed, &lost);
-    split(g, seat, r->nobs, nobs_held(hand, n, g->starter), &claimed, &lost);
+    split(g, seat, flush_part(r, suits, n, starter, crib), 1, &claimed, &lost);
+    split(g, seat, r->nobs, nobs_held(hand, n, starter), &claimed, &lost);
     return award_split(g, seat, claimed, lost, source);
+}
+
+/* A hand or the crib counted for ``seat`` (jokers.count_hand: each named to the counter's
+ * objective, a joker starter named ``fixed`` when the non-dealer named it), then the variants'
+ * after_count hooks. 1 when the game is decided. */
+static int count_and_after(Game *g, int seat, const int *hand, int n, int crib, int source, int fixed) {
+    const Rules *r = g->r;
+    int named[MAXC], starter = g->starter;
+    int64_t pts;
+    if (r->jokers) {
+        pts = best_show(r, hand, n, starter, crib, (int)r->objective, fixed, named, &starter);
+        hand = named;
+    } else {
+        pts = show_points(r, hand, n, starter, crib);
+    }
+    return count_hand(g, seat, hand, n, starter, crib, source, pts) || after_count(g, seat, pts, source);
 }
 
 static int show(Game *g) { /* R-SHOW-1..7: from the dealer's left, the dealer, then the crib */
     const Rules *r = g->r;
-    int n = g->n, crib = (int)r->crib_flush_needs_starter;
+    int n = g->n, crib = (int)r->crib_flush_needs_starter, fixed = -1;
     g->zero_hand = 0;
+    if (r->joker_pone && g->starter >= WILD) { /* V-JOKERS: the non-dealer names it, for everyone */
+        int pone = (g->dealer + 1) % n;
+        best_show(r, g->hands[pone], g->hlen[pone], g->starter, 0, (int)r->objective, -1, NULL, &fixed);
+    }
     for (int i = 1; i <= n; i++) {
         int seat = (g->dealer + i) % n;
-        int64_t pts = show_points(r, g->hands[seat], g->hlen[seat], g->starter, 0);
-        if (count_hand(g, seat, g->hands[seat], g->hlen[seat], 0, HAND, pts) || after_count(g, seat, pts, HAND))
-            return 1;
+        if (count_and_after(g, seat, g->hands[seat], g->hlen[seat], 0, HAND, fixed)) return 1;
     }
-    int64_t pts = show_points(r, g->crib, g->clen, g->starter, crib);
-    int owner = g->crib_owner;
-    return count_hand(g, owner, g->crib, g->clen, crib, CRIB, pts) || after_count(g, owner, pts, CRIB);
+    return count_and_after(g, g->crib_owner, g->crib, g->clen, crib, CRIB, fixed);
 }
 
 /* R-DEAL-1: each round of cuts from random.Random(derive(seed, match, game, CUT, round)).sample;
@@ -1525,7 +1697,8 @@ static int play_game(Game *g, const Rules *r, const int *kinds, const EvTables *
         if (r->auction && auction(g)) break;
         discard(g);
         if (r->inspect) inspect_crib(g);
-        if (rank_of(g->starter) == 10 && r->heels && award(g, g->dealer, r->heels, HEELS)) break; /* R-START-2 */
+        if ((rank_of(g->starter) == 10 || g->starter >= WILD) && r->heels && award(g, g->dealer, r->heels, HEELS))
+            break; /* R-START-2 (V-JOKERS: a joker starter too) */
         if (play(g)) break;
         if (keep_trail(g)) return NOMEM;
         if (show(g)) break;
@@ -1562,12 +1735,17 @@ static int parse_rules(Py_buffer *buf, Rules *r) {
         r->fifteen_total > 100 || r->fifteen_total < 11 || r->dealer_deal > MAXH || r->deal > MAXH || r->deal < 1 ||
         r->dealer_deal < 1 || r->discard < 0 || r->discard >= r->deal || r->dealer_discard < 0 ||
         r->dealer_discard >= r->dealer_deal || r->crib_from_deck < 0 || r->limit < 10 || r->limit > 10000 ||
-        r->run_min < 2 || (r->players - 1) * r->deal + r->dealer_deal + r->crib_from_deck + 1 > 52 || r->places < 1 ||
+        r->run_min < 2 || r->jokers < 0 || r->jokers > MAXDECK - MAXC ||
+        (r->players - 1) * r->deal + r->dealer_deal + r->crib_from_deck + 1 > MAXC + r->jokers || r->places < 1 ||
         r->places > r->nsides) {
         PyErr_SetString(PyExc_ValueError, "rules outside the native lane's family");
         return -1;
     }
     int64_t crib = (r->players - 1) * r->discard + r->dealer_discard + r->crib_from_deck;
+    if (r->jokers && (r->deal - r->discard + 1 > 7 || crib + 1 > 7)) { /* 3 bits a rank: six of a kind, and one */
+        PyErr_SetString(PyExc_ValueError, "jokers with a show of more than 7 cards are not in the native lane");
+        return -1;
+    }
     if (r->inspect && r->deal - r->discard + crib > MAXH) { /* inspect_crib's keeps fit a hand's tables */
         PyErr_SetString(PyExc_ValueError, "inspecting more than 16 cards is not in the native lane");
         return -1;
@@ -2510,12 +2688,12 @@ PyMODINIT_FUNC PyInit__lane(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddStringConstant(m, "SOURCE", LANE_SOURCE) < 0 ||
               PyModule_AddIntConstant(m, "RULE_FIELDS", RULE_FIELDS) < 0 ||
-              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(ssssssssssssssssss)", "toss_fives", "nineteen",
+              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(ssssssssssssssssssss)", "toss_fives", "nineteen",
                                                                     "back_ten", "score_floor", "first_pone_points",
                                                                     "play_once", "muggins", "auction", "min_bid",
                                                                     "max_bid", "floored", "canadian", "target_0",
                                                                     "target_1", "target_2", "target_3", "target_4",
-                                                                    "inspect")) < 0 ||
+                                                                    "inspect", "jokers", "joker_pone")) < 0 ||
               PyModule_AddObject(m, "METRICS", Py_BuildValue("(sssss)", METRIC_NAMES)) < 0 ||
               PyModule_AddObject(m, "KINDS", Py_BuildValue("(sss)", KIND_NAMES)) < 0 ||
               PyModule_AddIntConstant(m, "EV_HAND", EV_HAND) < 0)) {

@@ -46,8 +46,9 @@ SOURCES = 5  # points by source: peg, hand, crib, heels, other (engine.events.SO
 class EvValues:
     """What ``ev`` values by (strategies/ev.py makes them; ``_lane.c``'s ``EvTables``): the
     scoring, the crib tables by card pair (index ``52 * a + b``) for its own crib and an
-    opponent's and by rank, weighted, the reply chances ``hold[unseen][hand][cards of a rank]``
-    and the weight of the next player's reply."""
+    opponent's and by rank, weighted, the reply chances ``hold[unseen][hand][cards of a rank]``,
+    the weight of the next player's reply, and what a joker kept and a joker in the crib are
+    worth (V-JOKERS)."""
 
     scoring: Scoring
     own: Sequence[float]
@@ -55,6 +56,8 @@ class EvValues:
     single: Sequence[float]
     hold: Sequence[Sequence[Sequence[float]]]
     reply: float
+    wild_keep: float
+    wild_crib: float
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,7 @@ def pack_rules(rules: Rules, scoring: Scoring | None = None, game_no: int = 0) -
 def pack_ev(rules: Rules, ev: EvValues) -> bytes:
     """``ev``'s values as ``_lane.c``'s ``EvTables``: its scoring as a Rules struct, then doubles."""
     hold = [p for by_hand in ev.hold for by_rank in by_hand for p in by_rank]
-    doubles = [*ev.own, *ev.opp, *ev.single, *hold, ev.reply]
+    doubles = [*ev.own, *ev.opp, *ev.single, *hold, ev.reply, ev.wild_keep, ev.wild_crib]
     return pack_rules(rules, ev.scoring) + struct.pack(f"<{len(doubles)}d", *doubles)
 
 
@@ -249,7 +252,8 @@ def rollouts_for(rules: Rules) -> bool:
     hands that ev's reply chances hold."""
     c = module()
     return (_ROLLOUTS[0] and c is not None and rules.hand_size <= c.EV_HAND and refusal(rules) is None
-            and rules.program.hooks.layout is None)  # the searches read the rules' own sides
+            and rules.program.hooks.layout is None  # the searches read the rules' own sides
+            and rules.deck_size == 52)  # and draw the hidden cards from a standard deck
 
 
 def ev_capsule(rules: Rules, values: EvValues) -> Any:

@@ -163,6 +163,10 @@ class Jokers(Variant):
               choices=("each_player", "non_dealer")),
     )
     enabled_by = ("jokers",)
+    # the native lane plays it: the deck, naming in the play and at the show, random, greedy and
+    # ev's joker values (_lane.c ``best_show``, ``play_options``, ``ev_discard_jokers``)
+    native = staticmethod(lambda rules: {"jokers": rules.jokers,
+                                         "joker_pone": int(rules.starter_joker_named_by == "non_dealer")})
     play_answers = staticmethod(play_options)
     name_card = staticmethod(name_card)
     count_hand = staticmethod(count_hand)
