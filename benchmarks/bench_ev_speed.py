@@ -5,6 +5,7 @@ the same run is what counts).
     python benchmarks/bench_ev_speed.py [--rounds R] [--seconds S]
     python benchmarks/bench_ev_speed.py --fast   # the native lane's ev against the Python engine's
     python benchmarks/bench_ev_speed.py --fast --rules jokers   # another two-player rules file
+    python benchmarks/bench_ev_speed.py --fast --strategy hoyle   # another built-in the lane plays
 
 Both lineups are warmed up first (ev's per-hand-pattern tables fill as in a long run). The last
 line is the ratio of the median rates: ev/random in the engine, or with ``--fast`` the native
@@ -24,15 +25,15 @@ from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
 
 
-def fast(rounds: int, seconds: float, warmup: float, preset: str) -> None:
+def fast(rounds: int, seconds: float, warmup: float, preset: str, name: str) -> None:
     """The native lane's ev against the Python engine's, alternating rounds."""
     if lane.module() is None:
         sys.exit(f"bench_ev_speed: {lane.status()}")
     rules = load_rules(preset)
     if rules.players != 2 or lane.refusal(rules):
         sys.exit(f"bench_ev_speed: {preset}: {lane.refusal(rules) or 'not a two-player rules file'}")
-    native = lane.fast_lane(rules, [("ev", {})] * 2)
-    engine = make_strategies([factory("ev")] * 2)
+    native = lane.fast_lane(rules, [(name, {})] * 2)
+    engine = make_strategies([factory(name)] * 2)
     rate(rules, engine, warmup, 10**9, 50)
     native_rate(native, 1.0, 10**9, 200)
     ours, theirs, ours_at, theirs_at = [], [], 0, 0
@@ -44,9 +45,9 @@ def fast(rounds: int, seconds: float, warmup: float, preset: str) -> None:
         r, n = native_rate(native, seconds, ours_at, 200)
         ours.append(r)
         ours_at += n
-        print(f"ev vs ev: engine {theirs[-1]:,.0f} games/s  native {ours[-1]:,.0f} games/s  "
+        print(f"{name} vs {name}: engine {theirs[-1]:,.0f} games/s  native {ours[-1]:,.0f} games/s  "
               f"ratio {ours[-1] / theirs[-1]:.1f}")
-    print(f"ev native/engine (median rates): {statistics.median(ours) / statistics.median(theirs):.1f}")
+    print(f"{name} native/engine (median rates): {statistics.median(ours) / statistics.median(theirs):.1f}")
 
 
 def main():
@@ -56,9 +57,11 @@ def main():
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--fast", action="store_true", help="the native lane's ev against the Python engine's")
     ap.add_argument("--rules", default="standard", help="with --fast: a two-player rules file of the lane's family")
+    ap.add_argument("--strategy", default="ev", choices=("random", "greedy", "ev", "hoyle"),
+                    help="with --fast: the built-in both seats play")
     args = ap.parse_args()
     if args.fast:
-        fast(args.rounds, args.seconds, args.warmup, args.rules)
+        fast(args.rounds, args.seconds, args.warmup, args.rules, args.strategy)
         return
     rules = load_rules("standard")
     lineups = {name: make_strategies([factory(name)] * 2) for name in ("random", "ev")}

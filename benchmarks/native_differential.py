@@ -86,7 +86,8 @@ def main() -> None:
             rules = build_rules(data, "drawn")
         except Exception:
             continue
-        found = compare(rules, tuple(rnd.choice(["random", "greedy", "ev"]) for _ in range(players)), blocks, 100)
+        found = compare(rules, tuple(rnd.choice(["random", "greedy", "ev", "hoyle"]) for _ in range(players)), blocks,
+                        100)
         total += 100
         bad += found
         blocks += 1

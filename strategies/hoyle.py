@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cribsim.games.cribbage.observation import Observation
+    from cribsim.games.cribbage.rules import Rules
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import cast
+from typing import Any, cast
 
 from cribsim.games.cribbage.cards import RANK, VALUE
+from cribsim.games.cribbage.native.lane import NativeSeat
 from cribsim.games.cribbage.strategy import allowed
 from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
 from cribsim.games.cribbage.variants.canadian import best_split
@@ -51,6 +53,12 @@ class HoyleStrategy(Strategy):
     name = "hoyle"
     # minimises when rules.objective is -1; obeys obs.discard_rule
     understands = frozenset({"objective", "discard_rule"})
+
+    @classmethod
+    def native(cls, rules: Rules, params: dict[str, Any]) -> NativeSeat | None:
+        """The native lane plays it as it is (cribsim/games/cribbage/native/: hoyle_discard,
+        hoyle_play and the rest, the same sums in the same order)."""
+        return None if params else NativeSeat(cls.name)
 
     def inspect(self, obs: Observation) -> tuple[int, ...]:
         """V-TEAM3-2: certain points kept, and the crib by feel (good cards into our own crib,

@@ -32,8 +32,9 @@ def small_tables(tmp_path, monkeypatch):
 
 
 def _lineups(players):
-    return [("random",) * players, ("greedy",) * players, ("ev",) * players,
-            tuple(("greedy", "random", "ev")[s % 3] for s in range(players))]
+    return [("random",) * players, ("greedy",) * players, ("ev",) * players, ("hoyle",) * players,
+            tuple(("greedy", "random", "ev")[s % 3] for s in range(players)),
+            tuple(("hoyle", "ev", "random")[s % 3] for s in range(players))]
 
 
 def counters_at(match, players):
@@ -181,7 +182,7 @@ def test_the_lanes_variants_combined_play_the_same_games():
         except Exception:  # a combination the rules refuse
             continue
         assert lane.refusal(rules) is None  # (nineteen with back ten too: back ten's hook comes first)
-        names = tuple(rnd.choice(["random", "greedy", "ev"]) for _ in range(rules.players))
+        names = tuple(rnd.choice(["random", "greedy", "ev", "hoyle"]) for _ in range(rules.players))
         _same_games(rules, names, played, [(m, m % 2) for m in range(8)], counting=played % 3 == 2)
         played += 1
 
@@ -218,8 +219,9 @@ def test_it_plays_only_what_it_has():
     standard = load_rules("standard")
     assert lane.fast_lane(standard, [("mc", {}), ("expert", {})]) is None
     assert lane.fast_lane(load_rules("seven_card"), [("ev", {})]) is not None  # hands of 7: ev's reply table holds them
-    mixed = lane.fast_lane(standard, [("random", {}), ("hoyle", {}), ("greedy", {}), ("ev", {})])
-    assert mixed.plays([0, 2]) and mixed.plays([3, 0]) and not mixed.plays([0, 1])
+    mixed = lane.fast_lane(standard, [("random", {}), ("hoyle", {}), ("greedy", {}), ("ev", {}),
+                                      ("tests.kernel.bad_strategies:Raiser", {})])
+    assert mixed.plays([0, 2]) and mixed.plays([3, 1]) and not mixed.plays([0, 4])
     assert lane.fast_lane(standard, [("random", {"x": 1})]) is None  # parameters: not the built-in's defaults
     big_show = build_rules({"jokers": 2, "deal": 8, "discard": 1}, "big")  # 3 bits a rank: no 8 of a kind
     assert lane.fast_lane(big_show, [("random", {})]) is None
@@ -274,7 +276,8 @@ def test_a_lane_built_from_another_source_is_not_used(monkeypatch):
 CONFIG = """
 name: lanes
 variants: [standard, three_player, {{name: short, extends: four_player_partners, scoring: {{go: 2}}}}]
-lineup: [{{name: g, strategy: greedy}}, {{name: e, strategy: ev}}, {{name: h, strategy: hoyle}}]
+lineup: [{{name: g, strategy: greedy}}, {{name: e, strategy: ev}},
+         {{name: p, strategy: "tests.kernel.bad_strategies:Plain", trusted: true}}]
 matches: 16
 paired: true
 seed: 9
@@ -305,7 +308,7 @@ def _run_both_ways(tmp_path, capsys, config):
 
 def test_a_run_writes_the_same_tables_and_records_with_and_without_no_fast(tmp_path, capsys):
     said, fast = _run_both_ways(tmp_path, capsys, CONFIG.format())
-    assert "engine: native lane for 2 of 7 tables" in said  # greedy against ev, without hoyle at the table
+    assert "engine: native lane for 2 of 7 tables" in said  # greedy against ev, without the plug-in at the table
     assert "entries.csv" in fast
     assert "native lane" in (tmp_path / "fast" / "run.json").read_text()
     assert "(--no-fast)" in (tmp_path / "slow" / "run.json").read_text()

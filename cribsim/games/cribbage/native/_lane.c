@@ -295,8 +295,8 @@ typedef struct {
 } Rules;
 #define RULE_FIELDS 49
 
-enum { RANDOM = 0, GREEDY = 1, EV = 2 };
-#define KIND_NAMES "random", "greedy", "ev"
+enum { RANDOM = 0, GREEDY = 1, EV = 2, HOYLE = 3 };
+#define KIND_NAMES "random", "greedy", "ev", "hoyle"
 #define EV_HAND 7 /* ev's reply chances (strategies/ev.py HOLD) go to hands of 7 cards */
 
 /* ev's values (strategies/ev.py), made by its own Python code and passed in once (lane.py,
@@ -1009,6 +1009,139 @@ static int ev_play(const Game *g, int seat, const int *hand, int hn, const int *
     return choice;
 }
 
+/* ---- hoyle (strategies/hoyle.py): a club player's rules of thumb, the same floating-point
+ * sums in the same order --------------------------------------------------------------------- */
+
+/* cards.RANK, where a wild card's rank is -1 (hoyle reads it so: a joker is "next to" an ace). */
+static int py_rank(int c) { return c < WILD ? rank_of(c) : -1; }
+
+/* hoyle.crib_feel: what the thrown cards give a crib, by a player's sense. */
+static double crib_feel(const int *thrown, int k) {
+    double v = 0.0;
+    for (int i = 0; i < k; i++) {
+        if (py_rank(thrown[i]) == FIVE) v += 2.0;
+        else if (held_value(thrown[i]) == 10) v += 0.5; /* ten-cards make fifteens with 5s */
+    }
+    for (int i = 0; i < k; i++)
+        for (int j = i + 1; j < k; j++) {
+            int a = thrown[i], b = thrown[j], d = abs(py_rank(a) - py_rank(b));
+            if (py_rank(a) == py_rank(b)) v += 2.0;
+            if (held_value(a) + held_value(b) == 15) v += 2.0;
+            if (d == 1) v += 1.0;
+            else if (d == 2) v += 0.5;
+        }
+    return v;
+}
+
+/* hoyle's half weight on the crib's feel: ours, or an opponent's. */
+static double feel_weight(const Game *g, int seat) {
+    return g->r->side_of[g->crib_owner] == g->r->side_of[seat] ? 0.5 : -0.5;
+}
+
+/* hoyle.discard: certain points kept (without the starter), the crib by feel, low cards for the
+ * play; every keep in combinations order, the first best. */
+static void hoyle_discard(Game *g, int seat, int k, int must, int *out) {
+    const Rules *r = g->r;
+    const int *hand = g->hands[seat];
+    int n = g->hlen[seat], keep_n = n - k, idx[MAXH], keep[MAXH], thrown[MAXH], have = 0;
+    double best = 0.0, w = feel_weight(g, seat);
+    for (int i = 0; i < keep_n; i++) idx[i] = i;
+    for (;;) {
+        uint32_t kept = 0;
+        int low = 0, nt = 0;
+        for (int i = 0; i < keep_n; i++) { keep[i] = hand[idx[i]]; kept |= 1U << idx[i]; low += held_value(keep[i]) <= 4; }
+        for (int i = 0; i < n; i++)
+            if (!(kept >> i & 1U)) thrown[nt++] = hand[i];
+        if (must < 0 || obeys(hand, n, kept, must)) {
+            double v = (double)shown_value(r, keep, keep_n, -1, 0) + w * crib_feel(thrown, nt) + 0.01 * (double)low;
+            v *= (double)r->objective; /* lowball: the same judgement, minimised */
+            if (!have || v > best) { best = v, have = 1; memcpy(out, thrown, sizeof(int) * (size_t)nt); }
+        }
+        int i = keep_n - 1;
+        while (i >= 0 && idx[i] == i + n - keep_n) i--;
+        if (i < 0) break;
+        idx[i]++;
+        for (int j = i + 1; j < keep_n; j++) idx[j] = idx[j - 1] + 1;
+    }
+}
+
+/* hoyle.lead: from a pair or a low card, never a 5 (a lone joker led as a 4). */
+static int hoyle_lead(const int *hand, int hn, const int *legal, int nlegal, int *shown) {
+    int std[MAXH], ns = 0, pool[MAXH], np = 0, best = -1;
+    for (int i = 0; i < nlegal; i++)
+        if (legal[i] < WILD) std[ns++] = legal[i];
+    if (!ns) { *shown = 3 * 4 + 3; return legal[0]; } /* card 15: the four of spades */
+    for (int i = 0; i < ns; i++)
+        if (rank_of(std[i]) != FIVE) pool[np++] = std[i];
+    if (!np) memcpy(pool, std, sizeof(int) * (size_t)(np = ns));
+    for (int i = 0; i < np; i++) { /* paired in hand: the lowest (value, card) */
+        int same = 0, c = pool[i];
+        for (int j = 0; j < hn; j++) same += py_rank(hand[j]) == rank_of(c);
+        if (same >= 2 && (best < 0 || value_of(c) < value_of(best) || (value_of(c) == value_of(best) && c < best)))
+            best = c;
+    }
+    if (best < 0) { /* low: the highest (value, card) under 5 */
+        for (int i = 0; i < np; i++) {
+            int c = pool[i];
+            if (value_of(c) < 5 && (best < 0 || value_of(c) > value_of(best) || (value_of(c) == value_of(best) && c > best)))
+                best = c;
+        }
+    }
+    if (best < 0) { /* else: max by (not a ten-card, lowest value, highest card) */
+        for (int i = 0; i < np; i++) {
+            int c = pool[i], kc = value_of(c) != 10, kb = best < 0 ? 0 : value_of(best) != 10;
+            if (best < 0 || kc > kb || (kc == kb && (-value_of(c) > -value_of(best) ||
+                                                     (value_of(c) == value_of(best) && c > best))))
+                best = c;
+        }
+    }
+    *shown = best;
+    return best;
+}
+
+/* hoyle.play: lead by hoyle_lead; else points now (10 each), and without points avoid a count of
+ * 5 or 21, a count from 6 to 14 and a card next to the last; low cards kept for the go. */
+static int hoyle_play(Game *g, const int *hand, int hn, const int *legal, int nlegal, const int *ranks, int nranks,
+                      int count, int *shown) {
+    const Rules *r = g->r;
+    if (count == 0) return hoyle_lead(hand, hn, legal, nlegal, shown);
+    int cbuf[MAXOPT], sbuf[MAXOPT], trial[MAXPILE + 1], choice = legal[0], have = 0;
+    const int *card, *as;
+    int nopt = play_options(r, legal, nlegal, count, cbuf, sbuf, &card, &as);
+    double best = 0.0;
+    memcpy(trial, ranks, sizeof(int) * (size_t)nranks);
+    *shown = legal[0];
+    for (int i = 0; i < nopt; i++) {
+        int c = as[i], cnt = count + value_of(c), rk = rank_of(c), last = ranks[nranks - 1];
+        trial[nranks] = rk;
+        int64_t pts = peg_points(r, trial, nranks + 1, cnt);
+        double v = (double)(10 * pts);
+        if (!pts) {
+            if (cnt == 5 || cnt == 21) v -= 5;
+            if (5 < cnt && cnt < 15) v -= 1; /* leaves a fifteen within reach */
+            if (rk == last + 1 || rk == last - 1) v -= 0.5; /* invites a run */
+        }
+        v += 0.01 * (double)value_of(c); /* keep low cards for the go */
+        v *= (double)r->objective;
+        if (!have || v > best) { best = v, choice = card[i], *shown = c, have = 1; }
+    }
+    return choice;
+}
+
+/* hoyle.bid: a crib is worth about 3 plus the feel of the best pair to throw. */
+static double hoyle_bid_worth(const Game *g, int seat) {
+    const int *hand = g->hands[seat];
+    int n = g->hlen[seat], have = 0;
+    double best = 0.0;
+    for (int i = 0; i < n - 1; i++)
+        for (int j = i + 1; j < n; j++) {
+            int two[2] = {hand[i], hand[j]};
+            double f = crib_feel(two, 2);
+            if (!have || f > best) best = f, have = 1;
+        }
+    return 3 + best;
+}
+
 /* ---- V-AUCTION (variants/auction.py): the bids of random, greedy and ev, and the auction ------ */
 
 /* auction.raise_to: the lowest legal bid if it is worth no more than ``worth``, else 0 (a pass). */
@@ -1105,6 +1238,8 @@ static int64_t bid(Game *g, int seat, const int64_t *scores, int64_t standing) {
     const Rules *r = g->r;
     if (g->kinds[seat] == EV) return ev_bid(g, seat, scores, standing);
     if (g->kinds[seat] == GREEDY) return greedy_bid(g, seat, scores, standing);
+    if (g->kinds[seat] == HOYLE)
+        return raise_to(r, standing, r->objective < 0 ? floor_worth(g, seat, scores, 4.7) : hoyle_bid_worth(g, seat));
     if (mt_random(&g->rng[seat]) >= 0.5) return 0; /* random: a pass or the lowest bid, at even odds */
     return raise_to(r, standing, r->objective < 0 ? floor_worth(g, seat, scores, 0.0) : (double)r->max_bid);
 }
@@ -1168,6 +1303,9 @@ static double split_value(const Game *g, int seat, const int *hand, const int *k
     const Rules *r = g->r;
     if (g->kinds[seat] == GREEDY)
         return (double)(r->objective * (show_points(r, keep, 4, -1, 0) + show_points(r, passed, 4, -1, 0)));
+    if (g->kinds[seat] == HOYLE)
+        return (double)r->objective * ((double)(show_points(r, keep, 4, -1, 0) + show_points(r, passed, 4, -1, 0)) +
+                                       feel_weight(g, seat) * crib_feel(thrown, 2));
     const EvTables *t = g->ev[seat];
     double crib = single_mean(t, thrown, 2); /* ev.crib_value: four players, so the mean */
     if (r->side_of[g->crib_owner] != r->side_of[seat]) crib = -crib;
@@ -1274,6 +1412,11 @@ static void best_inspected(const Game *g, int seat, const int *eight, int m, int
         double x;
         if (g->kinds[seat] == GREEDY) {
             x = (double)(r->objective * shown_value(r, keep, k, -1, 0));
+        } else if (g->kinds[seat] == HOYLE) {
+            int nr = 0;
+            for (int i = 0; i < m; i++)
+                if (!(in >> i & 1U)) rest[nr++] = eight[i];
+            x = (double)r->objective * ((double)shown_value(r, keep, k, -1, 0) + feel_weight(g, seat) * crib_feel(rest, nr));
         } else {
             const EvTables *t = g->ev[seat];
             int nr = 0, mine = r->side_of[g->crib_owner] == r->side_of[seat] ? 1 : -1;
@@ -1341,6 +1484,7 @@ static void discard(Game *g) { /* R-DEAL-2/3, seats in order */
         int must = fives_rule(g, hand, m, k);
         if (g->kinds[seat] == GREEDY) greedy_discard(g, seat, k, must, thrown);
         else if (g->kinds[seat] == EV) ev_discard(g, seat, k, must, g->ev[seat], thrown);
+        else if (g->kinds[seat] == HOYLE) hoyle_discard(g, seat, k, must, thrown);
         else random_discard(g, seat, hand, m, k, must, thrown);
         memcpy(g->thrown[seat], thrown, sizeof(int) * (size_t)k);
         g->nthrown[seat] = k;
@@ -1368,6 +1512,7 @@ static int choose_play(Game *g, int seat, const int *hand, int hn, const int *le
         return c;
     }
     if (g->kinds[seat] == EV) return ev_play(g, seat, hand, hn, legal, nlegal, ranks, nranks, count, pl, shown);
+    if (g->kinds[seat] == HOYLE) return hoyle_play(g, hand, hn, legal, nlegal, ranks, nranks, count, shown);
     int cbuf[MAXOPT], sbuf[MAXOPT], choices[MAXOPT], nchoices = 0, have = 0;
     const int *card, *as;
     int nopt = play_options(g->r, legal, nlegal, count, cbuf, sbuf, &card, &as);
@@ -1769,7 +1914,7 @@ static int parse_seats(Py_buffer *buf, PyObject *values, const Rules *r, int *ki
     for (int s = 0; s < r->players; s++) {
         kinds[s] = ((const uint8_t *)buf->buf)[s];
         ev[s] = NULL;
-        if (kinds[s] > EV) {
+        if (kinds[s] > HOYLE) {
             PyErr_SetString(PyExc_ValueError, "unknown strategy kind");
             return -1;
         }
@@ -2695,7 +2840,7 @@ PyMODINIT_FUNC PyInit__lane(void) {
                                                                     "target_1", "target_2", "target_3", "target_4",
                                                                     "inspect", "jokers", "joker_pone")) < 0 ||
               PyModule_AddObject(m, "METRICS", Py_BuildValue("(sssss)", METRIC_NAMES)) < 0 ||
-              PyModule_AddObject(m, "KINDS", Py_BuildValue("(sss)", KIND_NAMES)) < 0 ||
+              PyModule_AddObject(m, "KINDS", Py_BuildValue("(ssss)", KIND_NAMES)) < 0 ||
               PyModule_AddIntConstant(m, "EV_HAND", EV_HAND) < 0)) {
         Py_DECREF(m);
         return NULL;

@@ -1,7 +1,7 @@
 """The native lane: whole games in C (``_lane.c``), identical to the Python engine's.
 
 The runner asks :func:`fast_lane` once per rule set and lineup; where every entry is a built-in
-the C code has (``random``, ``greedy``, ``ev``: each says how in its ``native`` hook) and the
+the C code has (``random``, ``greedy``, ``ev``, ``hoyle``: each says how in its ``native`` hook) and the
 rules are in its family (2 to 5 players in any
 sides, any deal sizes up to hands of 16 cards, targets, match formats and scoring block, and of
 the variants whose module says how (``Variant.native``: their knobs as the struct's fields)), each match
