@@ -27,7 +27,6 @@ import numpy as np
 import pyspiel
 from common import rate  # benchmarks/common.py (run from this folder or the project root)
 
-from cribsim import compiled
 from cribsim.env import raw_env
 from cribsim.env.spiel import register
 from cribsim.matchplay import make_strategies
@@ -80,7 +79,7 @@ def main() -> None:
     env = raw_env("standard")
     rng, nrng = random.Random(1), random.Random(2)
     start = 10**6
-    print(f"cribsim engine: {'compiled' if compiled() else 'pure Python'}")
+    print("cribsim engine: pure Python")
     engine, pz, pz_steps, os_ours, os_theirs = [], [], [], [], []
     for _ in range(args.rounds):
         r, n = rate(rules, strategies, args.seconds, start)

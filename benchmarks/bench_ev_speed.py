@@ -18,7 +18,6 @@ import sys
 
 from common import native_rate, rate  # benchmarks/common.py (run from this folder or the project root)
 
-from cribsim import compiled
 from cribsim.games.cribbage.native import lane
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules
@@ -37,7 +36,7 @@ def fast(rounds: int, seconds: float, warmup: float, preset: str, name: str) -> 
     rate(rules, engine, warmup, 10**9, 50)
     native_rate(native, 1.0, 10**9, 200)
     ours, theirs, ours_at, theirs_at = [], [], 0, 0
-    print(f"engine: {'compiled (mypyc)' if compiled() else 'pure Python'} against the native lane, rules {preset}")
+    print(f"engine: pure Python against the native lane, rules {preset}")
     for _ in range(rounds):
         r, n = rate(rules, engine, seconds, theirs_at, 20)
         theirs.append(r)
@@ -74,7 +73,7 @@ def main():
             r, n = rate(rules, strategies, args.seconds, start[name], 50)
             start[name] += n
             rates[name].append(r)
-    print(f"engine: {'compiled' if compiled() else 'pure Python'}")
+    print("engine: pure Python")
     for name, rs in rates.items():
         print(f"{name:>6} vs {name:<6} games/s per round: {', '.join(f'{r:,.0f}' for r in rs)}")
     ratios = [e / r for e, r in zip(rates["ev"], rates["random"])]

@@ -17,7 +17,6 @@ import random
 import yaml
 from common import rate
 
-from cribsim import compiled
 from cribsim.games.cribbage.native import lane
 from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
@@ -35,7 +34,7 @@ def fast(rules, params: dict, rounds: int, seconds: float) -> None:
     """Native rollouts against the engine's, in alternating rounds, for expert and mc."""
     if not lane.rollouts_for(rules):
         raise SystemExit(f"bench_expert: {lane.status()}")
-    print(f"engine: {'compiled' if compiled() else 'pure Python'}; expert {params or 'defaults'}")
+    print(f"engine: pure Python; expert {params or 'defaults'}")
     totals = {(name, native): [0.0, 0] for name in ("expert", "mc") for native in (True, False)}
     for r in range(rounds):
         for name, p in (("expert", params), ("mc", {})):
@@ -66,7 +65,7 @@ def main():
     if args.fast:
         fast(rules, params, args.rounds, args.seconds)
         return
-    print(f"engine: {'compiled' if compiled() else 'pure Python'}; expert {params or 'defaults'}")
+    print(f"engine: pure Python; expert {params or 'defaults'}")
     totals = {"expert": [0.0, 0], "mc": [0.0, 0]}
     for r in range(args.rounds):
         for name, p in (("expert", params), ("mc", {})):

@@ -7,7 +7,6 @@ The last line printed is the games-per-second figure."""
 import argparse
 import time
 
-from cribsim import compiled
 from cribsim.games.cribbage.engine import play_game
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules
@@ -43,7 +42,7 @@ def main():
             deals += res.deals
     dt = time.perf_counter() - t0
     print(f"rules: {rules.name} ({rules.players} players), strategy: {args.strategy}, "
-          f"engine: {'compiled' if compiled() else 'pure Python'}")
+          f"engine: pure Python")
     print(f"games: {games} in {dt:.1f} s; deals per game: {deals / games:.2f}; deals/s: {deals / dt:,.0f}")
     print(f"games/s: {games / dt:,.0f}")
 

@@ -17,7 +17,6 @@ import time
 
 import yaml
 
-from cribsim import compiled
 from cribsim.games.cribbage.engine import play_game
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules, rules_from_mapping
@@ -57,7 +56,7 @@ def main():
             r, n = deal_rate(both[name], strategies, args.seconds, start[name])
             start[name] += n
             rates[name].append(r)
-    print(f"engine: {'compiled' if compiled() else 'pure Python'}, strategy: {args.strategy}, scoring: {scoring}")
+    print(f"engine: pure Python, strategy: {args.strategy}, scoring: {scoring}")
     for name, rs in rates.items():
         print(f"{name:>8} deals/s per round: {', '.join(f'{r:,.0f}' for r in rs)}")
     ratio = statistics.median(rates["scoring"]) / statistics.median(rates["standard"])

@@ -6,7 +6,6 @@
 import argparse
 import time
 
-from cribsim import compiled
 from cribsim.games.cribbage.engine import play_game
 from cribsim.games.cribbage.strategy import BUILTIN
 from cribsim.matchplay import make_strategies
@@ -41,7 +40,7 @@ def main():
     ap.add_argument("--strategy", nargs="*", default=sorted(BUILTIN))
     args = ap.parse_args()
     rules = load_rules("standard")
-    print(f"engine: {'compiled' if compiled() else 'pure Python'}")
+    print("engine: pure Python")
     for name in args.strategy:
         timed = Timed(factory(name)(__import__("random").Random(0)))
         other = make_strategies([factory("ev")])[0]

@@ -27,7 +27,6 @@ import time
 
 from common import native_rate, rate  # benchmarks/common.py (run from this folder or the project root)
 
-from cribsim import compiled
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
@@ -104,7 +103,7 @@ def main() -> None:
     openspiel_rate(game, 1.0, rng)  # warm-up: tables filled, caches hot
     rate(rules, strategies, 1.0, start[0])
     start[0] = 0
-    print(f"cribsim engine: {'compiled' if compiled() else 'pure Python'}")
+    print("cribsim engine: pure Python")
     ours, theirs = [], []
     for _ in range(args.rounds):
         theirs.append(openspiel_rate(game, args.seconds, rng))

@@ -1,5 +1,5 @@
-"""Lookup tables filled on first use (a plain Python module: the compiled lane keeps them as
-ordinary dictionaries with ``__missing__``)."""
+"""Lookup tables filled on first use (a plain Python module, kept apart from the hot modules when
+a mypyc lane compiled those: ordinary dictionaries with ``__missing__``)."""
 
 from __future__ import annotations
 

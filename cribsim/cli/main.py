@@ -14,7 +14,7 @@ import traceback
 from collections.abc import Sequence
 from typing import NoReturn, cast
 
-from .. import __version__, compiled
+from .. import __version__
 from ..errors import CribsimError, describe, one_line
 from ..games import all_builtin
 from ..suggest import did_you_mean
@@ -34,7 +34,7 @@ def build_parser() -> _Parser:
                                             "the games, rule sets and strategies).")
     lanes = "".join(f"; {game.name}'s {said}" for game in all_builtin() if (said := game.lane_status()))
     p.add_argument("--version", action="version",
-                   version=f"cribsim {__version__} ({'compiled' if compiled() else 'pure Python'}{lanes})")
+                   version=f"cribsim {__version__} (pure Python{lanes})")
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     for game in all_builtin():  # a game's own commands first (cribbage: score, peg)
         if game.commands is not None:

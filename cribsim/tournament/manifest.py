@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeGuard
 
-from .. import __version__, compiled
+from .. import __version__
 from ..game import JSON
 from ..names import check_name
 from ..records import Column
@@ -316,7 +316,7 @@ class Session:
     played: int = 0
     host: str = field(default_factory=platform.node)
     python: str = field(default_factory=lambda: sys.version.split()[0])
-    engine: str = field(default_factory=lambda: "compiled" if compiled() else "pure Python")
+    engine: str = "pure Python"  # the Python engine's lane; the runner adds the native lane's share
     git_commit: str | None = field(default_factory=_git_commit)
     cribsim_version: str = __version__
 
