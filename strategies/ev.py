@@ -231,11 +231,14 @@ class EVStrategy(Strategy):
         self._pair_ev: dict[int, list[float]] = _PAIR_EV
         self.pair_own, self.pair_opp, self.single = _crib_arrays(crib_weight)
         self._native: tuple[Rules, Any, bytes] | None = None  # (rules, its values in C, the packed rules)
+        self._packed_games: dict[int, bytes] = {}  # a variant's layout: the rules packed for each game's sides
 
     # ---- searches in the native lane ------------------------------------------------------
-    def _native_parts(self, rules: Rules) -> tuple[Rules, Any, bytes] | None:
-        """Its values handed to the native lane for ``rules`` (made once a rule set), or None
-        where the lane does not play them or a subclass plays by another one-ply rule."""
+    def _native_parts(self, obs: Observation) -> tuple[Rules, Any, bytes] | None:
+        """Its values handed to the native lane for ``obs``'s rules (made once a rule set) and the
+        rules packed with the sides and targets of ``obs``'s game, or None where the lane does not
+        play them or a subclass plays by another one-ply rule."""
+        rules = obs.rules
         if type(self).one_ply is not EVStrategy.one_ply or not lane.rollouts_allowed():
             return None
         if self._native is None or self._native[0] is not rules:  # the lane's checks, once a rule set
@@ -243,12 +246,20 @@ class EVStrategy(Strategy):
             if lane.rollouts_for(rules):
                 capsule = lane.ev_capsule(rules, ev_values(rules, self.crib_weight, self.reply_weight, self.tables))
             self._native = (rules, capsule, lane.pack_rules(rules) if capsule is not None else b"")
-        return self._native if self._native[1] is not None else None
+            self._packed_games = {}
+        if self._native[1] is None:
+            return None
+        if rules.program.hooks.layout is None:
+            return self._native
+        packed = self._packed_games.get(obs.game_no)
+        if packed is None:
+            packed = self._packed_games[obs.game_no] = lane.pack_rules(rules, game_no=obs.game_no)
+        return rules, self._native[1], packed
 
     def native_rollout(self, view: Observation, from_start: bool = False) -> NativePlayRollout | None:
         """Rollouts of the rest of a play from ``view`` in C, every seat on this player's one-ply
         rule (``engine.rollout.PlayRollout``'s points), or None where the lane cannot."""
-        parts = self._native_parts(view.rules)
+        parts = self._native_parts(view)
         return None if parts is None else NativePlayRollout(view, parts[1], parts[2], from_start)
 
     # ---- auction ------------------------------------------------------------------------

@@ -290,7 +290,7 @@ class ExpertStrategy(EVStrategy):
     def board_discard(self, obs: Observation, ranked: list[tuple[float, list[int]]]) -> list[int]:
         """The keep with the best chance to win among the best ``board_keeps`` by points."""
         top = ranked[:self.board_keeps]
-        parts = self._native_parts(obs.rules)
+        parts = self._native_parts(obs)
         if parts is not None:  # the samples in C, from this player's generator
             wins = list(lane.board_discard(obs, parts[1], parts[2], [t for _, t in top], self.board_samples, self.rng,
                                            obs.rules.target, self._win))
@@ -330,7 +330,7 @@ class ExpertStrategy(EVStrategy):
                 options.append(c)
         if len(options) == 1:
             return points_choice
-        parts = self._native_parts(obs.rules)
+        parts = self._native_parts(obs)
         if parts is not None:  # the samples in C, from this player's generator
             wins = list(lane.board_play(obs, parts[1], parts[2], options, self.board_samples, self.rng,
                                         obs.rules.target, self._win))

@@ -132,7 +132,7 @@ class MCStrategy(EVStrategy):
         if len(options) == 1:
             return options[0][0]
         if not wild and samples_natively(type(self)):
-            parts = self._native_parts(obs.rules)  # the whole search in C, where the lane can
+            parts = self._native_parts(obs)  # the whole search in C, where the lane can
             if parts is not None:
                 return legal[lane.mc_play(obs, parts[1], parts[2], self.rollouts, self.rng, self.native_reading())]
         sample = self.sampler_for(obs, unseen_cards(obs))
@@ -171,6 +171,7 @@ class MCStrategy(EVStrategy):
         for _, _keep, thrown in top:
             view = obs.rules.program.observation(me, obs.side, obs.rules, obs.side_of)
             view.dealer, view.crib_owner, view.discarded = obs.dealer, obs.crib_owner, tuple(thrown)
+            view.game_no = obs.game_no  # a variant's layout: this game's sides (the native lane packs them)
             rollouts.append(self.play_rollout(view))
         pegs = [0] * len(top)
         for _ in range(self.discard_rollouts):

@@ -109,11 +109,9 @@ def test_muggins_takes_what_is_overlooked_in_the_lane():
 def test_a_match_whose_games_have_their_own_sides_is_the_engines(preset):
     """V-TEAM3-1: each game of a match its own partnership and targets (the variant's layout),
     packed game by game; the matches (three games, most won) are the engine's, with the lone
-    player's inspection of the crib (V-TEAM3-2) by each strategy. The searches keep to the rules'
-    own sides, so they stay in Python there."""
+    player's inspection of the crib (V-TEAM3-2) by each strategy."""
     rules = load_rules(preset)
-    assert not lane.rollouts_for(rules)
-    for names in (("ev", "greedy", "random"), ("ev", "ev", "ev"), ("greedy", "random", "ev")):
+    for names in (("ev", "greedy", "random"), ("ev", "ev", "ev"), ("greedy", "random", "ev"), ("hoyle", "ev", "hoyle")):
         native = lane.fast_lane(rules, [(n, {}) for n in names])
         for m in range(6):
             counters = counters_at(m, 3) if m % 2 else None
@@ -333,11 +331,11 @@ def test_a_lineup_that_overlooks_points_plays_in_the_lane_with_the_same_tables(t
 SEARCHERS = (("mc", {"rollouts": 6, "discard_rollouts": 4}), ("expert", {"rollouts": 6, "board_samples": 6}))
 
 
-def _search_games(rules, names, games, native):
+def _search_games(rules, names, games, native, game_nos=(0,)):
     lane.allow_rollouts(native)
     try:
-        return [play_game(rules, [factory(n, p)(random.Random(m)) for n, p in names], 4, (m, 0)).__dict__
-                for m in range(games)]
+        return [play_game(rules, [factory(n, p)(random.Random(m)) for n, p in names], 4, (m, g)).__dict__
+                for m in range(games) for g in game_nos]
     finally:
         lane.allow_rollouts(True)
 
@@ -352,6 +350,23 @@ def test_mcs_rollouts_in_the_lane_give_the_same_games(preset):
     names = [SEARCHERS[0] if s % 2 == 0 else ("ev", {}) for s in range(rules.players)]
     assert lane.rollouts_for(rules)
     assert _search_games(rules, names, 2, True) == _search_games(rules, names, 2, False)
+
+
+def test_the_searches_under_two_against_one_read_each_games_sides(monkeypatch):
+    """V-TEAM3-1: each game of a match has its own lone player; mc and expert search in C with
+    the rules packed for the game at hand, and play the Python searches' games in all three.
+    With inspecting (V-TEAM3-2) the searches stay in Python (the lone player's view keeps its
+    discards from before it inspected)."""
+    assert not lane.rollouts_for(load_rules("three_player_team_inspect"))
+    rules = load_rules("three_player_team")
+    assert lane.rollouts_for(rules)
+    searched = []
+    real = lane.mc_play
+    monkeypatch.setattr(lane, "mc_play", lambda *a, **k: searched.append(1) or real(*a, **k))
+    for searcher in SEARCHERS:
+        names = [searcher, ("ev", {}), ("hoyle", {})]
+        assert _search_games(rules, names, 1, True, (0, 1, 2)) == _search_games(rules, names, 1, False, (0, 1, 2))
+    assert searched
 
 
 def test_experts_rollouts_in_the_lane_give_the_same_games():

@@ -248,12 +248,13 @@ def rollouts_allowed() -> bool:
 
 
 def rollouts_for(rules: Rules) -> bool:
-    """Whether :class:`NativePlayRollout` plays ``rules``: allowed, built, in the family, and
-    hands that ev's reply chances hold."""
+    """Whether :class:`NativePlayRollout` plays ``rules``: allowed, built, in the family, hands
+    that ev's reply chances hold, and a standard deck (the searches draw hidden cards from it).
+    Where a variant gives each game its own sides, the searches read the rules packed for the
+    game (``pack_rules(rules, game_no=...)``)."""
     c = module()
     return (_ROLLOUTS[0] and c is not None and rules.hand_size <= c.EV_HAND and refusal(rules) is None
-            and rules.program.hooks.layout is None  # the searches read the rules' own sides
-            and rules.deck_size == 52)  # and draw the hidden cards from a standard deck
+            and rules.deck_size == 52 and all(v.native_search for v in rules.modules))
 
 
 def ev_capsule(rules: Rules, values: EvValues) -> Any:

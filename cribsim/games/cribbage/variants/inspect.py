@@ -75,6 +75,10 @@ class Inspect(Variant):
     features = (Feature("crib", "cards"),)
     # the native lane plays it with random, greedy and ev inspecting (_lane.c ``inspect_crib``)
     native = staticmethod(lambda rules: {"inspect": 1})
+    # the searches stay in Python: the lone player's view keeps the discards it made before
+    # inspecting (so a card it threw and took back is seen twice, as ev's play reads it), and
+    # the C searches refuse a card seen twice
+    native_search = False
 
     @classmethod
     def narrate(cls, e: Event, names: list[str]) -> str | None:
