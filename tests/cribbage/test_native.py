@@ -518,7 +518,8 @@ def test_a_subclass_with_a_sampler_of_its_own_searches_in_python():
 
 def test_the_search_calls_refuse_what_is_not_a_deal():
     """The C calls check what they are handed (an exception, never a crash): a card seen twice,
-    a hand too long for the lane, a view cut short, a generator state of the wrong size."""
+    a hand too long for the lane, a view cut short, a generator state of the wrong size, rules
+    with jokers (the searches draw from a 52-card deck)."""
     from strategies.ev import ev_values
 
     rules = load_rules("standard")
@@ -531,7 +532,8 @@ def test_the_search_calls_refuse_what_is_not_a_deal():
            lambda: c.rollout(packed, values, view, [[1, 2], [3, 99]], -1),
            lambda: c.rollout(packed, values, view, [[1, 2], [3, 4]], 7),
            lambda: c.mc_play(packed, values, view, [1, 2], [1, 2], (), 4, (0,) * 624, None),
-           lambda: c.mc_play(packed, values, view, [1, 51], [1, 51], (), 4, (0,) * 625, None)]
+           lambda: c.mc_play(packed, values, view, [1, 51], [1, 51], (), 4, (0,) * 625, None),
+           lambda: c.rollout(lane.pack_rules(load_rules("jokers")), values, view, [[1, 2], [3, 4]], -1)]
     for call in bad:
         with pytest.raises((ValueError, TypeError, OverflowError)):
             call()

@@ -952,7 +952,7 @@ static int ev_play(const Game *g, int seat, const int *hand, int hn, const int *
     const Rules *r = g->r;
     const EvTables *t = g->ev[seat];
     const Rules *v = &t->val;
-    int n = g->n, nxt = seat + 1 < n ? seat + 1 : 0, hand_size = (int)(r->deal - r->discard), left[14];
+    int n = g->n, nxt = seat + 1 < n ? seat + 1 : 0, hand_size = (int)(r->deal - r->discard), left[14] = {0};
     for (int k = 0; k < 13; k++) left[k] = 4 - pl->by_rank[k];
     for (int i = 0; i < hn; i++) left[rank_of(hand[i])]--;
     for (int i = 0; i < g->nthrown[seat]; i++) left[rank_of(g->thrown[seat][i])]--;
@@ -1887,6 +1887,10 @@ static int parse_rules(Py_buffer *buf, Rules *r) {
         return -1;
     }
     int64_t crib = (r->players - 1) * r->discard + r->dealer_discard + r->crib_from_deck;
+    if (r->jokers && r->canadian) { /* (the rules refuse them together; the passes value no joker) */
+        PyErr_SetString(PyExc_ValueError, "jokers with Canadian doubles are not in the native lane");
+        return -1;
+    }
     if (r->jokers && (r->deal - r->discard + 1 > 7 || crib + 1 > 7)) { /* 3 bits a rank: six of a kind, and one */
         PyErr_SetString(PyExc_ValueError, "jokers with a show of more than 7 cards are not in the native lane");
         return -1;
@@ -2198,6 +2202,10 @@ static int rollout_setup(Game *g, PlayState *st, Rules *r, Py_buffer *rb, PyObje
     memset(g, 0, sizeof *g);
     memset(st, 0, sizeof *st);
     if (parse_rules(rb, r)) return -1;
+    if (r->jokers) { /* (lane.rollouts_for keeps them out: the hidden cards come from a 52-card deck) */
+        PyErr_SetString(PyExc_ValueError, "the searches draw from a 52-card deck: no jokers");
+        return -1;
+    }
     const EvTables *t = PyCapsule_GetPointer(values, EV_CAPSULE);
     if (!t) return -1;
     if (r->deal - r->discard > EV_HAND) {
