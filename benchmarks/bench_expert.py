@@ -4,6 +4,7 @@ alternating rounds (the peer), so the ratio is from one run.
 
     python benchmarks/bench_expert.py [--seconds S] [--rounds R] [--params k=v ...]
     python benchmarks/bench_expert.py --fast   # expert and mc with their play rollouts in the native lane
+    python benchmarks/bench_expert.py --fast --rules jokers   # another two-player rules file
 
 The last line printed is the projected minutes for 20,000 matches on 2 cores (a match is one
 game; the 2 cores are taken as twice one core, as Ray's batches make them). With ``--fast`` each
@@ -34,7 +35,7 @@ def fast(rules, params: dict, rounds: int, seconds: float) -> None:
     """Native rollouts against the engine's, in alternating rounds, for expert and mc."""
     if not lane.rollouts_for(rules):
         raise SystemExit(f"bench_expert: {lane.status()}")
-    print(f"engine: pure Python; expert {params or 'defaults'}")
+    print(f"engine: pure Python; rules {rules.name}; expert {params or 'defaults'}")
     totals = {(name, native): [0.0, 0] for name in ("expert", "mc") for native in (True, False)}
     for r in range(rounds):
         for name, p in (("expert", params), ("mc", {})):
@@ -49,7 +50,7 @@ def fast(rules, params: dict, rounds: int, seconds: float) -> None:
     speed = {k: n / t for k, (t, n) in totals.items()}
     for name in ("mc", "expert"):
         print(f"{name}: native rollouts {speed[(name, True)] / speed[(name, False)]:.2f}x the engine's")
-    print(f"20,000 matches of expert against ev on 2 cores, native rollouts: "
+    print(f"20,000 matches of expert against ev ({rules.name}) on 2 cores, native rollouts: "
           f"{20_000 / speed[('expert', True)] / 2 / 60:.1f} min")
 
 
@@ -59,9 +60,10 @@ def main():
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--params", nargs="*", default=[], help="expert parameters, k=v")
     ap.add_argument("--fast", action="store_true", help="native rollouts against the engine's, alternately")
+    ap.add_argument("--rules", default="standard", help="with --fast: a two-player rules file")
     args = ap.parse_args()
     params = {k: yaml.safe_load(v) for k, v in (p.split("=", 1) for p in args.params)}  # 32, 0.5, false
-    rules = load_rules("standard")
+    rules = load_rules(args.rules if args.fast else "standard")
     if args.fast:
         fast(rules, params, args.rounds, args.seconds)
         return

@@ -258,9 +258,17 @@ def test_the_joker_games_meet_what_they_are_about():
     assert met == {"name", "lay", "heels"}
 
 
-def test_the_searches_stay_in_python_with_jokers():
-    assert not lane.rollouts_for(load_rules("jokers"))  # they draw hidden cards from a 52-card deck
-    assert lane.rollouts_for(load_rules("standard"))
+def test_under_jokers_the_rollouts_run_natively_and_the_samples_in_python(monkeypatch):
+    """mc and expert draw the hidden cards in Python under jokers (the C samplers draw from a
+    52-card deck), and roll each answer out in C, a joker laid as each name that fits."""
+    assert lane.rollouts_for(load_rules("jokers"))
+    calls = {"mc_play": 0, "run": 0}
+    real_mc, real_run = lane.mc_play, lane.NativePlayRollout.run
+    monkeypatch.setattr(lane, "mc_play", lambda *a, **k: calls.__setitem__("mc_play", 1) or real_mc(*a, **k))
+    monkeypatch.setattr(lane.NativePlayRollout, "run",
+                        lambda self, *a, **k: calls.__setitem__("run", calls["run"] + 1) or real_run(self, *a, **k))
+    play_game(load_rules("jokers"), [factory("mc", {"rollouts": 2})(random.Random(1))] * 2, 1, (0, 0))
+    assert calls["mc_play"] == 0 and calls["run"] > 0
 
 
 def test_a_lane_built_from_another_source_is_not_used(monkeypatch):
@@ -342,7 +350,7 @@ def _search_games(rules, names, games, native, game_nos=(0,)):
 
 @pytest.mark.parametrize("preset", ["standard", "lowball", "four_player_partners", "toss_fives", "five_card",
                                     "three_player", "seven_card", "auction", "lowball_auction",
-                                    "canadian_doubles"])
+                                    "canadian_doubles", "jokers", "jokers_non_dealer"])
 def test_mcs_rollouts_in_the_lane_give_the_same_games(preset):
     """mc rolls its play out in C (every seat on ev's one-ply rule): the same points a rollout, so
     the same decisions and games as its rollouts on the engine's play phase."""
@@ -369,19 +377,22 @@ def test_the_searches_under_two_against_one_read_each_games_sides(monkeypatch):
     assert searched
 
 
-def test_experts_rollouts_in_the_lane_give_the_same_games():
-    rules = load_rules("standard")
+@pytest.mark.parametrize("preset", ["standard", "jokers"])
+def test_experts_rollouts_in_the_lane_give_the_same_games(preset):
+    rules = load_rules(preset)
     names = [SEARCHERS[1], ("ev", {})]
     assert _search_games(rules, names, 3, True) == _search_games(rules, names, 3, False)
 
 
-def test_a_rollout_is_the_engines(monkeypatch):
+@pytest.mark.parametrize("preset", ["four_player_partners", "jokers"])
+def test_a_rollout_is_the_engines(preset, monkeypatch):
     """NativePlayRollout.run against engine.rollout.PlayRollout.run, from play decisions met in
-    real games, for every candidate card and sampled hands."""
+    real games, for candidate answers (a joker as each name that fits) and sampled hands."""
     from cribsim.games.cribbage.engine.rollout import PlayRollout
+    from cribsim.games.cribbage.variants.jokers import play_options
     from strategies.mc import MCStrategy, unseen_cards
 
-    rules, met = load_rules("four_player_partners"), []
+    rules, met = load_rules(preset), []
     real = MCStrategy.play
 
     def spy(self, obs):
@@ -390,19 +401,23 @@ def test_a_rollout_is_the_engines(monkeypatch):
             sample = self.sampler_for(obs, unseen_cards(obs))
             native, engine = self.play_rollout(obs), PlayRollout(obs, self.one_ply)
             assert type(native).__name__ == "NativePlayRollout"
+            answers = [a for a, _ in play_options(obs)] if rules.jokers else list(obs.legal)
             for _ in range(3):
                 dealt = sample()
                 dealt[obs.seat] = list(obs.hand)
-                first = rng.choice(obs.legal)
-                met.append((native.run(dealt, first), engine.run(dealt, first)))
+                first = rng.choice(answers)
+                met.append((native.run(dealt, first), engine.run(dealt, first), first))
         return real(self, obs)
 
     monkeypatch.setattr(MCStrategy, "play", spy)
     m = 0
     while len(met) < 40:
-        play_game(rules, [factory("mc", {"rollouts": 2, "discard_rollouts": 0})(random.Random(m))] * 4, 2, (m, 0))
+        play_game(rules, [factory("mc", {"rollouts": 2, "discard_rollouts": 0})(random.Random(m))] * rules.players, 2,
+                  (m, 0))
         m += 1
-    assert all(a == b for a, b in met) and any(sum(a) for a, _ in met)
+    assert all(a == b for a, b, _ in met) and any(sum(a) for a, _, _ in met)
+    if rules.jokers:  # a joker laid as a name, and jokers in the hands dealt
+        assert any(isinstance(f, tuple) for _, _, f in met)
 
 
 def test_no_fast_keeps_the_searches_in_python_too(tmp_path, monkeypatch):
@@ -518,8 +533,8 @@ def test_a_subclass_with_a_sampler_of_its_own_searches_in_python():
 
 def test_the_search_calls_refuse_what_is_not_a_deal():
     """The C calls check what they are handed (an exception, never a crash): a card seen twice,
-    a hand too long for the lane, a view cut short, a generator state of the wrong size, rules
-    with jokers (the searches draw from a 52-card deck)."""
+    a hand too long for the lane, a view cut short, a generator state of the wrong size, a
+    search's samples under jokers (they draw from a 52-card deck; the rollouts take jokers)."""
     from strategies.ev import ev_values
 
     rules = load_rules("standard")
@@ -533,11 +548,14 @@ def test_the_search_calls_refuse_what_is_not_a_deal():
            lambda: c.rollout(packed, values, view, [[1, 2], [3, 4]], 7),
            lambda: c.mc_play(packed, values, view, [1, 2], [1, 2], (), 4, (0,) * 624, None),
            lambda: c.mc_play(packed, values, view, [1, 51], [1, 51], (), 4, (0,) * 625, None),
-           lambda: c.rollout(lane.pack_rules(load_rules("jokers")), values, view, [[1, 2], [3, 4]], -1)]
+           lambda: c.mc_play(lane.pack_rules(load_rules("jokers")), values, view, [1, 2, 3, 4], [1, 2, 3, 4], (), 4,
+                             random.Random(1).getstate()[1], None),
+           lambda: c.rollout(lane.pack_rules(load_rules("jokers")), values, view, [[52, 2], [3, 4]], 52, 53)]
     for call in bad:
         with pytest.raises((ValueError, TypeError, OverflowError)):
             call()
     assert c.rollout(packed, values, view, [[1, 2, 3, 4], [5, 6, 7, 8]], 2) is not None
+    assert c.mc_play(packed, values, view, [1, 2, 3, 4], [1, 2, 3, 4], (), 4, random.Random(1).getstate()[1], None)
 
 
 def test_the_searchers_take_evs_tables_parameter_in_both_lanes():

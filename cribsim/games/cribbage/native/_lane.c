@@ -1571,7 +1571,7 @@ typedef struct {
     int hands[MAXP][MAXH], hlen[MAXP];
     int turn, count, last, ranks[MAXPILE], nranks;
     Played pl;
-    int root, first;
+    int root, first, first_as; /* first_as: the card ``first`` counts as (a joker's name; -1: itself) */
 } PlayState;
 
 /* The points of a card laid (``pts``, at ``count``) as scoring.peg_breakdown's items under a
@@ -1620,10 +1620,11 @@ static int play_from(Game *g, PlayState *st) {
         int c, as = -1;
         if (st->first >= 0 && seat == st->root) { /* the rollout's candidate */
             c = st->first;
-            st->first = -1;
+            as = st->first_as >= 0 ? st->first_as : c;
+            st->first = st->first_as = -1;
             int ok = 0;
             for (int i = 0; i < nlegal; i++) ok |= legal[i] == c;
-            if (!ok) return ILLEGAL;
+            if (!ok || (c >= WILD ? as >= WILD || value_of(as) > limit - count : as != c)) return ILLEGAL;
         } else if (g->script) {
             int code = scripted(g, seat, hands[seat], hlen[seat], legal, nlegal, ranks, nranks, count, &st->pl, &c);
             if (code) return code;
@@ -2117,10 +2118,10 @@ static int parse_view(PyObject *view, Game *g, PlayState *st, Laid *laid) {
     PyObject *v = PySequence_Fast(view, "rollout: the view is a sequence of ints");
     if (!v) return -1;
     Py_ssize_t len = PySequence_Fast_GET_SIZE(v), at = 6;
-    int n = g->n, ok = len >= 9, root = 0;
+    int n = g->n, ok = len >= 9, root = 0, top = MAXC - 1 + (int)g->r->jokers; /* the deck's last card */
     if (ok) {
         root = int_at(v, 0, 0, n - 1), g->dealer = int_at(v, 1, 0, n - 1), g->crib_owner = int_at(v, 2, 0, n - 1);
-        g->starter = int_at(v, 3, -1, 51), st->turn = int_at(v, 4, 0, n - 1);
+        g->starter = int_at(v, 3, -1, top), st->turn = int_at(v, 4, 0, n - 1);
         st->count = int_at(v, 5, 0, (int)g->r->limit);
         ok = !PyErr_Occurred();
     }
@@ -2134,7 +2135,7 @@ static int parse_view(PyObject *view, Game *g, PlayState *st, Laid *laid) {
         int nplayed = int_at(v, at++, 0, MAXC);
         ok = nplayed >= 0 && at + 2 * nplayed < len;
         for (int i = 0; ok && i < nplayed; i++) {
-            int s = int_at(v, at++, 0, n - 1), c = int_at(v, at++, 0, 51);
+            int s = int_at(v, at++, 0, n - 1), c = int_at(v, at++, 0, top);
             ok = s >= 0 && c >= 0;
             if (ok) st->pl.by_rank[rank_of(c)]++, st->pl.by_seat[s]++, st->pl.total++;
             if (ok && laid) laid->seat[laid->n] = s, laid->card[laid->n++] = c;
@@ -2143,7 +2144,7 @@ static int parse_view(PyObject *view, Game *g, PlayState *st, Laid *laid) {
     if (ok) {
         int nthrown = int_at(v, at++, 0, MAXH);
         ok = nthrown >= 0 && at + nthrown == len;
-        for (int i = 0; ok && i < nthrown; i++) ok = (g->thrown[root][i] = int_at(v, at++, 0, 51)) >= 0;
+        for (int i = 0; ok && i < nthrown; i++) ok = (g->thrown[root][i] = int_at(v, at++, 0, top)) >= 0;
         if (ok) g->nthrown[root] = nthrown;
     }
     Py_DECREF(v);
@@ -2157,7 +2158,8 @@ static int parse_hands(PyObject *hands, Game *g, PlayState *st) {
     if (!h) return -1;
     int ok = PySequence_Fast_GET_SIZE(h) == g->n;
     for (int s = 0; ok && s < g->n; s++)
-        ok = (st->hlen[s] = parse_cards(PySequence_Fast_GET_ITEM(h, s), st->hands[s], MAXH)) >= 0;
+        ok = (st->hlen[s] = parse_ints(PySequence_Fast_GET_ITEM(h, s), st->hands[s], MAXH,
+                                       MAXC - 1 + (int)g->r->jokers)) >= 0;
     Py_DECREF(h);
     if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rollout: one hand a seat, at most 16 cards");
     return ok ? 0 : -1;
@@ -2202,10 +2204,6 @@ static int rollout_setup(Game *g, PlayState *st, Rules *r, Py_buffer *rb, PyObje
     memset(g, 0, sizeof *g);
     memset(st, 0, sizeof *st);
     if (parse_rules(rb, r)) return -1;
-    if (r->jokers) { /* (lane.rollouts_for keeps them out: the hidden cards come from a 52-card deck) */
-        PyErr_SetString(PyExc_ValueError, "the searches draw from a 52-card deck: no jokers");
-        return -1;
-    }
     const EvTables *t = PyCapsule_GetPointer(values, EV_CAPSULE);
     if (!t) return -1;
     if (r->deal - r->discard > EV_HAND) {
@@ -2216,7 +2214,7 @@ static int rollout_setup(Game *g, PlayState *st, Rules *r, Py_buffer *rb, PyObje
     g->n = (int)r->players;
     for (int s = 0; s < g->n; s++) g->kinds[s] = EV, g->ev[s] = t;
     for (int s = 0; s < r->nsides; s++) g->targets[s] = LOCKED; /* no side wins a rollout */
-    st->last = st->first = -1;
+    st->last = st->first = st->first_as = -1;
     Laid own;
     if (!laid) laid = &own;
     laid->n = 0;
@@ -2224,22 +2222,23 @@ static int rollout_setup(Game *g, PlayState *st, Rules *r, Py_buffer *rb, PyObje
     return distinct(g, st, laid, NULL, 0, 0);
 }
 
-PyDoc_STRVAR(rollout_doc, "rollout(rules, values, view, hands, first) -> points pegged by each side\n\n"
+PyDoc_STRVAR(rollout_doc, "rollout(rules, values, view, hands, first, first_as=-1) -> points pegged by each side\n\n"
                           "The rest of a play from ``view`` (lane.py NativePlayRollout), every seat playing ev's "
                           "one-ply rule with ``values`` from what it can see, the root seat laying ``first`` "
-                          "(-1: its rule chooses) at its first decision: engine/rollout.py PlayRollout.run.");
+                          "(-1: its rule chooses) at its first decision, counted as ``first_as`` (a joker's "
+                          "name; -1: itself): engine/rollout.py PlayRollout.run.");
 
 static PyObject *py_rollout(PyObject *self, PyObject *args) {
     Py_buffer rb;
     PyObject *values, *view, *hands, *out = NULL;
-    int first;
+    int first, first_as = -1;
     Rules r;
     Game g;
     PlayState st;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*OOOi", &rb, &values, &view, &hands, &first)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*OOOi|i", &rb, &values, &view, &hands, &first, &first_as)) return NULL;
     if (!rollout_setup(&g, &st, &r, &rb, values, view, hands, NULL)) {
-        st.first = first;
+        st.first = first, st.first_as = first >= 0 ? first_as : -1;
         if (!failed(play_from(&g, &st))) out = ints(g.scores, r.nsides);
     }
     PyBuffer_Release(&rb);
@@ -2435,6 +2434,7 @@ static PyObject *state_of(const PyMT *mt) {
 static int search_setup(Search *x, PyObject *hand, PyObject *gos, PyObject *reading, int most) {
     const Rules *r = x->g.r;
     int n = x->n = x->g.n, me = x->me = x->st.root, hand_size = (int)(r->deal - r->discard), limit = (int)r->limit;
+    if (r->jokers) return bad("the searches sample from a 52-card deck: no jokers (their rollouts take them)");
     if ((x->hn = parse_cards(hand, x->hand_buf, MAXH)) < 0 ||
         distinct(&x->g, &x->st, &x->laid, x->hand_buf, x->hn, most))
         return -1;
@@ -2632,6 +2632,7 @@ PyDoc_STRVAR(board_discard_doc, "board_discard(rules, values, view, hand, throws
 static int board_setup(Search *x, Board *b, PyObject *scores, long long target, PyObject *win) {
     const Rules *r = &x->r;
     if (r->players != 2 || r->nsides != 2 || r->places != 1) return bad("the board: two players");
+    if (r->jokers) return bad("the board: a 52-card deck");
     if (!(b->win = PyCapsule_GetPointer(win, WIN_CAPSULE)) || parse_scores(scores, b->scores, 2)) return -1;
     b->target = target, b->side = (int)r->side_of[x->me];
     x->gr = x->g;

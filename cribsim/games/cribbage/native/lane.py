@@ -248,13 +248,14 @@ def rollouts_allowed() -> bool:
 
 
 def rollouts_for(rules: Rules) -> bool:
-    """Whether :class:`NativePlayRollout` plays ``rules``: allowed, built, in the family, hands
-    that ev's reply chances hold, and a standard deck (the searches draw hidden cards from it).
-    Where a variant gives each game its own sides, the searches read the rules packed for the
-    game (``pack_rules(rules, game_no=...)``)."""
+    """Whether :class:`NativePlayRollout` plays ``rules``: allowed, built, in the family, and
+    hands that ev's reply chances hold. Where a variant gives each game its own sides, the
+    searches read the rules packed for the game (``pack_rules(rules, game_no=...)``); with wild
+    cards only the rollouts run here (``mc_play`` and the board sample from a 52-card deck, and
+    mc and expert call them for such rules only)."""
     c = module()
     return (_ROLLOUTS[0] and c is not None and rules.hand_size <= c.EV_HAND and refusal(rules) is None
-            and rules.deck_size == 52 and all(v.native_search for v in rules.modules))
+            and all(v.native_search for v in rules.modules))
 
 
 def ev_capsule(rules: Rules, values: EvValues) -> Any:
@@ -291,12 +292,13 @@ class NativePlayRollout:
         self.c, self.capsule, self.packed = module(), capsule, packed
         self.view = view_of(view, from_start)
 
-    def run(self, hands: Sequence[Sequence[int]], first: int | None = None) -> list[int]:
+    def run(self, hands: Sequence[Sequence[int]], first: int | tuple[int, int] | None = None) -> list[int]:
         """Points pegged by each side from here to the end of the play, ``hands`` held by seat
-        and ``first`` laid by the root seat (None: its rule chooses)."""
+        and ``first`` laid by the root seat (None: its rule chooses; a joker as (joker, the card
+        it is named))."""
         assert self.c is not None
-        points: list[int] = list(self.c.rollout(self.packed, self.capsule, self.view, hands,
-                                                -1 if first is None else first))
+        card, named = first if isinstance(first, tuple) else (-1 if first is None else first, -1)
+        points: list[int] = list(self.c.rollout(self.packed, self.capsule, self.view, hands, card, named))
         return points
 
 
