@@ -668,6 +668,16 @@ static int obeys(const int *hand, int m, uint32_t kept, int must) {
     return 1;
 }
 
+/* itertools.combinations(range(n), k)'s next index tuple after ``idx``: 0 after the last. */
+static int next_combination(int *idx, int k, int n) {
+    int i = k - 1;
+    while (i >= 0 && idx[i] == i + n - k) i--;
+    if (i < 0) return 0;
+    idx[i]++;
+    for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+    return 1;
+}
+
 /* greedy's keep: the cards worth most without the starter, ties at random. */
 static void greedy_discard(Game *g, int seat, int k, int must, int *out) {
     const Rules *r = g->r;
@@ -685,11 +695,7 @@ static void greedy_discard(Game *g, int seat, int k, int must, int *out) {
             if (!have || pts > best) { best = pts; nchoices = 0; have = 1; }
             if (pts == best) choices[nchoices++] = mask;
         }
-        int i = keep_n - 1;
-        while (i >= 0 && idx[i] == i + m - keep_n) i--;
-        if (i < 0) break;
-        idx[i]++;
-        for (int j = i + 1; j < keep_n; j++) idx[j] = idx[j - 1] + 1;
+        if (!next_combination(idx, keep_n, m)) break;
     }
     uint32_t chosen = choices[(int)(mt_random(&g->rng[seat]) * (double)nchoices)];
     for (int i = 0, o = 0; i < m; i++)
@@ -816,11 +822,7 @@ static void ev_discard_jokers(const Game *g, int seat, int k, int must, const Ev
                     if (!(kept >> i & 1U)) out[o++] = hand[i];
             }
         }
-        int i = keep_n - 1;
-        while (i >= 0 && idx[i] == i + n - keep_n) i--;
-        if (i < 0) break;
-        idx[i]++;
-        for (int j = i + 1; j < keep_n; j++) idx[j] = idx[j - 1] + 1;
+        if (!next_combination(idx, keep_n, n)) break;
     }
 }
 
@@ -868,11 +870,7 @@ static void ev_discard(const Game *g, int seat, int k, int must, const EvTables 
                 for (int i = 0; i < k; i++) out[i] = hand[idx[i]];
             }
         }
-        int i = k - 1;
-        while (i >= 0 && idx[i] == i + n - k) i--;
-        if (i < 0) break;
-        idx[i]++;
-        for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+        if (!next_combination(idx, k, n)) break;
     }
 }
 
@@ -1057,11 +1055,7 @@ static void hoyle_discard(Game *g, int seat, int k, int must, int *out) {
             v *= (double)r->objective; /* lowball: the same judgement, minimised */
             if (!have || v > best) { best = v, have = 1; memcpy(out, thrown, sizeof(int) * (size_t)nt); }
         }
-        int i = keep_n - 1;
-        while (i >= 0 && idx[i] == i + n - keep_n) i--;
-        if (i < 0) break;
-        idx[i]++;
-        for (int j = i + 1; j < keep_n; j++) idx[j] = idx[j - 1] + 1;
+        if (!next_combination(idx, keep_n, n)) break;
     }
 }
 
@@ -1208,11 +1202,7 @@ static int64_t ev_bid(const Game *g, int seat, const int64_t *scores, int64_t st
             if (!(out >> i & 1U)) keep[kn++] = hand[i];
         double crib = own_crib(t, thrown, k), x = expected_show(&t->val, keep, n - k, hand, n, 0) + crib;
         if (!have || x >= best) { best = x, best_crib = crib, have = 1; }
-        int i = k - 1;
-        while (i >= 0 && idx[i] == i + n - k) i--;
-        if (i < 0) break;
-        idx[i]++;
-        for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+        if (!next_combination(idx, k, n)) break;
     }
     return raise_to(r, standing, (double)(int64_t)(best_crib + deny));
 }
@@ -1430,11 +1420,7 @@ static void best_inspected(const Game *g, int seat, const int *eight, int m, int
                                             (double)mine * expected_show(&t->val, rest, nr, eight, m, 1));
         }
         if (!have || x > best) { best = x, have = 1; memcpy(out, keep, sizeof(int) * (size_t)k); }
-        int i = k - 1;
-        while (i >= 0 && idx[i] == i + m - k) i--;
-        if (i < 0) break;
-        idx[i]++;
-        for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+        if (!next_combination(idx, k, m)) break;
     }
 }
 
