@@ -4,10 +4,13 @@ analyses a folder holds (``compare``, ``positions``, ``dealstats``) are run agai
 records too, with the baseline and close margin their files name.
 
     python benchmarks/check_committed.py [NAME ...]      # default: quickstart (about 2 min on 2 cores)
+    python benchmarks/check_committed.py --update NAME   # and copy the changed files into results/NAME
 
 Each NAME is a folder under results/ and the experiment of the same name. The records and the
 run log (kept out of git) are not copied, so every match is played again. Prints one line per
-experiment, the changed files if any, and exits 1 if a file changed."""
+experiment, the changed files if any, and exits 1 if a file changed. With ``--update`` (after a
+change meant to move them) the changed files replace the committed ones, for a commit to say
+which figures moved and why."""
 
 import csv
 import re
@@ -39,7 +42,7 @@ def files(folder: Path, names: list[str]) -> dict[str, bytes]:
     return {n: (folder / n).read_bytes() for n in names if (folder / n).is_file()}
 
 
-def check(name: str) -> bool:
+def check(name: str, update: bool = False) -> bool:
     committed = ROOT / "results" / name
     names = kept(name)
     before = files(committed, names)
@@ -54,6 +57,9 @@ def check(name: str) -> bool:
         seconds = time.monotonic() - t0
         after = files(out, names)
     changed = sorted(n for n in before if after.get(n) != before[n])
+    if update:
+        for n in changed:
+            (committed / n).write_bytes(after[n])
     print(f"{name}: {len(before)} committed files, {'changed: ' + ', '.join(changed) if changed else 'byte-identical'}"
           f" ({seconds:.0f} s)")
     return not changed
@@ -80,8 +86,10 @@ def analyses(committed: Path, out: Path) -> list[list[str]]:
 
 
 def main() -> int:
-    names = sys.argv[1:] or ["quickstart"]
-    return 0 if all([check(n) for n in names]) else 1
+    args = sys.argv[1:]
+    update = "--update" in args
+    names = [a for a in args if a != "--update"] or ["quickstart"]
+    return 0 if all([check(n, update) for n in names]) else 1
 
 
 if __name__ == "__main__":

@@ -360,13 +360,13 @@ def test_mcs_rollouts_in_the_lane_give_the_same_games(preset):
     assert _search_games(rules, names, 2, True) == _search_games(rules, names, 2, False)
 
 
-def test_the_searches_under_two_against_one_read_each_games_sides(monkeypatch):
+@pytest.mark.parametrize("preset", ["three_player_team", "three_player_team_inspect"])
+def test_the_searches_under_two_against_one_read_each_games_sides(preset, monkeypatch):
     """V-TEAM3-1: each game of a match has its own lone player; mc and expert search in C with
     the rules packed for the game at hand, and play the Python searches' games in all three.
-    With inspecting (V-TEAM3-2) the searches stay in Python (the lone player's view keeps its
-    discards from before it inspected)."""
-    assert not lane.rollouts_for(load_rules("three_player_team_inspect"))
-    rules = load_rules("three_player_team")
+    With inspecting (V-TEAM3-2) the lone player's view holds the four cards it put back in the
+    crib as its own laid away, so its searches deal none of them to another seat."""
+    rules = load_rules(preset)
     assert lane.rollouts_for(rules)
     searched = []
     real = lane.mc_play

@@ -29,7 +29,8 @@ CORE_FIELDS = {
     "hand": "own cards (as dealt before the discard; held cards during the play)",
     "discards": "how many cards to lay away (the discard decision)",
     "discard_rule": "None, or (must, pool): the discards must include must and come from pool",
-    "discarded": "own cards laid away to the crib this deal",
+    "discarded": "own cards laid away to the crib this deal, as far as it knows them there (a variant that"
+                 " lets a player take up the crib says what each seat knows of it after)",
     "starter": "the starter, once turned",
     "count": "the running count of the play",
     "pile": "cards laid since the last reset (as they count)",

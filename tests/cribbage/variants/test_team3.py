@@ -10,6 +10,7 @@ from cribsim.games.cribbage.engine import GameOver
 from cribsim.games.cribbage.engine.events import HAND
 from cribsim.ruleset import load_rules, rules_from_mapping
 from cribsim.strategy import factory
+from strategies.mc import unseen_cards
 from tests.cribbage.helpers import C, Scripted
 from tests.cribbage.variants.helpers import bare_state, observe, run
 from tests.kernel.matchfile import match_dicts
@@ -129,6 +130,34 @@ def test_inspecting_lone_player_takes_up_the_crib_before_the_cut():
             counted[(e.seat, e.source)] = counted.get((e.seat, e.source), 0) + e.points
     assert counted == {(0, "hand"): 20, (2, "hand"): 2, (2, "crib"): 2}  # Bob's hand: nothing
     assert g.scores == [25, 12]
+
+
+class Watcher(Inspector):
+    """An :class:`Inspector` that notes its view at each of its plays."""
+
+    def __init__(self, rng, discards=(), plays=(), keep=()):
+        super().__init__(rng, discards, plays, keep)
+        self.views = []
+
+    def play(self, obs):
+        self.views.append((set(obs.hand), set(obs.discarded), set(unseen_cards(obs))))
+        return super().play(obs)
+
+
+def test_inspecting_lone_player_sees_the_crib_it_put_back_in_the_play():
+    """V-TEAM3-2: after inspecting, the lone player's own cards laid away are the four it put back
+    (it has seen them all): none of them is also in its hand, and a search never deals one of
+    them to another seat (the deal of the test above)."""
+    rules = load_rules("three_player_team_inspect")
+    s = [Watcher(random.Random(0), C("7C"), C("5S 5D 5H JC"), keep=C("5S 5D 5H JC")),
+         Inspector(random.Random(0), C("5H"), C("4S 6C 8D TD")),
+         Inspector(random.Random(0), C("JC"), C("3H 9S KS QD"))]
+    run(rules, 2, ["5S 5D 2C 9H 7C", "5H 6C 8D TD 4S", "JC 3H 9S KS QD"], None, None, "KH",
+        crib_from_deck="KD", strategies=s)
+    crib = set(C("2C 9H KD 7C"))
+    assert s[0].views
+    for hand, discarded, unseen in s[0].views:
+        assert discarded == crib and not hand & discarded and not unseen & crib
 
 
 def test_two_against_one_through_the_tournament(tmp_path):

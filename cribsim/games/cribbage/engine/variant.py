@@ -123,8 +123,6 @@ class Variant:
     # the native lane (cribsim/games/cribbage/native) plays this variant: its knobs as the fields of
     # _lane.c's Rules struct, by name (None: the lane does not play it)
     native: ClassVar[Callable[..., dict[str, int]] | None] = None
-    # the searches of mc and expert run in the native lane under this variant (False: in Python)
-    native_search: ClassVar[bool] = True
     # the hooks a variant may define, as static methods (see Hooks for their signatures)
     HOOKS: ClassVar[tuple[str, ...]] = ("check", "extra_cards", "heels", "stops_at_reset", "name_card",
                                         "play_answers", "count_hand", "show_items", "after_count", "discard_rule",

@@ -991,9 +991,7 @@ static int ev_play(const Game *g, int seat, const int *hand, int hn, const int *
                     trial[nranks + 1] = rr;
                     if (p != peg_points(v, trial, nranks + 2, to)) abort();
 #endif
-                    /* ev.py reads hold[left[rr]] from a Python list: a count below 0 (a card
-                     * seen twice: one thrown and taken back when inspecting) reads from its end */
-                    if (p) threat += (double)p * hold[left[rr] < 0 ? left[rr] + 5 : left[rr]];
+                    if (p) threat += (double)p * hold[left[rr]]; /* (every card is seen once: left >= 0) */
                 }
                 x += sign * threat;
             } else if (last_card) {
@@ -1452,6 +1450,9 @@ static void inspect_crib(Game *g) {
         for (int j = 0; j < k; j++) kept |= eight[i] == keep[j];
         if (!kept) g->crib[g->clen++] = eight[i];
     }
+    for (int s = 0; s < g->n; s++) g->nthrown[s] = 0; /* the others' cards may be in the lone hand */
+    memcpy(g->thrown[lone], g->crib, sizeof(int) * (size_t)g->clen); /* its view: all four put back */
+    g->nthrown[lone] = g->clen;
 }
 
 static void discard(Game *g) { /* R-DEAL-2/3, seats in order */

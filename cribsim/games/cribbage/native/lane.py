@@ -254,8 +254,7 @@ def rollouts_for(rules: Rules) -> bool:
     cards only the rollouts run here (``mc_play`` and the board sample from a 52-card deck, and
     mc and expert call them for such rules only)."""
     c = module()
-    return (_ROLLOUTS[0] and c is not None and rules.hand_size <= c.EV_HAND and refusal(rules) is None
-            and all(v.native_search for v in rules.modules))
+    return _ROLLOUTS[0] and c is not None and rules.hand_size <= c.EV_HAND and refusal(rules) is None
 
 
 def ev_capsule(rules: Rules, values: EvValues) -> Any:

@@ -1,6 +1,8 @@
 """V-TEAM3-2, "two against one, inspecting": after the discards and before the cut, the lone
 player picks up the crib, looks at all eight cards (own four plus the crib's four) and puts
-four of them back into the crib, keeping the other four. Both sides need the game's ``target``
+four of them back into the crib, keeping the other four. From then on the lone player's view
+counts all four crib cards as its own laid away, and the others' views none of theirs (any may
+now be in the lone player's hand). Both sides need the game's ``target``
 (121), whatever team3's ``lone_target`` and ``team_target`` say (team3's layout). Used with
 ``team3``; strategies answer ``inspect(obs)`` with the four cards to keep (``obs.hand``: own
 four, ``obs.crib``: the crib's). A strategy without ``inspect`` keeps its own four."""
@@ -55,6 +57,10 @@ def inspect(g: GameState) -> Generator[int, Any, None]:
     g.kept[lone] = tuple(keep)
     g.hands[lone] = list(keep)
     g.crib = without(own + crib, keep)  # type: ignore[assignment]
+    # what each seat knows of the crib now: the lone player all four it put back, the others
+    # none of theirs for sure (any may be in the lone player's hand)
+    for seat, o in enumerate(g.obs):
+        o.discarded = tuple(g.crib) if seat == lone else ()
     g.log(lone, "inspect", "keeps", cards=keep)
 
 
@@ -75,10 +81,6 @@ class Inspect(Variant):
     features = (Feature("crib", "cards"),)
     # the native lane plays it with random, greedy and ev inspecting (_lane.c ``inspect_crib``)
     native = staticmethod(lambda rules: {"inspect": 1})
-    # the searches stay in Python: the lone player's view keeps the discards it made before
-    # inspecting (so a card it threw and took back is seen twice, as ev's play reads it), and
-    # the C searches refuse a card seen twice
-    native_search = False
 
     @classmethod
     def narrate(cls, e: Event, names: list[str]) -> str | None:
