@@ -131,10 +131,12 @@ class MCStrategy(EVStrategy):
         options = play_options(obs) if wild else [(c, c) for c in legal]
         if len(options) == 1:
             return options[0][0]
-        if not wild and samples_natively(type(self)):
+        if samples_natively(type(self)):
             parts = self._native_parts(obs)  # the whole search in C, where the lane can
             if parts is not None:
-                return legal[lane.mc_play(obs, parts[1], parts[2], self.rollouts, self.rng, self.native_reading())]
+                chosen = lane.mc_play(obs, parts[1], parts[2], self.rollouts, self.rng, self.native_reading(),
+                                      options if wild else None)
+                return options[chosen][0]
         sample = self.sampler_for(obs, unseen_cards(obs))
         me = obs.seat
         rollout = self.play_rollout(obs)

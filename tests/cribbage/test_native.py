@@ -258,17 +258,18 @@ def test_the_joker_games_meet_what_they_are_about():
     assert met == {"name", "lay", "heels"}
 
 
-def test_under_jokers_the_rollouts_run_natively_and_the_samples_in_python(monkeypatch):
-    """mc and expert draw the hidden cards in Python under jokers (the C samplers draw from a
-    52-card deck), and roll each answer out in C, a joker laid as each name that fits."""
+def test_under_jokers_the_searches_run_natively(monkeypatch):
+    """mc's play search runs in C under jokers (the hidden cards drawn from the 54, a joker laid
+    as each name that fits), and its discard's rollouts too."""
     assert lane.rollouts_for(load_rules("jokers"))
     calls = {"mc_play": 0, "run": 0}
     real_mc, real_run = lane.mc_play, lane.NativePlayRollout.run
-    monkeypatch.setattr(lane, "mc_play", lambda *a, **k: calls.__setitem__("mc_play", 1) or real_mc(*a, **k))
+    monkeypatch.setattr(lane, "mc_play", lambda *a, **k: calls.__setitem__("mc_play", calls["mc_play"] + 1)
+                        or real_mc(*a, **k))
     monkeypatch.setattr(lane.NativePlayRollout, "run",
                         lambda self, *a, **k: calls.__setitem__("run", calls["run"] + 1) or real_run(self, *a, **k))
     play_game(load_rules("jokers"), [factory("mc", {"rollouts": 2})(random.Random(1))] * 2, 1, (0, 0))
-    assert calls["mc_play"] == 0 and calls["run"] > 0
+    assert calls["mc_play"] > 0 and calls["run"] > 0
 
 
 def test_a_lane_built_from_another_source_is_not_used(monkeypatch):
@@ -434,13 +435,15 @@ def test_no_fast_keeps_the_searches_in_python_too(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("name,preset", [("expert", "standard"), ("expert", "nineteen"), ("expert", "auction"),
-                                         ("mc", "standard"), ("mc", "canadian_doubles"),
-                                         ("mc", "four_player_partners"), ("mc", "lowball_three")])
+                                         ("expert", "jokers"), ("mc", "standard"), ("mc", "canadian_doubles"),
+                                         ("mc", "four_player_partners"), ("mc", "lowball_three"),
+                                         ("mc", "jokers_non_dealer")])
 def test_the_search_in_c_is_the_pythons_decision_by_decision(name, preset, monkeypatch):
     """mc's play search in C (the samples from the strategy's own generator state, expert's
     reading of the other player with its discards, replays and slack draws, the rollouts of every
-    card) against the Python search from the same generator state, at every play decision of
-    real games: the same card, and the generator left in the same state."""
+    card; under jokers a joker once per name that fits, the samples drawn from the 54 cards)
+    against the Python search from the same generator state, at every play decision of real
+    games: the same answer, and the generator left in the same state."""
     from strategies.mc import MCStrategy
 
     real, decisions = MCStrategy.play, []
@@ -533,8 +536,8 @@ def test_a_subclass_with_a_sampler_of_its_own_searches_in_python():
 
 def test_the_search_calls_refuse_what_is_not_a_deal():
     """The C calls check what they are handed (an exception, never a crash): a card seen twice,
-    a hand too long for the lane, a view cut short, a generator state of the wrong size, a
-    search's samples under jokers (they draw from a 52-card deck; the rollouts take jokers)."""
+    a hand too long for the lane, a view cut short, a generator state of the wrong size, names
+    that do not match the cards laid, a joker where the rules have none."""
     from strategies.ev import ev_values
 
     rules = load_rules("standard")
@@ -548,8 +551,10 @@ def test_the_search_calls_refuse_what_is_not_a_deal():
            lambda: c.rollout(packed, values, view, [[1, 2], [3, 4]], 7),
            lambda: c.mc_play(packed, values, view, [1, 2], [1, 2], (), 4, (0,) * 624, None),
            lambda: c.mc_play(packed, values, view, [1, 51], [1, 51], (), 4, (0,) * 625, None),
-           lambda: c.mc_play(lane.pack_rules(load_rules("jokers")), values, view, [1, 2, 3, 4], [1, 2, 3, 4], (), 4,
-                             random.Random(1).getstate()[1], None),
+           lambda: c.mc_play(packed, values, view, [1, 2, 3, 4], [1, 2, 3, 4], (), 4,
+                             random.Random(1).getstate()[1], None, [1, 2]),
+           lambda: c.mc_play(packed, values, view, [1, 2, 3, 52], [1, 52], (), 4,
+                             random.Random(1).getstate()[1], None, [1, 3]),
            lambda: c.rollout(lane.pack_rules(load_rules("jokers")), values, view, [[52, 2], [3, 4]], 52, 53)]
     for call in bad:
         with pytest.raises((ValueError, TypeError, OverflowError)):

@@ -10,7 +10,7 @@
  * two lanes to identical records.
  *
  * The rule family is what cribsim/games/cribbage/native/lane.py accepts: the variants whose
- * module says how the lane plays them (Variant.native), a 52-card deck, 2 to 5 players in any
+ * module says how the lane plays them (Variant.native), jokers or none, 2 to 5 players in any
  * sides, any deal sizes, targets, places and scoring.
  * Python passes the rules as an array of 64-bit ints (lane.py, `pack_rules`); this file keeps
  * no state between calls. */
@@ -1541,7 +1541,7 @@ static int scripted(Game *g, int seat, const int *hand, int hn, const int *legal
             if (rank_of(legal[i]) == rank) first[k++] = legal[i];
         for (int i = 0; i < nlegal; i++)
             if (rank_of(legal[i]) != rank) first[k++] = legal[i];
-        int as; /* (no jokers here: the searches draw from a 52-card deck) */
+        int as; /* (no jokers here: the reading is for a 52-card deck) */
         if (rank_of(ev_play(g, seat, hand, hn, first, nlegal, ranks, nranks, count, pl, &as)) != rank) {
             if (pmt_random(sc->mt) >= sc->slack) return REFUSED;
         }
@@ -2246,7 +2246,7 @@ typedef struct {
     PlayState st;    /* the play as it stands */
     Laid laid;       /* the cards laid this deal */
     PyMT *mt;
-    int me, n, unseen[MAXC], nunseen, sizes[MAXP], floor[MAXP], order[MAXP], norder;
+    int me, n, unseen[MAXDECK], nunseen, sizes[MAXP], floor[MAXP], order[MAXP], norder;
     const int *hand;
     int hn;
     /* the reading (two players): the other player's laid cards, its gos' floor, the replay */
@@ -2256,14 +2256,14 @@ typedef struct {
 
 /* mc.sampler's deal of the unseen cards to the other seats (hands by seat, lengths in hl). */
 static void plain_sample(Search *x, int (*hands)[MAXH], int *hl) {
-    int pool[MAXC], np = x->nunseen;
+    int pool[MAXDECK], np = x->nunseen;
     memcpy(pool, x->unseen, sizeof(int) * (size_t)np);
     pmt_shuffle(x->mt, pool, np);
     memset(hl, 0, sizeof(int) * MAXP);
     for (int o = 0; o < x->norder; o++) {
-        int s = x->order[o], f = x->floor[s], need = x->sizes[s], k = 0, took[MAXC];
+        int s = x->order[o], f = x->floor[s], need = x->sizes[s], k = 0, took[MAXDECK];
         for (int i = 0; i < np && k < need; i++)
-            if (!f || value_of(pool[i]) > f) took[k++] = pool[i];
+            if (!f || held_value(pool[i]) > f) took[k++] = pool[i]; /* (a joker fits any count) */
         for (int i = 0; i < np && k < need; i++) { /* cannot honour the gos: any card */
             int dup = 0;
             for (int j = 0; j < k; j++) dup |= took[j] == pool[i];
@@ -2355,9 +2355,10 @@ static int search_sample(Search *x, int (*hands)[MAXH], int *hl) {
     return 0;
 }
 
-/* MCStrategy.play's loop: the index of the legal card chosen, or a failure. */
-static int mc_choose(Search *x, const int *legal, int nlegal, int rollouts) {
-    int64_t totals[MAXH] = {0};
+/* MCStrategy.play's loop: the index of the option chosen (a card ``legal[i]`` counted as
+ * ``names[i]``: a joker once per name that fits, V-JOKERS), or a failure. */
+static int mc_choose(Search *x, const int *legal, const int *names, int nlegal, int rollouts) {
+    int64_t totals[MAXOPT] = {0};
     int mine = (int)x->g.r->side_of[x->me];
     for (int r = 0; r < rollouts; r++) {
         int hands[MAXP][MAXH], hl[MAXP];
@@ -2368,6 +2369,7 @@ static int mc_choose(Search *x, const int *legal, int nlegal, int rollouts) {
             memcpy(st.hands, hands, sizeof hands);
             memcpy(st.hlen, hl, sizeof hl);
             st.first = legal[i];
+            st.first_as = names[i] != legal[i] ? names[i] : -1;
             memset(x->g.scores, 0, sizeof x->g.scores);
             code = play_from(&x->g, &st);
             if (code < 0) return code;
@@ -2377,9 +2379,9 @@ static int mc_choose(Search *x, const int *legal, int nlegal, int rollouts) {
         }
     }
     int best = 0;
-    for (int i = 1; i < nlegal; i++) { /* max by (objective x total, the card's value): the first */
+    for (int i = 1; i < nlegal; i++) { /* max by (objective x total, the value counted): the first */
         int64_t a = x->g.r->objective * totals[i], b = x->g.r->objective * totals[best];
-        if (a > b || (a == b && value_of(legal[i]) > value_of(legal[best]))) best = i;
+        if (a > b || (a == b && value_of(names[i]) > value_of(names[best]))) best = i;
     }
     return best;
 }
@@ -2421,8 +2423,7 @@ static PyObject *state_of(const PyMT *mt) {
 static int search_setup(Search *x, PyObject *hand, PyObject *gos, PyObject *reading, int most) {
     const Rules *r = x->g.r;
     int n = x->n = x->g.n, me = x->me = x->st.root, hand_size = (int)(r->deal - r->discard), limit = (int)r->limit;
-    if (r->jokers) return bad("the searches sample from a 52-card deck: no jokers (their rollouts take them)");
-    if ((x->hn = parse_cards(hand, x->hand_buf, MAXH)) < 0 ||
+    if ((x->hn = parse_ints(hand, x->hand_buf, MAXH, MAXC - 1 + (int)r->jokers)) < 0 ||
         distinct(&x->g, &x->st, &x->laid, x->hand_buf, x->hn, most))
         return -1;
     x->hand = x->hand_buf;
@@ -2432,7 +2433,7 @@ static int search_setup(Search *x, PyObject *hand, PyObject *gos, PyObject *read
     for (int i = 0; i < x->g.nthrown[me]; i++) seen |= 1ULL << x->g.thrown[me][i];
     if (x->g.starter >= 0) seen |= 1ULL << x->g.starter;
     x->nunseen = 0;
-    for (int c = 0; c < 52; c++)
+    for (int c = 0; c < MAXC + r->jokers; c++) /* in deck order, the wild cards last */
         if (!(seen >> c & 1U)) x->unseen[x->nunseen++] = c;
     int g[2 * MAXC], ng = gos == Py_None ? 0 : parse_ints(gos, g, 2 * MAXC, 10000); /* (seat, count) pairs */
     if (ng < 0 || (ng % 2 && bad("the gos: seat and count pairs"))) return -1;
@@ -2452,7 +2453,7 @@ static int search_setup(Search *x, PyObject *hand, PyObject *gos, PyObject *read
         int ok = t && PyArg_ParseTuple(t, "pdi", &x->by_play, &x->slack, &x->tries);
         Py_XDECREF(t);
         if (!ok) return -1;
-        x->reading = n == 2 && hand_size == 4 && r->discard == 2;
+        x->reading = n == 2 && hand_size == 4 && r->discard == 2 && !r->jokers; /* ReadingMC.sampler_for */
     }
     if (x->reading) {
         x->gr = x->g;
@@ -2469,11 +2470,12 @@ static int search_setup(Search *x, PyObject *hand, PyObject *gos, PyObject *read
     return 0;
 }
 
-PyDoc_STRVAR(mc_play_doc, "mc_play(rules, values, view, hand, legal, gos, rollouts, state, reading) -> "
+PyDoc_STRVAR(mc_play_doc, "mc_play(rules, values, view, hand, legal, gos, rollouts, state, reading, names=None) -> "
                           "(index of the card chosen, the generator's state after)\n\n"
                           "MCStrategy.play for a seat with ``view`` (lane.py NativePlayRollout's), drawing "
                           "from ``state`` (random.Random.getstate()[1]); ``reading``: None, or (by_play, "
-                          "slack, tries) for expert's ReadingMC.");
+                          "slack, tries) for expert's ReadingMC; ``names``: the card each of ``legal`` "
+                          "counts as (a joker once per name that fits; None: each itself).");
 
 /* A search's working state, made for one call (a callback while its arguments are read may
  * search again: nothing is shared between calls). */
@@ -2486,17 +2488,23 @@ static Search *new_search(void) {
 static PyObject *py_mc_play(PyObject *self, PyObject *args) {
     Py_buffer rb;
     PyObject *values, *view, *hand, *legal, *gos, *state, *reading, *out = NULL;
+    PyObject *names_of = Py_None;
     int rollouts;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*OOOOOiOO", &rb, &values, &view, &hand, &legal, &gos, &rollouts, &state, &reading))
+    if (!PyArg_ParseTuple(args, "y*OOOOOiOO|O", &rb, &values, &view, &hand, &legal, &gos, &rollouts, &state, &reading,
+                          &names_of))
         return NULL;
     Search *x = new_search();
-    int cards[MAXH], nlegal = 0;
+    int cards[MAXOPT], names[MAXOPT], nlegal = 0;
     if (x && !rollout_setup(&x->g, &x->st, &x->r, &rb, values, view, NULL, &x->laid) &&
-        !parse_state(state, &x->state) && (nlegal = parse_cards(legal, cards, MAXH)) >= 0 &&
-        (nlegal > 0 || !bad("mc_play: no legal card")) && !search_setup(x, hand, gos, reading, (int)(x->r.deal - x->r.discard))) {
+        !parse_state(state, &x->state) &&
+        (nlegal = parse_ints(legal, cards, MAXOPT, MAXC - 1 + (int)x->r.jokers)) >= 0 &&
+        (nlegal > 0 || !bad("mc_play: no legal card")) &&
+        (names_of == Py_None ? (memcpy(names, cards, sizeof cards), 1)
+                             : parse_ints(names_of, names, MAXOPT, MAXC - 1) == nlegal || !bad("mc_play: a name a card")) &&
+        !search_setup(x, hand, gos, reading, (int)(x->r.deal - x->r.discard))) {
         x->mt = &x->state;
-        int best = mc_choose(x, cards, nlegal, rollouts);
+        int best = mc_choose(x, cards, names, nlegal, rollouts);
         if (!failed(best)) out = Py_BuildValue("(iN)", best, state_of(&x->state));
     }
     PyMem_Free(x);

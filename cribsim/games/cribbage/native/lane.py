@@ -251,8 +251,8 @@ def rollouts_for(rules: Rules) -> bool:
     """Whether :class:`NativePlayRollout` plays ``rules``: allowed, built, in the family, and
     hands that ev's reply chances hold. Where a variant gives each game its own sides, the
     searches read the rules packed for the game (``pack_rules(rules, game_no=...)``); with wild
-    cards only the rollouts run here (``mc_play`` and the board sample from a 52-card deck, and
-    mc and expert call them for such rules only)."""
+    cards mc's search runs here too (``mc_play`` with a joker once per name that fits), but not
+    expert's board (it is for the standard game only)."""
     c = module()
     return _ROLLOUTS[0] and c is not None and rules.hand_size <= c.EV_HAND and refusal(rules) is None
 
@@ -311,14 +311,17 @@ def _drawing(rng: Any, search: Callable[[Any], tuple[Any, Any]]) -> Any:
 
 
 def mc_play(view: Any, capsule: Any, packed: bytes, rollouts: int, rng: Any,
-            reading: tuple[bool, float, int] | None) -> int:
+            reading: tuple[bool, float, int] | None, options: Sequence[tuple[Any, int]] | None = None) -> int:
     """``MCStrategy.play``'s search in C for a seat with ``view`` (its observation): which of
-    ``view.legal`` it lays; ``reading``: None, or expert's reading of the other player (by the
-    play, its slack, the draws it tries)."""
+    ``view.legal`` it lays, or with ``options`` (``jokers.play_options``: a joker once per name
+    that fits) which of those; ``reading``: None, or expert's reading of the other player (by
+    the play, its slack, the draws it tries)."""
     c = module()
     assert c is not None
-    best: int = _drawing(rng, lambda words: c.mc_play(packed, capsule, view_of(view), view.hand, view.legal,
-                                                      flat(view.gos), rollouts, words, reading))
+    cards = view.legal if options is None else [a[0] if isinstance(a, tuple) else a for a, _ in options]
+    names = None if options is None else [name for _, name in options]
+    best: int = _drawing(rng, lambda words: c.mc_play(packed, capsule, view_of(view), view.hand, cards,
+                                                      flat(view.gos), rollouts, words, reading, names))
     return best
 
 
