@@ -984,14 +984,14 @@ static int ev_play(const Game *g, int seat, const int *hand, int hn, const int *
                 reply_points(v, trial, nranks + 1, kinds);
                 for (int rr = 0; rr < 13; rr++) {
                     int rv = rr < 9 ? rr + 1 : 10;
-                    if (rv > room2 || !left[rr]) continue;
+                    if (rv > room2 || left[rr] <= 0) continue; /* (never below 0: each card is seen once) */
                     int to = cnt + rv;
                     int64_t p = kinds[rr] + (to == v->fifteen_total ? v->fifteen : 0) + (to == v->limit ? v->hit : 0);
 #ifdef LANE_CHECK
                     trial[nranks + 1] = rr;
                     if (p != peg_points(v, trial, nranks + 2, to)) abort();
 #endif
-                    if (p) threat += (double)p * hold[left[rr]]; /* (every card is seen once: left >= 0) */
+                    if (p) threat += (double)p * hold[left[rr]];
                 }
                 x += sign * threat;
             } else if (last_card) {
