@@ -45,12 +45,14 @@ from cribsim.games.cribbage.variants.jokers import play_options, show_value
 from cribsim.params import Param
 from cribsim.strategy import Strategy
 
+HAND_MOST = 20  # the largest hand the rules allow (a deal of 20, nothing laid away)
+
 # P(a hand of h cards from U unseen holds at least one of the u cards of a rank)
 HOLD = [[[0.0 if u == 0 or h == 0 or U == 0 else 1.0 - comb(U - u, h) / comb(U, h) if U - u >= h else 1.0
-          for h in range(8)] for u in range(5)] for U in range(53)]
+          for h in range(HAND_MOST + 1)] for u in range(5)] for U in range(53)]
 
 # the same by (unseen, cards the next player holds): a tuple indexed by cards of a rank unseen
-HOLD_COL = [[tuple(HOLD[U][u][h] for u in range(5)) for h in range(8)] for U in range(53)]
+HOLD_COL = [[tuple(HOLD[U][u][h] for u in range(5)) for h in range(HAND_MOST + 1)] for U in range(53)]
 
 _LAY: dict[tuple[int, ...], tuple[Any, ...]] = {}
 
@@ -95,7 +97,7 @@ def _ranks(pile: tuple[int, ...]) -> tuple[int, ...]:
 _PAIR_EV: dict[int, list[float]] = {}
 
 # the index pairs (i < j) of a hand of n cards, in ``combinations`` order
-PAIRS = {n: tuple(combinations(range(n), 2)) for n in range(2, 17)}  # hands of up to 16 cards
+PAIRS = {n: tuple(combinations(range(n), 2)) for n in range(2, HAND_MOST + 1)}  # every deal the rules allow
 
 
 def _pair_table(hand: Sequence[int], hkey: int, unseen: int, scorer: Scorer = STANDARD_SCORER) -> list[float]:

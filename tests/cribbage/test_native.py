@@ -128,6 +128,23 @@ def test_inspecting_plays_the_same_games_up_to_the_largest_keep_the_lane_holds()
     assert "inspecting more than 16 cards" in lane.refusal(larger)
 
 
+@pytest.mark.parametrize("deal", [10, 16])
+def test_ev_keeps_hands_of_more_than_7_cards_in_both_lanes(deal):
+    """ev's reply chances stopped at hands of 7 cards (an IndexError, so a forfeit, with a keep
+    of 8); they go to the largest hand the rules allow, and the lane plays such deals alike."""
+    rules = build_rules({"players": 2, "deal": deal, "discard": 2}, f"{deal} dealt")
+    assert lane.fast_lane(rules, [("ev", {}), ("ev", {})]).plays((0, 1))
+    _same_games(rules, ("ev", "hoyle"), 3, [(m, 0) for m in range(3)])
+
+
+def test_every_built_in_plays_the_largest_deal_the_rules_allow():
+    rules = build_rules({"players": 2, "deal": 20, "discard": 2}, "twenty dealt")
+    for name in ("ev", "hoyle", "greedy", "mc", "expert"):
+        m = play_match(rules, [factory(name, {"rollouts": 2} if name in ("mc", "expert") else {}),
+                               factory("ev")], 1, 0)
+        assert max(m.games[0].scores) >= rules.target, name  # (a strategy's error would have raised)
+
+
 def test_evs_two_card_discard_takes_hands_of_up_to_16_cards():
     """ev's two-card discard had its pairs for hands of up to 8 cards only (a KeyError, so a
     forfeit, with a deal of 9); both lanes now play such deals alike."""

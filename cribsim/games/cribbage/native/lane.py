@@ -387,6 +387,6 @@ def fast_lane(rules: Rules, strategies: Sequence[tuple[str, dict[str, Any]]]) ->
     if c is None or refusal(rules) is not None:
         return None
     seats = tuple(seat_for(rules, name, params) for name, params in strategies)
-    if rules.hand_size > c.EV_HAND:  # ev's reply chances stop at hands of 7 (strategies/ev.py HOLD)
+    if rules.hand_size > c.EV_HAND:  # ev's reply chances stop at the rules' largest hand (strategies/ev.py HOLD)
         seats = tuple(None if s is not None and s.kind == "ev" else s for s in seats)
     return NativeLane(rules, seats) if any(s is not None for s in seats) else None
