@@ -234,6 +234,35 @@ def _warm(node_id: str) -> None:
     ray.get(ray.remote(_ready).options(scheduling_strategy=pinned).remote(), timeout=120)
 
 
+def _hold(started: str, release: str, seconds: float) -> None:
+    """Run on a worker pinned to a node: hold that node's one CPU until ``release`` exists (or
+    ``seconds`` pass), so that a run's first batches can only go elsewhere."""
+    Path(started).touch()
+    until = time.monotonic() + seconds
+    while not Path(release).exists() and time.monotonic() < until:
+        time.sleep(0.02)
+
+
+def _hold_others(spared: str, tmp_path: Path) -> tuple[Path, list]:
+    """Every alive node but ``spared`` busy with a pinned ``_hold`` (returned: the file that
+    releases them, and their refs), each started before this returns."""
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    release = tmp_path / "release"
+    others = [n["NodeID"] for n in ray.nodes() if n["Alive"] and n["NodeID"] != spared]
+    refs = []
+    for i, node in enumerate(others):
+        started = tmp_path / f"held-{i}"
+        pinned = NodeAffinitySchedulingStrategy(node_id=node, soft=False)
+        refs.append(ray.remote(_hold).options(scheduling_strategy=pinned).remote(str(started), str(release), 120))
+    deadline = time.monotonic() + 120
+    while not all((tmp_path / f"held-{i}").exists() for i in range(len(others))):
+        assert time.monotonic() < deadline, "the other nodes never took their holds"
+        time.sleep(0.05)
+    return release, refs
+
+
 def test_a_node_lost_mid_run_costs_only_retries(tmp_path, ray_cluster, monkeypatch):
     """A node removed while its batches run (its raylet and workers killed): Ray retries them on
     the other nodes, and the tables are those of an undisturbed run."""
@@ -247,25 +276,29 @@ def test_a_node_lost_mid_run_costs_only_retries(tmp_path, ray_cluster, monkeypat
     exp = load_experiment(cfg)
     doomed = ray_cluster.add_node(num_cpus=1)
     ray_cluster.wait_for_nodes()
-    _warm(doomed.node_id)  # its worker ready before the run starts, or the others may play all 300 first
+    _warm(doomed.node_id)  # its worker ready before the run starts
+    # the other nodes' CPUs held until the doomed node has played a batch: on a busy machine they
+    # could otherwise play all 300 matches first (SPREAD, and a timed wait, both failed on CI)
+    release, holds = _hold_others(doomed.node_id, tmp_path)
     real_add = sink.Sink.add
     lost = []
-    patience = time.monotonic() + 60
 
     def add(self, batch):
         real_add(self, batch)
         if not lost and batch.info.get("node") == doomed.node_id:  # it has played: its next batch is in flight
+            release.touch()
             ray_cluster.remove_node(doomed, allow_graceful=False)
             lost.append(batch.info["node"])
-        elif not lost and time.monotonic() < patience:
-            # on a busy machine the other nodes could play all 300 matches before the doomed
-            # node returns its first batch: the driver waits a little after each of theirs
-            # (its batches stay in flight, SPREAD gave it some of the first)
-            time.sleep(0.2)
 
     monkeypatch.setattr(sink.Sink, "add", add)
-    run_experiment(exp, tmp_path / "lost", workers=3, quiet=True, batch_seconds=0.05, fast=False)
+    try:
+        run_experiment(exp, tmp_path / "lost", workers=3, quiet=True, batch_seconds=0.05, fast=False)
+    finally:
+        release.touch()
     monkeypatch.setattr(sink.Sink, "add", real_add)
+    import ray
+
+    ray.get(holds, timeout=120)
     assert lost, "the doomed node never played a batch"
     run_experiment(exp, tmp_path / "calm", serial=True, quiet=True)
     assert tables(tmp_path / "lost") == tables(tmp_path / "calm")
