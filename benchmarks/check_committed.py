@@ -59,7 +59,9 @@ def check(name: str, update: bool = False) -> bool:
     changed = sorted(n for n in before if after.get(n) != before[n])
     if update:
         for n in changed:
-            (committed / n).write_bytes(after[n])
+            if n in after:  # a file the re-run no longer writes stays, and is named below as missing
+                (committed / n).write_bytes(after[n])
+    changed = [n if n in after else f"{n} (missing)" for n in changed]
     print(f"{name}: {len(before)} committed files, {'changed: ' + ', '.join(changed) if changed else 'byte-identical'}"
           f" ({seconds:.0f} s)")
     return not changed

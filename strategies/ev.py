@@ -514,7 +514,7 @@ class EVStrategy(Strategy):
                         rep = replies[rk] = lay_points(pile + (rk,), self._val)[0]
                     for rr, pts in rep:  # left[] already excludes our own cards
                         u = left[rr]
-                        if u:
+                        if u > 0:  # a rank with a card left (never below 0: each card is seen once; the C alike)
                             threat += pts * hold[u]
                     v += sign * threat
                 elif last_card:

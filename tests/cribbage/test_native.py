@@ -6,6 +6,7 @@ seeds."""
 
 import gzip
 import random
+from collections import Counter
 
 import pytest
 
@@ -138,11 +139,16 @@ def test_ev_keeps_hands_of_more_than_7_cards_in_both_lanes(deal):
 
 
 def test_every_built_in_plays_the_largest_deal_the_rules_allow():
+    """A deal of 20 (a keep of 18; the native lane refuses deals over 16, so the Python engine
+    plays it, searches included): every built-in plays whole games without an error (which
+    would raise here) and without the game stopping short of its target."""
     rules = build_rules({"players": 2, "deal": 20, "discard": 2}, "twenty dealt")
+    assert lane.fast_lane(rules, [("ev", {}), ("ev", {})]) is None
     for name in ("ev", "hoyle", "greedy", "mc", "expert"):
         m = play_match(rules, [factory(name, {"rollouts": 2} if name in ("mc", "expert") else {}),
                                factory("ev")], 1, 0)
-        assert max(m.games[0].scores) >= rules.target, name  # (a strategy's error would have raised)
+        game = m.games[0]
+        assert game.stopped is None and max(game.scores) >= rules.target and game.deals >= 1, name
 
 
 def test_evs_two_card_discard_takes_hands_of_up_to_16_cards():
@@ -479,14 +485,24 @@ def test_the_search_in_c_is_the_pythons_decision_by_decision(name, preset, monke
         decisions.append(len(obs.legal) > 1)
         return native
 
+    real_mc_play, searched = lane.mc_play, Counter()
+
+    def counted(view, capsule, packed, rollouts, rng, reading, options=None):
+        searched["in C"] += 1
+        searched["a joker named"] += any(isinstance(a, tuple) for a, _ in options or ())
+        return real_mc_play(view, capsule, packed, rollouts, rng, reading, options)
+
     monkeypatch.setattr(MCStrategy, "play", both)
+    monkeypatch.setattr(lane, "mc_play", counted)
     rules, m = load_rules(preset), 0
     params = {"rollouts": 6, "board_from": 0} if name == "expert" else {"rollouts": 6, "discard_rollouts": 0}
-    while sum(decisions) < 60:
+    while sum(decisions) < 60 or (rules.jokers and not searched["a joker named"] and m < 200):
         seats = [factory(name, params)(random.Random(m)) if s % 2 == 0 else factory("ev")(random.Random(m))
                  for s in range(rules.players)]
         play_game(rules, seats, 6, (m, 0))
         m += 1
+    assert searched["in C"] >= sum(decisions)  # the "native" answers were the C search's
+    assert searched["a joker named"] or not rules.jokers
 
 
 @pytest.mark.parametrize("preset", ["standard", "nineteen", "back_ten", "auction"])

@@ -150,14 +150,19 @@ def test_inspecting_lone_player_sees_the_crib_it_put_back_in_the_play():
     them to another seat (the deal of the test above)."""
     rules = load_rules("three_player_team_inspect")
     s = [Watcher(random.Random(0), C("7C"), C("5S 5D 5H JC"), keep=C("5S 5D 5H JC")),
-         Inspector(random.Random(0), C("5H"), C("4S 6C 8D TD")),
-         Inspector(random.Random(0), C("JC"), C("3H 9S KS QD"))]
+         Watcher(random.Random(0), C("5H"), C("4S 6C 8D TD")),
+         Watcher(random.Random(0), C("JC"), C("3H 9S KS QD"))]
     run(rules, 2, ["5S 5D 2C 9H 7C", "5H 6C 8D TD 4S", "JC 3H 9S KS QD"], None, None, "KH",
         crib_from_deck="KD", strategies=s)
     crib = set(C("2C 9H KD 7C"))
-    assert s[0].views
+    assert s[0].views and s[1].views and s[2].views
     for hand, discarded, unseen in s[0].views:
         assert discarded == crib and not hand & discarded and not unseen & crib
+    # a partner's thrown card may be in the lone hand now: none counts as laid away, and every
+    # card of the crib stays unseen to it
+    for seat in (1, 2):
+        for _hand, discarded, unseen in s[seat].views:
+            assert discarded == set() and crib <= unseen
 
 
 def test_two_against_one_through_the_tournament(tmp_path):

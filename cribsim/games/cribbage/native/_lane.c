@@ -298,6 +298,8 @@ typedef struct {
 enum { RANDOM = 0, GREEDY = 1, EV = 2, HOYLE = 3 };
 #define KIND_NAMES "random", "greedy", "ev", "hoyle"
 #define EV_HAND 20 /* ev's reply chances (strategies/ev.py HOLD, HAND_MOST) go to the largest hand */
+/* every hand the lane deals (parse_rules: at most MAXH) is one ev's reply table holds */
+_Static_assert(MAXH <= EV_HAND, "ev's reply table must hold every hand the lane deals");
 
 /* ev's values (strategies/ev.py), made by its own Python code and passed in once (lane.py,
  * `pack_ev`): the scoring it values by, the crib tables by card pair for one's own crib and an
@@ -1913,10 +1915,6 @@ static int parse_seats(Py_buffer *buf, PyObject *values, const Rules *r, int *ki
         if (kinds[s] != EV) continue;
         PyObject *cap = values == Py_None ? Py_None : PyTuple_GET_ITEM(values, s);
         if (!(ev[s] = PyCapsule_GetPointer(cap, EV_CAPSULE))) return -1;
-        if (r->deal - r->discard > EV_HAND) {
-            PyErr_SetString(PyExc_ValueError, "ev's reply chances go to hands of 20 cards");
-            return -1;
-        }
     }
     return 0;
 }
@@ -2193,10 +2191,6 @@ static int rollout_setup(Game *g, PlayState *st, Rules *r, Py_buffer *rb, PyObje
     if (parse_rules(rb, r)) return -1;
     const EvTables *t = PyCapsule_GetPointer(values, EV_CAPSULE);
     if (!t) return -1;
-    if (r->deal - r->discard > EV_HAND) {
-        PyErr_SetString(PyExc_ValueError, "ev's reply chances go to hands of 20 cards");
-        return -1;
-    }
     g->r = r;
     g->n = (int)r->players;
     for (int s = 0; s < g->n; s++) g->kinds[s] = EV, g->ev[s] = t;

@@ -248,13 +248,14 @@ def rollouts_allowed() -> bool:
 
 
 def rollouts_for(rules: Rules) -> bool:
-    """Whether :class:`NativePlayRollout` plays ``rules``: allowed, built, in the family, and
-    hands that ev's reply chances hold. Where a variant gives each game its own sides, the
-    searches read the rules packed for the game (``pack_rules(rules, game_no=...)``); with wild
-    cards mc's search runs here too (``mc_play`` with a joker once per name that fits), but not
-    expert's board (it is for the standard game only)."""
+    """Whether :class:`NativePlayRollout` plays ``rules``: allowed, built and in the family (whose
+    deals of up to ``MAX_HAND`` cards ev's reply chances, to 20, always hold). Where a variant
+    gives each game its own sides, the searches read the rules packed for the game
+    (``pack_rules(rules, game_no=...)``); with wild cards mc's search runs here too (``mc_play``
+    with a joker once per name that fits), but not expert's board (it is for the standard game
+    only)."""
     c = module()
-    return _ROLLOUTS[0] and c is not None and rules.hand_size <= c.EV_HAND and refusal(rules) is None
+    return _ROLLOUTS[0] and c is not None and refusal(rules) is None
 
 
 def ev_capsule(rules: Rules, values: EvValues) -> Any:
@@ -387,6 +388,4 @@ def fast_lane(rules: Rules, strategies: Sequence[tuple[str, dict[str, Any]]]) ->
     if c is None or refusal(rules) is not None:
         return None
     seats = tuple(seat_for(rules, name, params) for name, params in strategies)
-    if rules.hand_size > c.EV_HAND:  # ev's reply chances stop at the rules' largest hand (strategies/ev.py HOLD)
-        seats = tuple(None if s is not None and s.kind == "ev" else s for s in seats)
     return NativeLane(rules, seats) if any(s is not None for s in seats) else None
