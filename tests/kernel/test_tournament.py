@@ -228,10 +228,15 @@ def _warm(node_id: str) -> None:
     """Start a worker on that node and import the engine in it, so that the node takes batches
     from the run's first moment (Ray reuses the worker)."""
     import ray
+
+    ray.get(ray.remote(_ready).options(scheduling_strategy=_pinned(node_id)).remote(), timeout=120)
+
+
+def _pinned(node_id: str):
+    """Ray's strategy that runs a task on that node and nowhere else."""
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-    pinned = NodeAffinitySchedulingStrategy(node_id=node_id, soft=False)
-    ray.get(ray.remote(_ready).options(scheduling_strategy=pinned).remote(), timeout=120)
+    return NodeAffinitySchedulingStrategy(node_id=node_id, soft=False)
 
 
 def _hold(started: str, release: str, seconds: float) -> None:
@@ -247,15 +252,14 @@ def _hold_others(spared: str, tmp_path: Path) -> tuple[Path, list]:
     """Every alive node but ``spared`` busy with a pinned ``_hold`` (returned: the file that
     releases them, and their refs), each started before this returns."""
     import ray
-    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     release = tmp_path / "release"
     others = [n["NodeID"] for n in ray.nodes() if n["Alive"] and n["NodeID"] != spared]
     refs = []
+    hold = ray.remote(_hold)
     for i, node in enumerate(others):
         started = tmp_path / f"held-{i}"
-        pinned = NodeAffinitySchedulingStrategy(node_id=node, soft=False)
-        refs.append(ray.remote(_hold).options(scheduling_strategy=pinned).remote(str(started), str(release), 120))
+        refs.append(hold.options(scheduling_strategy=_pinned(node)).remote(str(started), str(release), 120))
     deadline = time.monotonic() + 120
     while not all((tmp_path / f"held-{i}").exists() for i in range(len(others))):
         assert time.monotonic() < deadline, "the other nodes never took their holds"
