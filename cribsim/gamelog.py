@@ -117,6 +117,9 @@ class MatchLog:
     games: list[GameLog]
     counters: list[list[float]] | None = None
     forfeit: dict[str, Any] | None = None  # {side, entry, kind, error}: the match ended in a forfeit
+    # dealt with the run's deal secret (its commitment, ``sha256:...``): ``seed`` is then the
+    # config's, and the decks follow only with the secret (cribsim.tournament.secret)
+    deal_secret: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -128,6 +131,8 @@ class MatchLog:
             d["counters"] = self.counters
         if self.forfeit is not None:
             d["forfeit"] = self.forfeit
+        if self.deal_secret is not None:
+            d["deal_secret"] = self.deal_secret
         return d
 
     @classmethod
@@ -150,6 +155,9 @@ class MatchLog:
         if forfeit is not None and not (isinstance(forfeit, dict) and all(isinstance(forfeit.get(k), str)
                                                                            for k in ("kind", "error"))):
             raise ValueError("field 'forfeit' is not a forfeit")
+        secret = d.get("deal_secret")
+        if secret is not None and not (isinstance(secret, str) and secret.startswith("sha256:") and len(secret) < 100):
+            raise ValueError("field 'deal_secret' is not a commitment (sha256:...)")
         log = cls(id=_str(d, "id"), experiment=_str(d, "experiment"), variant=_str(d, "variant"),
                   game=_str(d, "game"), rules=rules, fingerprint=_str(d, "fingerprint"), seed=int_field(d, "seed"),
                   match_key=int_field(d, "match_key"), entries=[str(x) for x in list_field(d, "entries")],
@@ -157,7 +165,7 @@ class MatchLog:
                   game_points=_ints(d.get("game_points"), "game_points"),
                   games=[GameLog.from_json(g) for g in list_field(d, "games")],
                   counters=None if counters is None else [[float(x) for x in c] for c in counters],
-                  forfeit=forfeit)
+                  forfeit=forfeit, deal_secret=secret)
         sides = len(log.entries)
         if not sides or len(log.strategies) != sides or len(log.game_points) not in (0, sides) \
                 or not -1 <= log.winner < sides:

@@ -6,13 +6,15 @@ record ends)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from .errors import CribsimError
 from .game import Rules
-from .gamelog import MatchLog, RecordFileError
+from .gamelog import GAMES_FILE, MatchLog, RecordFileError
 from .games import game_named
 from .ruleset import rules_from_dict
+from .tournament.secret import commitment, read_secret, secret_seed
 
 
 def rules_of(log: MatchLog, where: str) -> Rules:
@@ -41,18 +43,35 @@ def counters_of(log: MatchLog) -> list[tuple[float, float]] | None:
     return None if log.counters is None else [(c[0], c[1]) for c in log.counters]
 
 
-def replay_game(log: MatchLog, game_no: int, where: str, rules: Rules | None = None) -> Any:
+def deal_seed(log: MatchLog, secret: bytes | None, where: str) -> int:
+    """The seed the record's decks follow from: its own, or with the run's deal secret (which
+    must be the one the record names)."""
+    if log.deal_secret is None:
+        return log.seed
+    if secret is None:
+        raise RecordFileError(f"cribsim: {where}: the match was dealt with its run's deal secret: replay it from "
+                              "its results folder, or give --deal-secret FOLDER (a folder holding its deal-secret)")
+    if commitment(secret) != log.deal_secret:
+        raise RecordFileError(f"cribsim: {where}: the deal secret given is not the one the match was dealt with "
+                              f"(the record says {log.deal_secret[:40]})")
+    return secret_seed(log.seed, secret)
+
+
+def replay_game(log: MatchLog, game_no: int, where: str, rules: Rules | None = None,
+                secret: bytes | None = None) -> Any:
     """Game ``game_no`` (0 first) of a record played again, with its events; its scores, winner
     and deals checked against the record's. The last game of a forfeited match is replayed as
-    far as it went (its ``stopped`` says why)."""
+    far as it went (its ``stopped`` says why). ``secret``: the run's deal secret, for a match
+    dealt with one."""
     if not 0 <= game_no < len(log.games):
         raise RecordFileError(f"cribsim: {where}: the match has {len(log.games)} game(s), not {game_no + 1}")
     rules = rules if rules is not None else rules_of(log, where)
     glog = log.games[game_no]
     here = f"{where}, game {game_no + 1}"
     partial = log.forfeit is not None and game_no == len(log.games) - 1 and glog.winner < 0
-    result = game_named(log.game).replay_game(rules, glog, log.seed, (log.match_key, game_no), counters_of(log), here,
-                                         partial=partial)
+    seed = deal_seed(log, secret, where)
+    result = game_named(log.game).replay_game(rules, glog, seed, (log.match_key, game_no), counters_of(log), here,
+                                              partial=partial)
     if partial:
         return result
     deals = result.deals
@@ -63,7 +82,7 @@ def replay_game(log: MatchLog, game_no: int, where: str, rules: Rules | None = N
     return result
 
 
-def replay_match(log: MatchLog, where: str) -> list[Any]:
+def replay_match(log: MatchLog, where: str, secret: bytes | None = None) -> list[Any]:
     """Every game of a record played again and checked (see :func:`replay_game`), then the match:
     its game points and winner, and that it was over exactly after its last game."""
     rules = rules_of(log, where)
@@ -74,7 +93,7 @@ def replay_match(log: MatchLog, where: str) -> list[Any]:
         if over is not None:
             raise RecordFileError(f"cribsim: {where}: the match was over after game {g}; the record has "
                                   f"{len(log.games)}")
-        r = replay_game(log, g, where, rules)
+        r = replay_game(log, g, where, rules, secret)
         results.append(r)
         if r.winner >= 0:
             _, over = game.after_game(rules, r, points, g + 1)
@@ -86,3 +105,17 @@ def replay_match(log: MatchLog, where: str) -> list[Any]:
 
 def _scores(scores: Sequence[int]) -> str:
     return "-".join(str(s) for s in scores)
+
+
+def secret_for(records: Path, given: str | None = None) -> bytes | None:
+    """The deal secret to replay the records of ``records`` (a game records file) with: the one in
+    ``given`` (a folder, ``--deal-secret``), else the one of the results folder holding the file
+    (None: there is none)."""
+    if given is not None:
+        secret = read_secret(Path(given))
+        if secret is None:
+            raise CribsimError(f"cribsim: --deal-secret: {given} holds no deal-secret")
+        return secret
+    if records.parts[-2:] == Path(GAMES_FILE).parts:
+        return read_secret(records.parent.parent)
+    return None

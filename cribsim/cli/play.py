@@ -92,7 +92,8 @@ def program(command: str, seat: int, rules: Any) -> Isolated:
     cwd = os.path.dirname(os.path.abspath(files[0])) if files else os.getcwd()
     argv = [os.path.abspath(a) if os.path.isfile(a) else a for a in argv]
     require()
-    bot = Bot(command=tuple(argv), cwd=cwd, sandboxed=sandbox_on(False))
+    own = tuple(a for a in argv if os.path.isfile(a))
+    bot = Bot(command=tuple(argv), cwd=cwd, sandboxed=sandbox_on(False), files=own)
     spec = f"program:seat{seat}"
     return Isolated(spec, {}, rules.game, (rules,), 10.0, check(spec, {}, (rules,), rules.game, bot), bot)
 

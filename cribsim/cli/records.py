@@ -15,7 +15,7 @@ from ..book import write_book
 from ..errors import CribsimError
 from ..gamelog import MatchLog, RecordFileError, check_file, read_logs, records_in
 from ..games import default_game, game_named
-from ..replay import replay_match, rules_of
+from ..replay import replay_match, rules_of, secret_for
 from ..seats import seat_names
 from .args import load_rules_arg
 
@@ -38,6 +38,8 @@ def add_commands(sub: Any) -> None:
     r.add_argument("--match", help="the match id, or N: the N-th listed by cribsim games (default: the first "
                                    "recorded)")
     r.add_argument("--game", type=int, help="only this game of the match (1 first)")
+    r.add_argument("--deal-secret", metavar="FOLDER", help="a folder holding the deal-secret the match was dealt "
+                                                          "with (default: the results folder of the records)")
     r.set_defaults(func=cmd_replay)
 
     d = sub.add_parser("deals", help="write a deal book of random deals (JSON lines) to standard output",
@@ -123,7 +125,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     line, log = _find(path, args.match)
     where = f"{path}, line {line}"
     rules = rules_of(log, where)
-    results = replay_match(log, where)  # every game, and the match, checked against the record
+    secret = secret_for(path, args.deal_secret) if log.deal_secret is not None else None
+    results = replay_match(log, where, secret)  # every game, and the match, checked against the record
     if args.game is not None and not 1 <= args.game <= len(log.games):
         raise CribsimError(f"cribsim replay: --game must be 1..{len(log.games)} for match {log.id}")
     names = seat_names(rules)

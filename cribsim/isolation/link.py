@@ -12,14 +12,43 @@ import subprocess
 import sys
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from .host import BOOT
+from .procs import Group
 from .protocol import MAX_LINE, decode, encode
+from .sandbox import Launch, filter_fd
 
 _now = time.monotonic
+
+# a sandboxed bot's memory is measured each time its turns add up to this many seconds (and as a
+# long turn goes on): between its turns its processes are stopped and cannot grow
+MEASURE_EVERY = 0.05
+ERRORS_KEPT = 64 * 1024  # bytes of a player's standard error kept between two takes
+
+
+class StderrBuffer:
+    """A player's standard error between two takes: the first :data:`ERRORS_KEPT` bytes, and a
+    count of those left out."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.dropped = 0
+
+    def add(self, chunk: bytes) -> None:
+        room = ERRORS_KEPT - len(self.data)
+        self.data += chunk[:max(room, 0)]
+        self.dropped += max(0, len(chunk) - max(room, 0))
+
+    def take(self) -> bytes:
+        out = bytes(self.data)
+        if self.dropped:
+            out += f"\n[cribsim: {self.dropped:,} more bytes of standard error left out]\n".encode()
+        self.data = bytearray()
+        self.dropped = 0
+        return out
 
 
 class Late(Exception):
@@ -41,14 +70,15 @@ class Stale(Garbled):
         super().__init__("it wrote a second reply to an earlier request")
 
 
-def host_argv(tied: bool = True) -> list[str]:
+def host_argv(tied: bool = True, extra: Sequence[str] = ()) -> list[str]:
     """The command that starts the Python host: this interpreter, with this process's module path
-    (cribsim's own folder first, so the host imports this very cribsim). ``tied``: the host
-    exits if this process is not its parent (false in a sandbox, whose end ends the host)."""
+    (cribsim's own folder first, so the host imports this very cribsim) and then ``extra`` (the
+    folders of the plug-in's and the variants' modules). ``tied``: the host exits if this
+    process is not its parent (false in a sandbox, whose end ends the host)."""
 
     root = str(Path(__file__).resolve().parents[2])
     paths: list[str] = []
-    for p in sys.path:
+    for p in [*sys.path, *extra]:
         p = os.getcwd() if p == "" else p
         if p not in paths:
             paths.append(p)
@@ -78,35 +108,57 @@ class Link:
     there whenever it was written, so the fault, and the match it costs, never depend on how
     the lines happened to arrive."""
 
-    def __init__(self, argv: Sequence[str] | None = None, cwd: str | None = None) -> None:
-        self.argv = list(argv) if argv is not None else None
-        self.cwd = cwd
+    def __init__(self, launcher: Callable[[], Launch] | Sequence[str] | None = None, cwd: str | None = None) -> None:
+        if launcher is None or callable(launcher):
+            self.launcher = launcher
+        else:  # a plain command (unsandboxed)
+            fixed = Launch(tuple(launcher), cwd=cwd)
+            self.launcher = lambda: fixed
         self.proc: subprocess.Popen[bytes] | None = None
+        self.group: Group | None = None
         self.buf = b""
         self.sent = 0  # the id of the last request
+        self.errors = StderrBuffer()
+        self.memory_mb = 0
+        self.checked = 0.0  # when the memory of a sandboxed bot was last measured (its turns' time)
+        self.turns = 0.0  # the time its turns took since then
 
     @property
     def alive(self) -> bool:
         return self.proc is not None
 
     def start(self) -> None:
-        argv = self.argv if self.argv is not None else host_argv()
+        launch = self.launcher() if self.launcher is not None else Launch(tuple(host_argv()))
+        fd = filter_fd(launch.seccomp)
         # a session of its own: Ctrl-C at the terminal is the run's, and killing the group takes
-        # whatever the player started
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True,
-                                     start_new_session=True, bufsize=0, cwd=self.cwd)
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.wfd, self.rfd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        # whatever the player started; its standard error is a pipe of the engine's (never the
+        # run's own), kept in a bounded buffer
+        try:
+            self.proc = subprocess.Popen(launch.command(fd), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, close_fds=True, start_new_session=True, bufsize=0,
+                                         cwd=launch.cwd, env=launch.env, pass_fds=() if fd is None else (fd,))
+        finally:
+            if fd is not None:
+                os.close(fd)
+        assert self.proc.stdin is not None and self.proc.stdout is not None and self.proc.stderr is not None
+        self.wfd, self.rfd, self.efd = self.proc.stdin.fileno(), self.proc.stdout.fileno(), self.proc.stderr.fileno()
         os.set_blocking(self.wfd, False)
+        os.set_blocking(self.efd, False)
+        self.group = Group(self.proc.pid) if launch.sandboxed else None
+        self.memory_mb = launch.memory_mb
         self.buf = b""
         self.sent = 0
+        self.turns = 0.0
         _LIVE.add(self)
 
     def request(self, msg: dict[str, Any], limit: float) -> dict[str, Any]:
         if self.proc is None:
             self.start()
-        deadline = _now() + limit
+        began = _now()
+        deadline = began + limit
         self.sent += 1
+        if self.group is not None:
+            self.group.resume()
         try:
             self._send(encode({"id": self.sent, **msg}), deadline)
             line = self._line(deadline)
@@ -115,6 +167,7 @@ class Link:
         except BaseException:  # interrupted (a watchdog, Ctrl-C): the exchange is torn, so is the process
             self.kill()
             raise
+        self._pause(_now() - began)
         try:
             reply = decode(line)
         except (ValueError, RecursionError):
@@ -130,6 +183,31 @@ class Link:
                 raise Stale()
             raise Garbled("its reply does not carry its request's id")
         return reply
+
+    def _pause(self, took: float) -> None:
+        """Its turn is over: a sandboxed bot's processes are stopped until its next request, and
+        measured once its turns since the last measure add up to :data:`MEASURE_EVERY`."""
+        self._drain_errors()
+        group = self.group
+        if group is None:
+            return
+        group.stop()
+        self.turns += took
+        if self.turns >= MEASURE_EVERY:
+            self._measure()
+
+    def _measure(self) -> None:
+        """Kill a sandboxed bot whose processes hold more memory together than its limit."""
+        group = self.group
+        self.turns = 0.0
+        if group is None or not self.memory_mb:
+            return
+        held = group.resident_mb()
+        if held > self.memory_mb:
+            processes = group.processes()
+            self.kill()
+            raise Died(f"its processes held {held:.0f} MiB together, over its memory limit of {self.memory_mb} MiB "
+                       f"({processes} process{'es' if processes != 1 else ''})")
 
     def _send(self, data: bytes, deadline: float) -> None:
         view = memoryview(data)
@@ -155,7 +233,9 @@ class Link:
     def _line(self, deadline: float) -> bytes:
         poller = select.poll()
         poller.register(self.rfd, select.POLLIN)
+        poller.register(self.efd, select.POLLIN)
         buf = self.buf
+        waited = 0.0
         while True:
             end = buf.find(b"\n")
             if end >= 0:  # anything after it is read by the next request (see the class doc)
@@ -164,11 +244,22 @@ class Link:
             if len(buf) > MAX_LINE:
                 self.kill()
                 raise Garbled(f"its reply is longer than {MAX_LINE:,} bytes")
-            left = deadline - _now()
+            now = _now()
+            left = deadline - now
             if left <= 0:
                 self.kill()
                 raise Late()
-            if not poller.poll(max(left * 1000, 1)):
+            step = min(left, MEASURE_EVERY) if self.group is not None else left
+            events = poller.poll(max(step * 1000, 1))
+            waited += _now() - now
+            if self.group is not None and waited >= MEASURE_EVERY:  # a long turn: measured as it goes
+                waited = 0.0
+                self._measure()
+            if not events:
+                continue
+            if any(fd == self.efd for fd, _ in events):
+                self._drain_errors()
+            if not any(fd == self.rfd for fd, _ in events):
                 continue
             chunk = os.read(self.rfd, 1 << 16)
             if not chunk:
@@ -176,6 +267,26 @@ class Link:
                 raise Died(self._ended())
             buf += chunk
             self.buf = buf
+
+    def _drain_errors(self) -> None:
+        """Read what the player wrote on its standard error so far (never waiting)."""
+        if self.proc is None:
+            return
+        while True:
+            try:
+                chunk = os.read(self.efd, 1 << 16)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.errors.add(chunk)
+
+    def take_errors(self) -> bytes:
+        """What the player wrote on its standard error since the last call (bounded)."""
+        self._drain_errors()
+        return self.errors.take()
 
     def _drain(self) -> None:
         """Read what a process that stopped reading left in its output (without waiting)."""
@@ -229,6 +340,8 @@ class Link:
         proc = self.proc
         if proc is None:
             return
+        if self.group is not None:
+            self.group.resume()
         try:
             proc.stdin.close()  # type: ignore[union-attr]
         except OSError:
@@ -240,11 +353,13 @@ class Link:
         self.kill()
 
     def _forget(self) -> None:
+        self._drain_errors()
         proc, self.proc = self.proc, None
         self.buf = b""
+        self.group = None
         _LIVE.discard(self)
         if proc is not None:
-            for f in (proc.stdin, proc.stdout):
+            for f in (proc.stdin, proc.stdout, proc.stderr):
                 try:
                     f.close()  # type: ignore[union-attr]
                 except OSError:
@@ -259,6 +374,8 @@ def close_all() -> None:
     """Every live player process of this process: ended (at exit, and when a run is done)."""
     links = list(_LIVE)
     for link in links:
+        if link.group is not None:
+            link.group.resume()
         if link.proc is not None:
             try:
                 link.proc.stdin.close()  # type: ignore[union-attr]

@@ -21,7 +21,7 @@ from ..game import Observation, Rules
 from ..strategy import builtins, missing_for, resolve
 from .bots import Bot, sandbox_on
 from .link import Died, Garbled, Late, Link, Stale
-from .protocol import PROTOCOL, tuples, well_formed
+from .protocol import PROTOCOL, shown, tuples, well_formed
 
 STARTUP_LIMIT = 60.0  # seconds for a host to start, import the plug-in and check it
 _SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
@@ -57,7 +57,7 @@ def who(spec: str) -> str:
 
 
 def new_link(bot: Bot) -> Link:
-    return Link(bot.argv(), bot.popen_cwd())
+    return Link(bot.launch)
 
 
 def python_bot(spec: str, trusted: bool = False) -> Bot:
@@ -77,7 +77,7 @@ def hello(link: Link, spec: str, params: dict[str, Any], rules: Sequence[Rules],
     except Late:
         raise CribsimError(f"cribsim: {who_}: loading it took over {STARTUP_LIMIT:g} s") from None
     except Died as e:
-        raise CribsimError(f"cribsim: {who_}: {e} while loading it") from None
+        raise CribsimError(f"cribsim: {who_}: {e} while loading it{last_words(link)}") from None
     except Garbled as e:
         raise CribsimError(f"cribsim: {who_}: {e} (the player protocol, see docs/protocol.md)") from None
     except OSError as e:  # the program or the interpreter could not be started
@@ -93,6 +93,14 @@ def hello(link: Link, spec: str, params: dict[str, Any], rules: Sequence[Rules],
         link.kill()
         raise CribsimError(f"cribsim: {who_}: its hello reply is not capabilities of protocol {PROTOCOL}")
     return caps
+
+
+def last_words(link: Link) -> str:
+    """The last line a player wrote on its standard error, for a message (escaped, cut short)."""
+    lines = [ln for ln in link.take_errors().decode("utf-8", "replace").splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    return f"; its last words on standard error: {shown(lines[-1], 200)}"
 
 
 def _capabilities(reply: dict[str, Any]) -> dict[str, Any] | None:
@@ -314,6 +322,11 @@ class Isolated:
             wired = self.wire[id(rules)] = (rules, rules.to_dict())
         proxy._ask({"kind": "match", "game": self.game, "rules": wired[1], "seat": seat, "params": self.params})
         return proxy
+
+    def take_errors(self) -> bytes:
+        """What this entry's player processes wrote on their standard error since the last call
+        (each seat's, bounded: :class:`~.link.StderrBuffer`)."""
+        return b"".join(link.take_errors() for _, link in sorted(self.links.items()))
 
     def close(self) -> None:
         for link in self.links.values():

@@ -118,6 +118,13 @@ def well_formed(v: Any, depth: int = 0) -> bool:
     return False
 
 
+def shown(text: str, limit: int = 200) -> str:
+    """A player's own text as data for a terminal or a message: control characters as escapes
+    (``\\x1b``), cut at ``limit`` characters."""
+    out = "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
+    return out if len(out) <= limit else out[:limit - 3] + "..."
+
+
 def _short(v: Any, limit: int = 60) -> str:
     try:
         text = without_addresses(repr(v))

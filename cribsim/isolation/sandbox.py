@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..errors import CribsimError
+from . import seccomp
 
 SCRATCH = "/tmp"  # the bot's private, writable folder (and HOME) inside the sandbox
 
@@ -70,9 +71,9 @@ def unavailable() -> str | None:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return f"bubblewrap (bwrap) is not installed: {HOW_TO_ENABLE}"
-    argv = wrap([sys.executable, "-c", "pass"], read_only=[sys.base_prefix, sys.prefix], limits=DEFAULT_LIMITS)
+    launch = wrap([sys.executable, "-c", "pass"], read_only=[sys.base_prefix, sys.prefix], limits=DEFAULT_LIMITS)
     try:
-        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+        done = run(launch, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as e:
         return f"bubblewrap cannot start a sandbox ({e}): {HOW_TO_ENABLE}"
     if done.returncode != 0:
@@ -95,6 +96,29 @@ def require() -> None:
 
 
 _NOTED: list[str] = []
+
+
+def run(launch: Launch, timeout: float) -> subprocess.CompletedProcess[bytes]:
+    """Run a launch to its end (input from /dev/null), its output captured."""
+    fd = filter_fd(launch.seccomp)
+    try:
+        return subprocess.run(launch.command(fd), stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout,
+                              env=launch.env, cwd=launch.cwd, pass_fds=() if fd is None else (fd,))
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def filter_fd(program: bytes | None) -> int | None:
+    """A pipe's read end holding ``program`` (bubblewrap reads it to the end), or None."""
+    if program is None:
+        return None
+    r, w = os.pipe()
+    try:
+        os.write(w, program)  # a few hundred bytes: within any pipe's buffer
+    finally:
+        os.close(w)
+    return r
 
 
 def _system() -> list[str]:
@@ -135,37 +159,129 @@ def _read_only(paths: Iterable[str]) -> list[str]:
     return args
 
 
-_UIDS = iter(range(1 << 30))
+def live_uids() -> set[int]:
+    """The real user ids of every process on the machine (what /proc shows)."""
+    uids: set[int] = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status", "rb") as f:
+                for line in f:
+                    if line.startswith(b"Uid:"):
+                        uids.add(int(line.split()[1]))
+                        break
+        except (OSError, ValueError, IndexError):
+            pass
+    return uids
 
 
-def _sandbox_uid() -> int:
-    """A user id of its own for each bot a root engine starts (its process limit is its own)."""
-    return 100_000 + (os.getpid() % 50_000) * 16 + next(_UIDS) % 16
+# A root engine gives each bot process a user id of its own, so that the process limit (which the
+# kernel counts per user) is that bot's alone. Each engine process draws from a window of its own
+# (by its pid) and never takes an id that any live process holds, so no bot started later can
+# meet an earlier one's processes, in this engine or another on the machine.
+UID_BASE, UID_WINDOW = 1 << 31, 1000
+_next_uid = [0]
+
+
+def sandbox_uid(live: set[int] | None = None) -> int:
+    """A fresh user id for one bot process: in this process's window, held by no live process."""
+    window = UID_BASE + (os.getpid() % (1 << 21)) * UID_WINDOW
+    live = live_uids() if live is None else live
+    for _ in range(UID_WINDOW):
+        uid = window + _next_uid[0] % UID_WINDOW
+        _next_uid[0] += 1
+        if uid not in live:
+            return uid
+    raise CribsimError(f"cribsim: no free sandbox user id: {UID_WINDOW} bots of this process still live")
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How to start one player process: ``argv`` (with :data:`SECCOMP_FD` where the sandbox's
+    system-call filter's descriptor goes), the environment it is started with, its working
+    folder outside a sandbox, and the filter (None: unsandboxed, or no filter for this
+    machine)."""
+
+    argv: tuple[str, ...]
+    env: dict[str, str] | None = None
+    cwd: str | None = None
+    seccomp: bytes | None = None
+    sandboxed: bool = False
+    memory_mb: int = 0  # the memory all its processes may hold together (0: no limit of the engine's)
+
+    def command(self, fd: int | None) -> list[str]:
+        """The argument list, the filter's descriptor ``fd`` in its place."""
+        return [str(fd) if a == SECCOMP_FD else a for a in self.argv]
+
+
+SECCOMP_FD = "{seccomp-fd}"
 
 
 def wrap(argv: Sequence[str], read_only: Iterable[str], limits: Limits, cwd: str | None = None,
-         env: dict[str, str] | None = None) -> list[str]:
-    """The command that runs ``argv`` in a sandbox showing ``read_only`` (files or folders, at
-    their own paths) and a scratch folder, starting in ``cwd`` (default the scratch folder)."""
+         env: dict[str, str] | None = None, hidden: Iterable[str] = ()) -> Launch:
+    """How to run ``argv`` in a sandbox showing ``read_only`` (files or folders, at their own
+    paths) and a scratch folder, starting in ``cwd`` (default the scratch folder); ``hidden``:
+    folders covered by an empty one wherever a bound folder holds them (a results folder).
+
+    Bubblewrap is started with an empty environment (its own process holds nothing of the
+    organiser's), the bot's with PATH, HOME, TMPDIR, LANG and ``env`` only."""
     mb = 1 << 20
     root = os.geteuid() == 0
     # as root: no user namespace (root's own would keep root's exemption from the process limit);
-    # the bot drops to a user id of its own inside instead
+    # the bot drops to a user id of its own inside, under bubblewrap's root-owned PID 1. As an
+    # ordinary user: a user namespace in which no further one can be made, and the bot itself as
+    # PID 1 (no other process in its namespace for it to read)
     spaces = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"] \
-        if root else ["--unshare-all"]
-    # the scratch folder first: folders to show under /tmp are bound on top of it
-    box = ["bwrap", *spaces, "--die-with-parent", "--new-session", *([] if root else ["--cap-drop", "ALL"]),
+        if root else ["--unshare-all", "--unshare-user", "--disable-userns", "--as-pid-1", "--cap-drop", "ALL"]
+    seccomp = filter_program()
+    box = [shutil.which("bwrap") or "bwrap", *spaces, "--die-with-parent", "--new-session",
+           *(["--seccomp", SECCOMP_FD] if seccomp is not None else []),
+           # the scratch folder first: folders to show under /tmp are bound on top of it
            "--perms", "1777", "--size", str(limits.file_mb * mb), "--tmpfs", SCRATCH,
-           *_system(), *_read_only(read_only),
+           *_system(), *_read_only(read_only), *_hide(read_only, hidden),
            "--proc", "/proc", "--dev", "/dev",
            "--clearenv", "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin",
            "--setenv", "HOME", SCRATCH, "--setenv", "TMPDIR", SCRATCH, "--setenv", "LANG", "C.UTF-8"]
     for k, v in sorted((env or {}).items()):
         box += ["--setenv", k, v]
+    if cwd:
+        box += _folder(os.path.realpath(cwd), read_only)
     box += ["--chdir", os.path.realpath(cwd) if cwd else SCRATCH]
-    uid = _sandbox_uid()
-    drop = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
-            "--bounding-set=-all"] if root else []
+    drop: list[str] = []
+    if root:
+        uid = sandbox_uid()
+        drop = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
+                "--bounding-set=-all", "--"]
     limit = ["prlimit", f"--as={limits.memory_mb * mb}", f"--nproc={limits.processes}",
              f"--fsize={limits.file_mb * mb}", "--core=0", "--"]
-    return [*box, *limit, *drop, *argv]
+    return Launch((*box, "--", *limit, *drop, *argv), env={}, seccomp=seccomp, sandboxed=True,
+                  memory_mb=limits.memory_mb)
+
+
+def filter_program() -> bytes | None:
+    """The system-call filter for this machine (None: none for its architecture)."""
+    return seccomp.program()
+
+
+def _folder(path: str, shown: Iterable[str]) -> list[str]:
+    """Make ``path`` (a working folder) where no folder shown holds it: empty, with traversable
+    parents."""
+    real = [os.path.realpath(p) for p in shown if p]
+    if any(path == r or path.startswith(r.rstrip("/") + "/") for r in real if os.path.isdir(r)):
+        return []
+    args: list[str] = []
+    parts = path.split("/")[1:]
+    for i in range(len(parts)):
+        args += ["--perms", "0755", "--dir", "/" + "/".join(parts[:i + 1])]
+    return args
+
+
+def _hide(shown: Iterable[str], hidden: Iterable[str]) -> list[str]:
+    """An empty, read-only folder over each of ``hidden`` that lies inside a folder shown."""
+    real = {os.path.realpath(p) for p in shown if p and os.path.isdir(p)}
+    args: list[str] = []
+    for h in sorted({os.path.realpath(h) for h in hidden if h}):
+        if any(h == r or h.startswith(r.rstrip("/") + "/") for r in real):
+            args += ["--tmpfs", h, "--remount-ro", h]
+    return args

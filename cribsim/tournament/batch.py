@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..book import opening
@@ -56,7 +56,7 @@ def _factories(ctx: dict[str, Any]) -> list[Callable[[Any], Any]]:
         for i, e in enumerate(ctx["lineup"]):
             if e.isolated(game):
                 caps = plugins[i] if i < len(plugins) else None
-                bot = e.bot(ctx["base"], ctx["limits"], ctx["extra"])
+                bot = e.bot(ctx["base"], ctx["limits"], ctx["extra"], ctx.get("hidden", ()))
                 makers.append(Isolated(e.strategy, e.param_dict(), game, ctx["variants"], ctx["time_limit"], caps, bot))
             else:
                 makers.append(factory(e.strategy, e.param_dict(), rules=ctx["variants"], game=game))
@@ -248,11 +248,12 @@ def match_log(ctx: dict[str, Any], spec: MatchSpec, rec: MatchRecord, tape: Matc
     rules = ctx["variants"][spec.variant]
     lineup = ctx["lineup"]
     return MatchLog(id=spec.id, experiment=ctx["name"], variant=rules.name, game=rules.game, rules=rules_json,
-                    fingerprint=fingerprint, seed=ctx["seed"], match_key=spec.key,
+                    fingerprint=fingerprint, seed=ctx.get("schedule_seed", ctx["seed"]), match_key=spec.key,
                     entries=[lineup[e].name for e in spec.sides], strategies=[lineup[e].strategy for e in spec.sides],
                     winner=rec.winner, game_points=list(rec.game_points or ()), games=[t.log() for t in tape.games],
                     counters=[list(c) for c in counters] if counters else None,
-                    forfeit=None if rec.forfeit is None else rec.forfeit.to_json())
+                    forfeit=None if rec.forfeit is None else rec.forfeit.to_json(),
+                    deal_secret=ctx.get("commitment"))
 
 
 @dataclass
@@ -270,6 +271,7 @@ class Sealed:
     sprt: SprtUnits | None
     logs: list[MatchLog]
     info: dict[str, Any]
+    stderr: dict[int, bytes] = field(default_factory=dict)  # what each entry's bots wrote on standard error
 
     def merge(self, other: Sealed) -> Sealed:
         """Two batches as one (a salvaged batch's matches, one by one)."""
@@ -280,6 +282,8 @@ class Sealed:
         if self.sprt is not None and other.sprt is not None:
             self.sprt.merge(other.sprt)
         self.logs += other.logs
+        for entry, data in other.stderr.items():
+            self.stderr[entry] = self.stderr.get(entry, b"") + data
         self.info["seconds"] = self.info.get("seconds", 0.0) + other.info.get("seconds", 0.0)
         return self
 
@@ -314,7 +318,22 @@ def play_places(ctx: dict[str, Any], places: Sequence[int], node: str = "") -> S
     records, info = play_batch(ctx, specs)
     if node:
         info["node"] = node
-    return seal(ctx, records, info, specs)
+    sealed = seal(ctx, records, info, specs)
+    sealed.stderr = bots_errors(ctx)
+    return sealed
+
+
+def bots_errors(ctx: dict[str, Any]) -> dict[int, bytes]:
+    """What each isolated entry's player processes in this process wrote on their standard error
+    since the last batch (by entry index; entries that wrote nothing left out)."""
+    makers = _FACTORIES.get(ctx["hash"], [])
+    out = {}
+    for i, make in enumerate(makers):
+        if isinstance(make, Isolated):
+            data = make.take_errors()
+            if data:
+                out[i] = data
+    return out
 
 
 def play_batch(ctx: dict[str, Any], specs: Iterable[MatchSpec]) -> tuple[list[MatchRecord], dict[str, Any]]:

@@ -35,7 +35,7 @@ from ..game import Rules
 from ..games import builtin_names, default_name, game_named
 from ..isolation import check as check_plugin
 from ..isolation import is_plugin
-from ..isolation.bots import Bot, sandbox_on
+from ..isolation.bots import Bot, sandbox_on, shown_of
 from ..isolation.sandbox import DEFAULT_LIMITS, Limits, require
 from ..names import check_name
 from ..ruleset import (
@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
             "matches", "paired", "seed", "time_limit", "stop", "record", "deals", "start", "sweep", "sandbox",
             "max_failed"}
-ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance", "trusted", "command", "cwd"}
+ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance", "trusted", "command", "cwd", "files"}
 MAX_COMMAND = 100  # arguments of a program's command
 FORMATS = ("round_robin", "gauntlet", "pairings")
 
@@ -87,6 +87,7 @@ class Entry:
     trusted: bool = False  # a plug-in played in the engine's process (unsafe), not isolated
     command: tuple[str, ...] = ()  # a program's command line (strategy is then "program:NAME")
     cwd: str = ""  # the program's folder, as the config gives it (relative to the config's folder)
+    files: tuple[str, ...] = ()  # what the program may read, relative to cwd (default: its command's files)
 
     def param_dict(self) -> dict[str, Any]:
         return dict(self.params)
@@ -99,12 +100,15 @@ class Entry:
         """Whether it is a bot the run must not trust: not a built-in, not marked trusted."""
         return is_plugin(self.strategy, game) and not self.trusted
 
-    def bot(self, base: str, limits: Limits = DEFAULT_LIMITS, extra: tuple[str, ...] = ()) -> Bot:
-        """How to start its process (``base``: the config's folder, for a relative ``cwd``)."""
+    def bot(self, base: str, limits: Limits = DEFAULT_LIMITS, extra: tuple[str, ...] = (),
+            hidden: tuple[str, ...] = ()) -> Bot:
+        """How to start its process (``base``: the config's folder, for a relative ``cwd``;
+        ``hidden``: folders never shown, the results folder)."""
         if self.command:
             cwd = os.path.abspath(os.path.join(base or ".", self.cwd or "."))
-            return Bot(command=self.command, cwd=cwd, sandboxed=sandbox_on(self.trusted), limits=limits)
-        return Bot(spec=self.strategy, sandboxed=sandbox_on(self.trusted), limits=limits, extra=extra)
+            return Bot(command=self.command, cwd=cwd, sandboxed=sandbox_on(self.trusted), limits=limits,
+                       files=program_files(self.command, cwd, self.files), hidden=hidden)
+        return Bot(spec=self.strategy, sandboxed=sandbox_on(self.trusted), limits=limits, extra=extra, hidden=hidden)
 
     def to_dict(self) -> dict[str, Any]:
         """As JSON; a perfect counter's model and an untrusted entry's flag are left out, so older
@@ -116,6 +120,8 @@ class Entry:
             del d["trusted"]
         if not self.command:
             del d["command"], d["cwd"]
+        if not self.files:
+            del d["files"]
         return d
 
 
@@ -275,7 +281,7 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
         variants, sweeps = _sweep_points(source, bases, variants, parse_sweeps(source, data["sweep"]), match, game)
 
     limits = _limits(source, data.get("sandbox"))
-    entries = _lineup(source, data.get("lineup"), game, variants, plugin_dir, limits)
+    entries = _lineup(source, data.get("lineup"), game, variants, plugin_dir, limits, _private(source, bases))
     lineup, plugins = [e for e, _ in entries], entries
     fmt = data.get("format", "round_robin")
     if not isinstance(fmt, str) or fmt not in FORMATS:
@@ -480,6 +486,49 @@ def _limits(source: str, spec: Any) -> Limits:
     return Limits(**d)
 
 
+def _private(source: str, bases: Any) -> list[str]:
+    """What no bot may see: the config and the rules files it names."""
+    out = [os.path.abspath(source)]
+    for v in bases if isinstance(bases, list) else []:
+        path = find_rules_file(v, relative_to=source) if isinstance(v, str) else None
+        if path is not None:
+            out.append(os.path.abspath(path))
+    return out
+
+
+def program_files(command: Sequence[str], cwd: str, files: Sequence[str] = ()) -> tuple[str, ...]:
+    """What a program is shown of the machine's files (absolute paths): ``files`` (relative to
+    its folder ``cwd``), else its program: the first word of its command that names a file
+    there (``./mybot``, or the script of ``[node, mybot.js]``), the system's programs (``node``,
+    ``/usr/bin/python3``) being shown to every bot anyway."""
+    if not files:
+        own = [w for w in command if os.path.isfile(os.path.join(cwd, w)) and not _system_path(os.path.join(cwd, w))]
+        files = own[:1]
+    out: list[str] = []
+    for f in files:
+        path = os.path.abspath(os.path.join(cwd, f))
+        if path not in out:
+            out.append(path)
+    return tuple(out)
+
+
+def _system_path(path: str) -> bool:
+    real = os.path.realpath(path)
+    return any(real == top or real.startswith(top + "/") for top in ("/usr", "/bin", "/sbin", "/lib", "/lib64"))
+
+
+def _files(source: str, key: str, e: dict[str, Any]) -> tuple[str, ...]:
+    """A program entry's ``files``: paths relative to its folder, each a file or folder."""
+    files = e.get("files", [])
+    if isinstance(files, str):
+        files = [files]
+    if not isinstance(files, list) or len(files) > MAX_COMMAND or \
+            not all(isinstance(f, str) and f and len(f) <= 1000 and "\0" not in f for f in files):
+        raise ConfigError(source, f"{key}.files", "expected the program's own files and folders, a list of paths "
+                                                 "relative to its cwd such as [mybot, data/]")
+    return tuple(files)
+
+
 def _command(source: str, key: str, e: dict[str, Any]) -> tuple[tuple[str, ...], str]:
     """A program entry's ``command`` (a list of strings) and ``cwd`` (a folder)."""
     cmd = e["command"]
@@ -498,12 +547,15 @@ def _command(source: str, key: str, e: dict[str, Any]) -> tuple[tuple[str, ...],
 
 
 def _lineup(source: str, spec: Any, game: str, variants: Sequence[Rules] = (), base: str = "",
-            limits: Limits = DEFAULT_LIMITS) -> list[tuple[Entry, dict[str, Any] | None]]:
+            limits: Limits = DEFAULT_LIMITS, private: Sequence[str] = ()) -> list[tuple[Entry, dict[str, Any] | None]]:
+    """The lineup's entries, each checked (a bot started and asked what it can do) once every
+    entry is read and no bot would see ``private`` (the config and its rules files) or another
+    entry's files."""
     if not isinstance(spec, list) or not spec:
         raise ConfigError(source, "lineup", "expected a list of entries such as {name: ev, strategy: ev}")
     if len(spec) > MAX_ENTRIES:
         raise ConfigError(source, "lineup", f"at most {MAX_ENTRIES} entries, got {len(spec)}")
-    out = []
+    read: list[tuple[str, Entry, dict[str, Any]]] = []
     for i, e in enumerate(spec):
         key = f"lineup[{i}]"
         if isinstance(e, str):
@@ -512,8 +564,10 @@ def _lineup(source: str, spec: Any, game: str, variants: Sequence[Rules] = (), b
             raise ConfigError(source, key, "expected a mapping with a strategy")
         unknown_keys(source, f"{key}.", e, ENTRY_KEYS)
         command, cwd = _command(source, key, e) if "command" in e else ((), "")
-        if "cwd" in e and not command:
-            raise ConfigError(source, f"{key}.cwd", "is for program entries (with command)")
+        for k in ("cwd", "files"):
+            if k in e and not command:
+                raise ConfigError(source, f"{key}.{k}", "is for program entries (with command)")
+        files = _files(source, key, e)
         if command and "name" not in e:
             raise ConfigError(source, f"{key}.name", "a program entry needs a name")
         strat = f"program:{e.get('name')}" if command else e.get("strategy")
@@ -530,8 +584,8 @@ def _lineup(source: str, spec: Any, game: str, variants: Sequence[Rules] = (), b
         if trusted and not is_plugin(strat, game):
             raise ConfigError(source, f"{key}.trusted", "is for module:Class plug-ins and programs; built-in "
                                                         "strategies always play in-process")
-        entry = Entry(name, strat, tuple(sorted(params.items())), trusted=trusted, command=command, cwd=cwd)
-        caps = _check_entry(source, key, entry, params, variants, game, base, limits)
+        entry = Entry(name, strat, tuple(sorted(params.items())), trusted=trusted, command=command, cwd=cwd,
+                      files=files)
         rates = []
         for k, default in (("miss_rate", 0.0), ("vigilance", 1.0)):
             v = e.get(k, default)
@@ -540,9 +594,27 @@ def _lineup(source: str, spec: Any, game: str, variants: Sequence[Rules] = (), b
             if k in e and not game_named(game).counting_model:
                 raise ConfigError(source, f"{key}.{k}", f"{game_named(game).title} has no counting model")
             rates.append(float(v))
-        out.append((dataclasses.replace(entry, miss_rate=rates[0], vigilance=rates[1]), caps))
-    _unique(source, "lineup[{}].name", [e.name for e, _ in out], "entry")
-    return out
+        read.append((key, dataclasses.replace(entry, miss_rate=rates[0], vigilance=rates[1]), params))
+    _unique(source, "lineup[{}].name", [e.name for _, e, _ in read], "entry")
+    bots = {key: e.bot(base, limits, code_dirs(game, variants)) for key, e, _ in read if e.isolated(game)}
+    _sight(source, bots, private)
+    return [(e, _check_entry(source, key, e, params, variants, game, base, limits)) for key, e, params in read]
+
+
+def _sight(source: str, bots: dict[str, Bot], private: Sequence[str]) -> None:
+    """Refuse a sandboxed bot that would be shown ``private`` or another entry's own files."""
+    for key, bot in bots.items():
+        if not bot.sandboxed:
+            continue
+        mine = bot.own_files()
+        others = [f for k, b in bots.items() if k != key for f in b.own_files() if f not in mine]
+        for what, paths in (("the config or a rules file of the run", private), ("another bot's files", others)):
+            seen = shown_of(mine, paths)
+            if seen is not None:
+                where = f"{key}.files" if bot.is_program else f"{key}.strategy"
+                raise ConfigError(source, where, f"the bot would see {what} ({seen[1]}, in {seen[0]}): a bot is "
+                                                 "shown only its own files; give it a folder of its own (cwd) or list "
+                                                 "its files (files)")
 
 
 def _check_entry(source: str, key: str, entry: Entry, params: dict[str, Any], variants: Sequence[Rules], game: str,

@@ -20,6 +20,7 @@ from ..gzmembers import HEADER, NotGzip, Scan, members
 from ..lock import LOCK_NAME
 from ..nofollow import open_read, open_update
 from ..records import MatchRecord, RecordError, match_from_json
+from .botlogs import BOTS_DIR, log_files
 from .manifest import MANIFEST, RUN_LOG, Manifest, ManifestError
 from .recordfile import FILE, line_id
 from .recordfile import LEGACY as LEGACY
@@ -97,7 +98,8 @@ def owned_files(manifest: Manifest) -> set[str]:
         names.update(f"{p}.png" for p in FIXED_PLOTS)
         for n in manifest.variant_names:
             names.update({f"matrix_{n}.csv", f"heatmap_{n}.png"})
-    return {n for n in names if _plain_name(n) or n == GAMES_FILE}
+    logs = set(log_files([e.name for e in manifest.lineup]))  # what bots wrote on standard error
+    return {n for n in names if _plain_name(n) or n == GAMES_FILE} | {n for n in logs if _plain_name(n[5:])}
 
 
 def _plain_name(name: object) -> bool:
@@ -111,6 +113,8 @@ def foreign_files(out: str | os.PathLike[str], manifest: Manifest | None = None)
     ours.add(LOCK_NAME)
     if GAMES_FILE in ours:  # the game records' folder
         ours.add(GAMES_DIR)
+    if manifest is not None:  # the bots' standard error
+        ours.add(BOTS_DIR)
     return sorted(f.name for f in Path(out).iterdir() if f.name not in ours)
 
 
@@ -121,12 +125,12 @@ def remove_owned(out: str | os.PathLike[str], manifest: Manifest) -> None:
     names = owned_files(manifest)
     for name in sorted(names - {MANIFEST}) + [MANIFEST]:
         p = out / name
-        if name == GAMES_FILE and p.parent.is_symlink():
-            continue  # the records' folder replaced by a link: not ours to follow
+        if "/" in name and p.parent.is_symlink():
+            continue  # the records' (or the bots') folder replaced by a link: not ours to follow
         if p.is_symlink() or p.is_file():  # a link is removed, never what it points to
             p.unlink()
-            if name == GAMES_FILE:
-                with contextlib.suppress(OSError):  # the records' folder, if nothing else is in it
+            if "/" in name:
+                with contextlib.suppress(OSError):  # the records' (or the bots') folder, if nothing else is in it
                     p.parent.rmdir()
 
 

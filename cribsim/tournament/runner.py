@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import CribsimError, Interrupted, RunFailed, describe
 from ..gamelog import GAMES_FILE
 from ..games import game_named
+from ..isolation.bots import shown_of
 from ..lock import FolderLock, describe_holder, holder
 from ..nofollow import refuse_links
 from ..records import MatchRecord
@@ -95,6 +96,19 @@ def _strategy_notes(exp: Experiment) -> dict[str, dict[str, list[str]]]:
 
 # ---- the folder ----------------------------------------------------------------------------------
 
+def _out_unseen(exp: Experiment, out: Path) -> None:
+    """Refuse a results folder that a sandboxed bot's own files would show it."""
+    for e in exp.lineup:
+        if not e.isolated(exp.game):
+            continue
+        bot = e.bot(exp.plugin_dir, exp.limits, exp.code_dirs())
+        seen = shown_of(bot.own_files(), [str(out.resolve())]) if bot.sandboxed else None
+        if seen is not None:
+            raise CribsimError(f"cribsim: --out {out}: the bot {e.name!r} would see it (it is shown {seen[0]}): a bot "
+                               "is shown only its own files; put the results elsewhere, or give the bot a folder of "
+                               "its own (cwd) or list its files (files)")
+
+
 def check_out(exp: Experiment, out: Path, resume: bool, fresh: bool, locked: bool = False) -> Manifest | None:
     """Everything about the results folder that can be checked without writing: a folder (or
     nothing yet), cribsim's own or empty, not in use (unless ``locked``: we hold it), holding
@@ -103,6 +117,7 @@ def check_out(exp: Experiment, out: Path, resume: bool, fresh: bool, locked: boo
         raise CribsimError("cribsim run: --fresh discards an earlier run and --resume continues it; give one of them")
     if out.exists() and not out.is_dir():
         raise CribsimError(f"cribsim: --out {out}: not a folder (a file is there)")
+    _out_unseen(exp, out)
     for parent in out.parents:
         if parent.exists() and not parent.is_dir():
             raise CribsimError(f"cribsim: --out {out}: {parent} is a file, not a folder")
@@ -438,10 +453,11 @@ def _context(run: Run) -> dict[str, Any]:
     the deal secret."""
     ctx = worker_context(run.exp, run.manifest)
     ctx["fast"] = run.fast
+    ctx["hidden"] = (str(run.out.resolve()),)  # never shown in a sandbox, wherever a folder shown holds it
     if run.exp.untrusted() or run.secret_from is not None or run.committed is not None:
         secret = run_secret(run.out, run.secret_from, run.committed)
         ctx["seed"] = secret_seed(run.exp.seed, secret)
-        run.manifest.deal_secret = commitment(secret)
+        ctx["commitment"] = run.manifest.deal_secret = commitment(secret)
         run.manifest.files = sorted(set(run.manifest.files) | {SECRET_FILE})
     return ctx
 

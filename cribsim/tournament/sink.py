@@ -17,6 +17,7 @@ from ..gamelog import GAMES_FILE, RecordFileError, append_logs, cut_torn_member,
 from ..nofollow import open_append
 from .aggregate import Partial
 from .batch import Sealed, seal
+from .botlogs import BotLogs
 from .checkpoint import Tracker
 from .folder import Records
 from .manifest import Manifest
@@ -110,9 +111,12 @@ class Sink:
         self.path = path
         self.games: Path | None = None  # the game records (record:), appended before the results
         self.logged: set[str] = set()
+        private = manifest.deal_secret is not None  # a run with untrusted bots: its records are its owner's
         if manifest.record is not None:
-            self.games, self.logged = open_games(path.parent)
+            self.games, self.logged = open_games(path.parent, private)
         self.f: BinaryIO | None = open_append(path)
+        if private:
+            os.fchmod(self.f.fileno(), 0o600)
         self.manifest = manifest
         assert earlier.seen is not None
         self.seen = earlier.seen  # the matches on disk (with a result, or disputed)
@@ -124,11 +128,14 @@ class Sink:
         self.closed: set[Stream] = set()
         self.progress = Progress(total, earlier.accounted) if progress else None
         self.tracker = tracker  # the resume checkpoint, kept up to date
+        self.bot_logs = BotLogs(path.parent, [e.name for e in manifest.lineup])
         self.update_sprt()
 
     def add(self, batch: Sealed) -> None:
         f = self.f
         assert f is not None, "a batch added to a closed sink"
+        for entry, data in sorted(batch.stderr.items()):
+            self.bot_logs.add(entry, data)
         fresh = self._places(batch)
         if any(i is None or self.seen.has(i) for i in fresh):  # (a batch salvaged twice: written once)
             batch = self._without_seen(batch)
@@ -196,17 +203,21 @@ class Sink:
                 self.tracker.save(self.partial, time.monotonic())
 
 
-def open_games(out: Path) -> tuple[Path, set[str]]:
+def open_games(out: Path, private: bool = False) -> tuple[Path, set[str]]:
     """The game records file of a run (created if need be), with a torn last member (an
-    interrupted append) cut off, and the ids of the matches it already holds."""
+    interrupted append) cut off, and the ids of the matches it already holds. ``private``: the
+    folder and the file readable by their owner only (a run with untrusted bots)."""
     path = out / GAMES_FILE
     if path.parent.is_symlink() or path.is_symlink() or (path.parent.exists() and not path.parent.is_dir()):
         raise RunFailed(f"cribsim: run failed: {path.parent} is a link or not a folder; cribsim writes game records "
                         "only into a folder of its own")
-    path.parent.mkdir(exist_ok=True)
-    if not path.exists():
-        open_append(path, levels=1).close()
-        return path, set()
+    path.parent.mkdir(mode=0o700 if private else 0o777, exist_ok=True)
+    with open_append(path, levels=1) as f:
+        if private:
+            os.fchmod(f.fileno(), 0o600)
+            os.chmod(path.parent, 0o700)  # (not a link: checked above)
+        if not os.fstat(f.fileno()).st_size:
+            return path, set()
     try:
         if cut_torn_member(path):
             warn(f"{path}: cut an unfinished batch of game records (an interrupted write); its matches were not "

@@ -29,7 +29,7 @@ from tabulate import tabulate
 
 from cribsim.errors import CribsimError
 from cribsim.gamelog import read_logs, records_in
-from cribsim.replay import replay_match
+from cribsim.replay import replay_match, secret_for
 from cribsim.tournament.aggregate import ratio_interval
 from cribsim.tournament.analysis import csv_text, derived
 
@@ -100,12 +100,13 @@ def collect(out_dir: str | os.PathLike[str]) -> dict[str, Tally]:
     """Every recorded game of a run, by variant and table (the entries playing, in name order;
     two-player cribbage only)."""
     path = records_in(out_dir)
+    secret = secret_for(path)
     by_variant: dict[str, Tally] = {}
     for n, log in read_logs(path):
         if log.game != "cribbage" or log.rules.get("players") != 2:
             raise CribsimError(f"cribsim dealstats: {path}, line {n}: variant {log.variant!r} is not two-player "
                                "cribbage (dealer and pone)")
-        for result in replay_match(log, f"{path}, line {n}"):
+        for result in replay_match(log, f"{path}, line {n}", secret):
             if result.winner >= 0:  # a forfeited game is not a game played to its end
                 key = f"{log.variant}: {' vs '.join(sorted(log.entries))}"
                 game_tally(result, result.targets, by_variant.setdefault(key, Tally()))
