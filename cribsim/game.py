@@ -222,9 +222,9 @@ class Game(ABC, Generic[R]):
         """What ``rules`` need that strategy class ``cls`` lacks (phrases for an error)."""
         return []
 
-    def plugin_dirs(self, rules: R) -> list[str]:
-        """Folders a worker process needs on its path to rebuild ``rules`` (code of one's own the
-        rules name, such as a designer's variant module), besides the experiment's folder."""
+    def code_modules(self, rules: R) -> list[str]:
+        """The modules of code of one's own that ``rules`` name, such as a designer's variant
+        (each a file or a package folder): what a sandboxed bot's host must import to rebuild them."""
         return []
 
     def observation(self, rules: R, seat: int, side: int, side_of: tuple[int, ...] | None) -> Any:

@@ -4,6 +4,7 @@ parameters are declared with :class:`Param`, so a knob is written down once."""
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -101,3 +102,44 @@ def check_type(source: str, key: str, value: Any, kind: type, lo: float | None =
 def parse_params(source: str, params: Sequence[Param], data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     """Values of ``params`` from ``data`` (defaults for those absent), each validated."""
     return {p.name: p.parse(source, data[p.name], prefix + p.name) if p.name in data else p.default for p in params}
+
+
+def declared_params(cls: type[Any]) -> dict[str, Param]:
+    """A strategy's parameters: those it declares (``params``), else those its ``__init__``
+    takes with a whole or real number as the default (type from the default, no bounds: a tune
+    file gives them)."""
+    declared = {p.name: p for p in getattr(cls, "params", ())}
+    if declared:
+        return declared
+    try:
+        sig = inspect.signature(cls.__init__)
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: Param(p.name, type(p.default), p.default, "taken by __init__")
+            for p in sig.parameters.values()
+            if type(p.default) in (int, float) and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
+_KINDS: dict[str, type] = {"int": int, "float": float, "bool": bool, "str": str}
+
+
+def params_to_json(params: Mapping[str, Param]) -> list[dict[str, Any]]:
+    """Parameters as the player protocol's capabilities carry them (name, kind, default, lo, hi,
+    doc; choices are not carried)."""
+    return [{"name": p.name, "kind": p.kind.__name__, "lo": p.lo, "hi": p.hi, "doc": p.doc,
+             "default": p.default if p.default is None or type(p.default) in _KINDS.values() else None}
+            for p in params.values() if p.kind in _KINDS.values()]
+
+
+def params_from_json(items: Any) -> dict[str, Param]:
+    """Parameters from a player's capabilities (what :func:`params_to_json` wrote; anything else
+    is left out)."""
+    out: dict[str, Param] = {}
+    for d in items if isinstance(items, list) else []:
+        if not isinstance(d, dict) or not isinstance(d.get("name"), str) or d.get("kind") not in _KINDS:
+            continue
+        bounds = [d.get(k) if isinstance(d.get(k), (int, float)) and not isinstance(d.get(k), bool) else None
+                  for k in ("lo", "hi")]
+        out[d["name"]] = Param(d["name"], _KINDS[d["kind"]], d.get("default"), str(d.get("doc", ""))[:200],
+                               bounds[0], bounds[1])
+    return out

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -23,7 +22,8 @@ from typing import Any, cast
 from cribsim.yamlio import read_mapping
 
 from . import presets
-from .errors import ConfigError
+from .codepath import expose_named
+from .errors import ConfigError, CribsimError
 from .games import default_game, game_named
 from .names import check_name
 from .suggest import did_you_mean
@@ -204,8 +204,9 @@ def _raw_with_extends(data: dict[str, Any], source: str, seen: tuple[str, ...]) 
     if key in seen:
         raise ConfigError(source, "extends", f"'{parent}' extends itself (a cycle)")
     pdata = _raw_with_extends(read_yaml(ppath), str(ppath), seen + (key,))
-    if any(isinstance(v, str) and ":" in v for v in pdata.get("variants") or [] if isinstance(v, str)):
-        _beside(str(ppath))  # a variant of one's own (module:Class) beside the parent rules file
+    for v in pdata.get("variants") or []:
+        if isinstance(v, str) and ":" in v:
+            _beside(str(ppath), v, "variants")  # a variant of one's own (module:Class) beside the parent rules file
     child = {k: v for k, v in data.items() if k != "extends"}
     base = {k: v for k, v in pdata.items() if k != "name"}
     cmatch, pmatch = child.get("match"), base.get("match")
@@ -299,15 +300,18 @@ def rules_from_mapping(data: dict[str, Any], source: str = "<inline>", _seen: tu
     data = _raw_with_extends(data, source, _seen)
     name = data.get("game", game)
     if isinstance(name, str) and ":" in name and source.endswith((".yaml", ".yml")):
-        _beside(source)  # a game of one's own (module:attribute) beside the rules file
+        _beside(source, name)  # a game of one's own (module:attribute) beside the rules file
     chosen = game_named(name, source) if name is not None else default_game()
     return chosen.build_rules(data, source)
 
 
-def _beside(source: str) -> None:
-    folder = str(Path(source).resolve().parent)
-    if Path(folder).is_dir() and folder not in sys.path:
-        sys.path.insert(0, folder)
+def _beside(source: str, name: str, key: str = "game") -> None:
+    """Make a module of one's own beside the rules file importable: a game's or a variant's
+    (``module:attribute``), that module only (see :mod:`cribsim.codepath`)."""
+    try:
+        expose_named(name, [Path(source).resolve().parent])
+    except CribsimError as e:
+        raise ConfigError(source, key, str(e).removeprefix("cribsim: ")) from None
 
 
 def sides_key(source: str, sides: Any, players: int) -> tuple[tuple[int, ...], ...]:

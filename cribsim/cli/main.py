@@ -46,8 +46,8 @@ def build_parser() -> _Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The error boundary: whatever fails, one line on stderr and an exit code."""
-    if "" not in sys.path and os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())  # strategies named module:Class from the working directory
+    # (no folder is put on the module path: a module:Class named anywhere is found beside its config
+    # or in the working directory by cribsim.codepath, which makes that module alone importable)
     try:
         parser = build_parser()  # inside: a game that cannot be imported is one line too
         args = parser.parse_args(argv)

@@ -10,17 +10,22 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..codepath import expose_named, find, top_name
 from ..errors import CribsimError, IllegalMove
 from ..gamelog import GameTape, MatchLog, append_logs
 from ..games import default_game, game_named
 from ..human import HumanSeat, Quit, terminal
-from ..isolation import Isolated, PluginFault, check
+from ..isolation import Isolated, PluginFault, check, is_plugin
 from ..isolation.bots import Bot, sandbox_on
+from ..isolation.plugin import who
+from ..isolation.protocol import shown
 from ..isolation.sandbox import require
 from ..matchplay import make_strategies
 from ..ruleset import load_rules
 from ..strategy import factory
 from .args import load_rules_arg, probability_arg, seed_arg
+
+MAX_SHOWN = 40  # lines of a bot's standard error shown after a game
 
 
 def add_commands(sub: Any) -> None:
@@ -47,6 +52,9 @@ def add_commands(sub: Any) -> None:
                     help="with --human: the strategy of every other seat (default: the game's own choice)")
     pl.add_argument("--save", metavar="FILE", help="with --human: save the finished game as a game record "
                                                    "(a new .jsonl.gz file; cribsim replay FILE narrates it)")
+    pl.add_argument("--trusted", action="store_true",
+                    help="play a module:Class that --strategy or --against names in this process (unsafe: only for "
+                         "your own code); without it, such a plug-in plays in the sandbox, as in a run")
     pl.set_defaults(func=cmd_play)
 
 
@@ -61,9 +69,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CribsimError(f"cribsim play: --miss-rate: {game.title} has no counting model")
     if len(args.bot) > rules.players:
         raise CribsimError(f"cribsim play: {len(args.bot)} bots for {rules.players} seats")
-    bots = [program(cmd, i, rules) for i, cmd in enumerate(args.bot)]
-    makers: list[Any] = [b.bind(seat, rules) for seat, b in enumerate(bots)]
-    makers += [factory(args.strategy, rules=(rules,), game=rules.game) for _ in range(rules.players - len(bots))]
+    programs = [program(cmd, i, rules) for i, cmd in enumerate(args.bot)]
+    other = player(args.strategy, rules, args.trusted)
+    makers: list[Any] = [b.bind(seat, rules) for seat, b in enumerate(programs)]
+    makers += [_seat_maker(other, seat, rules) for seat in range(len(programs), rules.players)]
+    bots = programs + ([other] if isinstance(other, Isolated) else [])
     counters = [(args.miss_rate, args.vigilance)] * rules.players if args.miss_rate else None
     try:
         result = game.play_game(rules, make_strategies(makers), args.seed, (0, 0), log=True, counters=counters)
@@ -72,11 +82,37 @@ def cmd_play(args: argparse.Namespace) -> int:
     except IllegalMove as e:
         raise CribsimError(f"cribsim play: {e}") from None
     finally:
-        for b in bots:
-            b.close()
+        _close(bots)
     print(f"Rules: {rules.name} {rules.describe()}  seed {args.seed}")
     print("\n".join(game.narrate(rules, result)))
     return 0
+
+
+def player(spec: str, rules: Any, trusted: bool) -> Any:
+    """The maker of ``--strategy`` or ``--against``: a built-in, or a plug-in, sandboxed unless
+    ``trusted`` (then made importable and played here)."""
+    if not is_plugin(spec, rules.game) or ":" not in spec:
+        return factory(spec, rules=(rules,), game=rules.game)
+    if trusted:
+        expose_named(spec)
+        return factory(spec, rules=(rules,), game=rules.game)
+    require()
+    bot = Bot(spec=spec, sandboxed=sandbox_on(False), home=find(top_name(spec)) or "")
+    return Isolated(spec, {}, rules.game, (rules,), 10.0, check(spec, {}, (rules,), rules.game, bot), bot)
+
+
+def _seat_maker(make: Any, seat: int, rules: Any) -> Any:
+    return make.bind(seat, rules) if isinstance(make, Isolated) else make
+
+
+def _close(bots: list[Isolated]) -> None:
+    """End the bots' processes and show what they wrote on standard error: on cribsim's own,
+    each line escaped and named by its bot (a bot never writes there itself)."""
+    for b in bots:
+        said = b.take_errors()
+        b.close()
+        for line in said.decode("utf-8", "replace").splitlines()[-MAX_SHOWN:]:
+            print(f"{who(b.spec)}: {shown(line, 300)}", file=sys.stderr)
 
 
 def program(command: str, seat: int, rules: Any) -> Isolated:
@@ -121,11 +157,12 @@ def play_human(args: argparse.Namespace, rules: Any, game: Any) -> int:
     table = importlib.import_module(game.human)
     view = table.view(rules)
     args.against = args.against or table.OPPONENT
-    other = factory(args.against, rules=(rules,), game=rules.game)
+    other = player(args.against, rules, args.trusted)
     events: list[Any] = []
     ask, say = terminal(sys.stdin, sys.stdout)
     me = HumanSeat(view, args.human, events, ask, say)
-    makers: list[Any] = [(lambda rng: me) if seat == args.human else other for seat in range(rules.players)]
+    makers: list[Any] = [(lambda rng: me) if seat == args.human else _seat_maker(other, seat, rules)
+                         for seat in range(rules.players)]
     tape = GameTape() if save is not None else None
     print(f"Rules: {rules.name} {rules.describe()}  seed {args.seed}; you are seat {args.human}, the others "
           f"play {args.against}")
@@ -134,6 +171,8 @@ def play_human(args: argparse.Namespace, rules: Any, game: Any) -> int:
     except Quit:
         print("\nYou left the game.")
         return 0
+    finally:
+        _close([other] if isinstance(other, Isolated) else [])
     me.finish()
     print(game.narrate(rules, result)[-1])
     if save is not None and tape is not None:

@@ -27,6 +27,7 @@ from typing import Any
 from ..errors import CribsimError, without_addresses
 from ..game import Rules
 from ..games import default_name, game_named
+from ..params import declared_params, params_to_json
 from ..ruleset import rules_from_dict
 from ..strategy import capabilities, factory, resolve
 from .protocol import MAX_LINE, PROTOCOL, decode, encode, plain, tuples
@@ -102,7 +103,8 @@ class Host:
         self.makers[_key(params)] = make
         return {"kind": "capabilities", "protocol": PROTOCOL, "name": str(getattr(cls, "name", cls.__name__)),
                 "decisions": sorted(self.decisions),
-                "understands": sorted(str(u) for u in getattr(cls, "understands", ()))}
+                "understands": sorted(str(u) for u in getattr(cls, "understands", ())),
+                "parameters": params_to_json(declared_params(cls))}
 
     def match(self, msg: dict[str, Any]) -> dict[str, Any]:
         self.inst = self.obs = None

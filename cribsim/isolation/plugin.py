@@ -114,6 +114,11 @@ def _capabilities(reply: dict[str, Any]) -> dict[str, Any] | None:
     if not all(isinstance(u, str) for u in understands):
         return None
     caps: dict[str, Any] = {"name": name, "decisions": sorted(set(decisions)), "understands": sorted(set(understands))}
+    parameters = reply.get("parameters")
+    if parameters is not None:  # what it declares (for cribsim tune), if it says
+        if not isinstance(parameters, list) or len(parameters) > 1000:
+            return None
+        caps["parameters"] = parameters
     for key in ("games", "variants"):  # what it plays, if it says (absent: anything its decisions allow)
         listed = reply.get(key)
         if listed is None:

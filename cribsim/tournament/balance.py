@@ -36,6 +36,7 @@ from typing import Any, cast
 
 import yaml
 
+from ..codepath import look_in
 from ..errors import ConfigError, CribsimError
 from ..names import check_name
 from ..nofollow import open_read, open_update
@@ -44,7 +45,7 @@ from ..rng import derive
 from ..ruleset import find_rules_file, is_rules_path, read_yaml
 from . import folder as fld
 from .atomic import atomic_write
-from .config import MAX_SEED, load_experiment, plugin_path
+from .config import MAX_SEED, load_experiment
 from .runner import run_experiment
 from .stats import wilson
 from .sweep import Sweep, parse_sweep
@@ -109,7 +110,7 @@ def load_balance(path: str | Path) -> Balance:
     name = data.get("name", Path(path).stem)
     if not isinstance(name, str) or check_name(name):
         raise ConfigError(source, "name", f"not a results folder name: {name!r}"[:200])
-    plugin_path(Path(path).parent)
+    look_in(Path(path).parent)  # module:Class strategies beside the balance file (the steps' configs are elsewhere)
     rules = data.get("rules", "standard")
     if isinstance(rules, str):
         found = find_rules_file(rules, relative_to=source)

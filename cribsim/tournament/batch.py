@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .. import codepath
 from ..book import opening
 from ..errors import IllegalMove, without_addresses
 from ..game import FastLane, Rules
@@ -36,7 +37,7 @@ def make_context(exp: Experiment) -> dict[str, Any]:
             "time_limit": exp.time_limit, "hash": exp.config_hash(), "plugins": exp.plugins,
             "name": exp.name, "record": exp.record, "book": exp.book, "starts": exp.starts,
             "base": exp.plugin_dir, "limits": exp.limits,
-            "extra": exp.code_dirs(),
+            "extra": exp.code_modules(), "exposed": codepath.exposed(),
             "per_group": [groups_for(exp, v)[1] if exp.paired else 1 for v in range(len(exp.variants))],
             "rules_json": [(r.to_dict(), r.fingerprint()) for r in exp.variants] if exp.record.mode != "none" else []}
 

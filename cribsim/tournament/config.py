@@ -22,7 +22,6 @@ import hashlib
 import json
 import math
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast, overload
 
 from ..book import BookDeal, Start, read_book, read_starts
+from ..codepath import expose_named, find, top_name
 from ..errors import ConfigError, CribsimError, describe
 from ..game import Rules
 from ..games import builtin_names, default_name, game_named
@@ -88,6 +88,7 @@ class Entry:
     command: tuple[str, ...] = ()  # a program's command line (strategy is then "program:NAME")
     cwd: str = ""  # the program's folder, as the config gives it (relative to the config's folder)
     files: tuple[str, ...] = ()  # what the program may read, relative to cwd (default: its command's files)
+    home: str = ""  # a plug-in's module file or package folder, as found where the config was loaded
 
     def param_dict(self) -> dict[str, Any]:
         return dict(self.params)
@@ -108,7 +109,8 @@ class Entry:
             cwd = os.path.abspath(os.path.join(base or ".", self.cwd or "."))
             return Bot(command=self.command, cwd=cwd, sandboxed=sandbox_on(self.trusted), limits=limits,
                        files=program_files(self.command, cwd, self.files), hidden=hidden)
-        return Bot(spec=self.strategy, sandboxed=sandbox_on(self.trusted), limits=limits, extra=extra, hidden=hidden)
+        return Bot(spec=self.strategy, sandboxed=sandbox_on(self.trusted), limits=limits, extra=extra, hidden=hidden,
+                   home=self.home)
 
     def to_dict(self) -> dict[str, Any]:
         """As JSON; a perfect counter's model and an untrusted entry's flag are left out, so older
@@ -122,6 +124,7 @@ class Entry:
             del d["command"], d["cwd"]
         if not self.files:
             del d["files"]
+        del d["home"]  # where this machine found it: not part of the config
         return d
 
 
@@ -185,9 +188,10 @@ class Experiment:
     def config_hash(self) -> str:
         return hashlib.sha256(self.raw.encode()).hexdigest()[:16]
 
-    def code_dirs(self) -> tuple[str, ...]:
-        """Folders of code of one's own that the rules name (a designer's variant modules)."""
-        return code_dirs(self.game, self.variants)
+    def code_modules(self) -> tuple[str, ...]:
+        """The modules of code of one's own that the rules name (a designer's variants, a game of
+        one's own): each a file or a package folder."""
+        return code_modules(self.game, self.variants)
 
     def untrusted(self) -> bool:
         """Whether any lineup entry is an untrusted bot (the run's decks then take a secret)."""
@@ -228,22 +232,16 @@ def _name(source: str, key: str, v: Any, entry: bool = False) -> str:
     return cast("str", v)
 
 
-def code_dirs(game: str, variants: Sequence[Rules]) -> tuple[str, ...]:
-    """Folders of code of one's own that ``variants`` name, each once, in order: a worker or a
-    sandboxed bot must be able to import them."""
+def code_modules(game: str, variants: Sequence[Rules]) -> tuple[str, ...]:
+    """The modules of code of one's own that ``variants`` name (files or package folders), each
+    once, in order: a sandboxed bot's host is shown them, to rebuild the rules."""
     out: list[str] = []
+    if ":" in game:
+        home = find(top_name(game))
+        out += [home] if home else []
     for r in variants:
-        out += [d for d in game_named(game).plugin_dirs(r) if d not in out]
+        out += [d for d in game_named(game).code_modules(r) if d not in out]
     return tuple(out)
-
-
-def plugin_path(folder: str | os.PathLike[str]) -> str:
-    """Put ``folder`` (the config's) first on sys.path, so ``module:Class`` strategies beside
-    the config import (the runner gives Ray workers the same folder on PYTHONPATH)."""
-    folder = os.path.abspath(folder)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    return folder
 
 
 def load_experiment(path: str | Path, seed: int | None = None, need_matches: bool = False) -> Experiment:
@@ -255,7 +253,7 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
     data = read_yaml(path)
     source = str(path)
     unknown_keys(source, "", data, TOP_KEYS)
-    plugin_dir = plugin_path(Path(path).parent)  # plug-in strategies and games beside the config
+    plugin_dir = str(Path(path).parent.resolve())  # plug-in strategies and games beside the config
     game = data.get("game", default_name())
     if not isinstance(game, str):
         raise ConfigError(source, "game", f"expected one of {', '.join(builtin_names())}, got {_shown(game)}")
@@ -585,7 +583,7 @@ def _lineup(source: str, spec: Any, game: str, variants: Sequence[Rules] = (), b
             raise ConfigError(source, f"{key}.trusted", "is for module:Class plug-ins and programs; built-in "
                                                         "strategies always play in-process")
         entry = Entry(name, strat, tuple(sorted(params.items())), trusted=trusted, command=command, cwd=cwd,
-                      files=files)
+                      files=files, home=_home(source, key, strat, game, trusted, base))
         rates = []
         for k, default in (("miss_rate", 0.0), ("vigilance", 1.0)):
             v = e.get(k, default)
@@ -596,9 +594,24 @@ def _lineup(source: str, spec: Any, game: str, variants: Sequence[Rules] = (), b
             rates.append(float(v))
         read.append((key, dataclasses.replace(entry, miss_rate=rates[0], vigilance=rates[1]), params))
     _unique(source, "lineup[{}].name", [e.name for _, e, _ in read], "entry")
-    bots = {key: e.bot(base, limits, code_dirs(game, variants)) for key, e, _ in read if e.isolated(game)}
+    bots = {key: e.bot(base, limits, code_modules(game, variants)) for key, e, _ in read if e.isolated(game)}
     _sight(source, bots, private)
     return [(e, _check_entry(source, key, e, params, variants, game, base, limits)) for key, e, params in read]
+
+
+def _home(source: str, key: str, strategy: str, game: str, trusted: bool, base: str) -> str:
+    """A plug-in's module file or package folder (beside the config, in a folder looked in, in
+    the working directory or on the module path; "" for a built-in or a module found nowhere,
+    which its check then reports). A trusted plug-in's module is made importable here, an
+    untrusted one's never (it is shown in its sandbox)."""
+    if not is_plugin(strategy, game) or ":" not in strategy:
+        return ""
+    try:
+        if trusted:
+            return expose_named(strategy, [base] if base else []) or ""
+        return find(top_name(strategy), [base] if base else []) or ""
+    except CribsimError as e:
+        raise ConfigError(source, f"{key}.strategy", str(e).removeprefix("cribsim: ")) from None
 
 
 def _sight(source: str, bots: dict[str, Bot], private: Sequence[str]) -> None:
@@ -629,7 +642,7 @@ def _check_entry(source: str, key: str, entry: Entry, params: dict[str, Any], va
             return None
         if entry.untrusted(game):
             require()  # refused where there is no sandbox
-        bot = entry.bot(base, limits, code_dirs(game, variants))
+        bot = entry.bot(base, limits, code_modules(game, variants))
         return check_plugin(entry.strategy, params, variants, game, bot)
     except CribsimError as err:
         raise ConfigError(source, where, str(err).removeprefix("cribsim: ")) from None

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any, Literal
 
+from .. import codepath
 from ..errors import CribsimError, RunFailed, describe
 from ..records import Forfeit, MatchRecord
 from .batch import Sealed, play_places, release, seal, spec_at
@@ -104,9 +105,14 @@ def _next_size(seconds: float, n: int, target: float, remaining: int, workers: i
     return max(1, min(size, 5000, max(share, 1)))
 
 
-def _ray_batch(ctx: dict[str, Any], places: list[int]) -> Sealed:
+def _ray_batch(boxed: list[Any], places: list[int], exposed: dict[str, str]) -> Sealed:
+    """A batch on a worker: the modules of one's own the run uses made importable first (no
+    folder of theirs is on a worker's path: :mod:`cribsim.codepath`), then the context read
+    (``boxed`` holds its reference, which Ray would otherwise read before this code runs)."""
     import ray
 
+    codepath.install(exposed)
+    ctx = ray.get(boxed[0])
     return play_places(ctx, places, ray.get_runtime_context().get_node_id())
 
 
@@ -128,6 +134,7 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
     remote = ray.remote(max_retries=3, retry_exceptions=False, scheduling_strategy="SPREAD")(_ray_batch)
     single = ray.remote(max_retries=3, retry_exceptions=False)(_ray_batch)
     ctx_ref = ray.put(ctx)
+    exposed = ctx.get("exposed", {})
     limit = ctx["time_limit"]
     inflight: dict[Any, tuple[list[int], float]] = {}  # ref -> (batch's places, the time it is cancelled)
     nodes: set[str]
@@ -140,7 +147,7 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
                 batch = _take(pending, sink, size)
                 if not batch:
                     break
-                inflight[remote.remote(ctx_ref, batch)] = (
+                inflight[remote.remote([ctx_ref], batch, exposed)] = (
                     batch, time.monotonic() + 2 * batch_deadline(limit, len(batch)))
             if not inflight:
                 break
@@ -195,7 +202,7 @@ def _salvage(ray: Any, single: Any, ctx: dict[str, Any], ctx_ref: Any, batch: li
     due = batch_deadline(ctx["time_limit"], 1)
     for place in batch:
         spec = spec_at(ctx, place)
-        ref = single.remote(ctx_ref, [place])
+        ref = single.remote([ctx_ref], [place], ctx.get("exposed", {}))
         until = time.monotonic() + due
         while not ray.wait([ref], timeout=0.5)[0] and time.monotonic() < until:
             if stop is not None and stop.requested:

@@ -3,6 +3,7 @@ Ray's own messages off the terminal, and shut an embedded Ray down."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
 import logging
@@ -10,7 +11,7 @@ import os
 import socket
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +22,7 @@ TOKEN_HINT = ("set RAY_AUTH_MODE=token and the cluster's token in RAY_AUTH_TOKEN
               "RAY_AUTH_TOKEN_PATH, or ~/.ray/auth_token; `ray get-auth-token` on the head prints it)")
 
 
-def init_ray(workers: int | None, address: str | None, plugin_dirs: Sequence[str] = ()) -> tuple[int, bool]:
+def init_ray(workers: int | None, address: str | None) -> tuple[int, bool]:
     """Join a cluster (``address`` or RAY_ADDRESS) or start an embedded local Ray. Returns the
     number of workers to use and whether this process started Ray itself. Every failure is one
     CribsimError (a cluster that does not answer or wants a token fails at once, not after
@@ -38,15 +39,19 @@ def init_ray(workers: int | None, address: str | None, plugin_dirs: Sequence[str
     if not ray.is_initialized():
         try:
             if address:
-                ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+                with _neutral_folder():
+                    ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
             else:
-                # plug-in strategies: beside the config, then the working directory
-                path = os.pathsep.join(p for p in [*plugin_dirs, os.getcwd(), os.environ.get("PYTHONPATH", "")] if p)
+                # the workers' module path is cribsim's and the organiser's own (PYTHONPATH): never a
+                # config's folder, whose strangers' files could shadow a module (code of one's own
+                # comes with each batch: cribsim.codepath)
+                path = os.environ.get("PYTHONPATH", "")
                 # "local": always a fresh embedded instance, never a cluster that happens to run
                 # on this machine (plain ray.init() would join the latest one started there)
-                ray.init(address="local", num_cpus=workers or cores, include_dashboard=False,
-                         log_to_driver=False,
-                         logging_level=logging.ERROR, runtime_env={"env_vars": {"PYTHONPATH": path}})
+                with _neutral_folder():
+                    ray.init(address="local", num_cpus=workers or cores, include_dashboard=False,
+                             log_to_driver=False,
+                             logging_level=logging.ERROR, runtime_env={"env_vars": {"PYTHONPATH": path}})
         except KeyboardInterrupt:
             raise
         except Exception as e:  # Ray's own errors: one line
@@ -70,6 +75,27 @@ def init_ray(workers: int | None, address: str | None, plugin_dirs: Sequence[str
     elif not embedded and workers > cpus:
         warn(f"--workers {workers} is more than the cluster's {cpus} CPUs; at most {cpus} batches run at once")
     return workers, embedded
+
+
+@contextlib.contextmanager
+def _neutral_folder() -> Iterator[None]:
+    """Ray puts the driver's working directory on every worker's module path, and starts its
+    workers there: a stranger's ``yaml.py`` beside the config would shadow a module in every
+    worker. So Ray is started from an empty folder of its own (kept while this process lives:
+    the workers' working directory), and the working directory is given back."""
+    here = os.getcwd()
+    empty = tempfile.mkdtemp(prefix="cribsim-ray-cwd-")
+    atexit.register(_remove_empty, empty)
+    try:
+        os.chdir(empty)
+        yield
+    finally:
+        os.chdir(here)
+
+
+def _remove_empty(folder: str) -> None:
+    with contextlib.suppress(OSError):
+        os.rmdir(folder)
 
 
 def _check_reachable(address: str, timeout: float = 5.0) -> None:

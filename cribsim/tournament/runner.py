@@ -101,7 +101,7 @@ def _out_unseen(exp: Experiment, out: Path) -> None:
     for e in exp.lineup:
         if not e.isolated(exp.game):
             continue
-        bot = e.bot(exp.plugin_dir, exp.limits, exp.code_dirs())
+        bot = e.bot(exp.plugin_dir, exp.limits, exp.code_modules())
         seen = shown_of(bot.own_files(), [str(out.resolve())]) if bot.sandboxed else None
         if seen is not None:
             raise CribsimError(f"cribsim: --out {out}: the bot {e.name!r} would see it (it is shown {seen[0]}): a bot "
@@ -343,9 +343,7 @@ def _run_on_ray(run: Run, workers: int | None, address: str | None, batch_second
         keep_log = False
         embedded = False
         try:
-            plugin_dirs = [run.exp.plugin_dir] if run.exp.plugin_dir else []
-            plugin_dirs += [d for d in run.exp.code_dirs() if d not in plugin_dirs]
-            got, embedded = init_ray(workers, address, plugin_dirs)
+            got, embedded = init_ray(workers, address)
             if not embedded:  # say where it runs: RAY_ADDRESS=auto joins whichever Ray started last here
                 cluster = joined_cluster(address)
                 run.session.cluster = cluster.to_json()

@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import hashlib
-import inspect
 import io
 import json
 import math
@@ -41,22 +40,28 @@ import yaml
 
 from cribsim.ruleset import read_yaml
 
+from ..codepath import expose_named, find, look_in, top_name
 from ..errors import ConfigError, CribsimError
+from ..isolation import check as check_plugin
+from ..isolation import is_plugin
+from ..isolation.bots import Bot, sandbox_on
+from ..isolation.sandbox import require
 from ..lock import FolderLock
 from ..names import check_name
 from ..nofollow import LinkRefused, link_message, open_append, open_read, open_update, refuse_links
-from ..params import Param
+from ..params import Param, declared_params, params_from_json
+from ..ruleset import find_rules_file, load_rules
 from ..strategy import resolve
 from ..suggest import did_you_mean
 from . import folder as fld
 from .atomic import atomic_write
-from .config import MAX_SEED, load_experiment, plugin_path
+from .config import MAX_SEED, load_experiment
 from .raycluster import init_ray, shutdown
 from .runner import run_experiment
 from .stats import mean_ci, wilson
 
 TOP_KEYS = {"name", "description", "variant", "strategy", "fixed", "params", "opponent", "iterations", "matches",
-            "final_matches", "seed", "r", "time_limit"}
+            "final_matches", "seed", "r", "time_limit", "trusted"}
 PARAM_KEYS = {"start", "lo", "hi", "c"}
 FORMAT = "cribsim-tune"
 ALPHA, GAMMA = 0.602, 0.101
@@ -96,6 +101,7 @@ class Tune:
     r: float
     time_limit: float | None
     raw: str
+    trusted: bool = False  # the tuned plug-in plays in the engine's process (unsafe), not sandboxed
 
     def config_hash(self) -> str:
         return hashlib.sha256(self.raw.encode()).hexdigest()[:16]
@@ -113,20 +119,31 @@ def _number(source: str, key: str, v: Any, lo: float, hi: float, kind: type = fl
     return kind(v)
 
 
-def declared_params(cls: type[Any]) -> dict[str, Param]:
-    """A strategy's parameters: those it declares (``params``), else those its ``__init__``
-    takes with a whole or real number as the default (type from the default, no bounds: the
-    tune file gives them)."""
-    declared = {p.name: p for p in getattr(cls, "params", ())}
-    if declared:
-        return declared
+def _parameters(source: str, strategy: str, variant: str, trusted: bool) -> dict[str, Param]:
+    """The strategy's parameters. A built-in's, and a trusted plug-in's, are read from its class;
+    an untrusted plug-in is asked in its sandbox (its host reports what it declares), never
+    imported here."""
+    if trusted and is_plugin(strategy):
+        try:
+            expose_named(strategy)
+        except CribsimError as e:
+            raise ConfigError(source, "strategy", str(e).removeprefix("cribsim: ")) from None
+    if trusted or not is_plugin(strategy) or ":" not in strategy:
+        try:
+            return declared_params(resolve(strategy))
+        except CribsimError as e:
+            raise ConfigError(source, "strategy", str(e).removeprefix("cribsim: ")) from None
+    found = find_rules_file(variant, relative_to=source)
+    if found is None:
+        raise ConfigError(source, "variant", f"no rules file or preset named {variant!r}")
+    rules = load_rules(str(found))
     try:
-        sig = inspect.signature(cls.__init__)
-    except (TypeError, ValueError):
-        return {}
-    return {p.name: Param(p.name, type(p.default), p.default, "taken by __init__")
-            for p in sig.parameters.values()
-            if type(p.default) in (int, float) and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+        require()
+        bot = Bot(spec=strategy, sandboxed=sandbox_on(False), home=find(top_name(strategy)) or "")
+        caps = check_plugin(strategy, {}, (rules,), rules.game, bot)
+    except CribsimError as e:
+        raise ConfigError(source, "strategy", str(e).removeprefix("cribsim: ")) from None
+    return params_from_json(caps.get("parameters", []))
 
 
 def _tuned(source: str, spec: Param, v: Any) -> Tuned:
@@ -172,9 +189,11 @@ def load_tune(path: str | Path) -> Tune:
         if not isinstance(data.get(key), str):
             raise ConfigError(source, key, "expected a name" + (" (a rule set, e.g. standard)" if key == "variant"
                                                                  else " (a strategy, e.g. expert)"))
-    plugin_path(Path(path).parent)  # a module:Class strategy beside the tune file, as for an experiment
-    cls = resolve(data["strategy"])
-    specs = declared_params(cls)
+    look_in(Path(path).parent)  # a module:Class strategy beside the tune file, as for an experiment
+    trusted = data.get("trusted", False)
+    if not isinstance(trusted, bool):
+        raise ConfigError(source, "trusted", f"expected true or false, got {trusted!r}"[:200])
+    specs = _parameters(source, data["strategy"], data["variant"], trusted)
     params = data.get("params")
     if not isinstance(params, dict) or not params:
         raise ConfigError(source, "params", "expected a mapping of the parameters to tune")
@@ -206,7 +225,7 @@ def load_tune(path: str | Path) -> Tune:
     time_limit = None if tl is None else _number(source, "time_limit", tl, 0.01, 3600)
     raw = json.dumps({k: data[k] for k in sorted(data) if k != "description"}, sort_keys=True, default=str)
     t = Tune(name, source, data["variant"], data["strategy"], dict(fixed), tuple(tuned), dict(opp), iterations,
-             matches, final, seed, r, time_limit, raw)
+             matches, final, seed, r, time_limit, raw, trusted)
     _check_experiment(t)
     return t
 
@@ -246,7 +265,8 @@ def step_seed(t: Tune, k: int) -> int:
 
 
 def _experiment_yaml(t: Tune, label: str, values: dict[str, Any], matches: int, seed: int) -> str:
-    cand = {"name": "tuned", "strategy": t.strategy, "params": {**t.fixed, **values}}
+    cand = {"name": "tuned", "strategy": t.strategy, "params": {**t.fixed, **values},
+            **({"trusted": True} if t.trusted else {})}
     opp = {"name": "opponent", **t.opponent}
     exp: dict[str, Any] = {"name": f"{t.name}-{label}", "variants": [t.variant], "lineup": [cand, opp],
                            "matches": matches, "paired": True, "seed": seed}

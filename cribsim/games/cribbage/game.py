@@ -15,7 +15,7 @@ from cribsim.records import Column
 from . import book, engine, match, narrate, strategy
 from .native import lane
 from .rules import Rules, build_rules
-from .variants import VARIANTS, outside_folders
+from .variants import VARIANTS, outside_modules
 
 COLUMNS = (
     Column("games", "count"),
@@ -103,8 +103,8 @@ class Cribbage(Game[Rules]):
     def layouts(self, rules: Rules, games: int) -> list[tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]]:
         return [rules.program.layout(g) for g in range(games)]
 
-    def plugin_dirs(self, rules: Rules) -> list[str]:
-        return outside_folders(rules.modules)
+    def code_modules(self, rules: Rules) -> list[str]:
+        return outside_modules(rules.modules)
 
     def fast_lane(self, rules: Rules, strategies: Sequence[tuple[str, dict[str, Any]]]) -> FastLane | None:
         return lane.fast_lane(rules, strategies)

@@ -18,7 +18,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cribsim.errors import ConfigError
+from cribsim.codepath import expose_named
+from cribsim.errors import ConfigError, CribsimError
 from cribsim.params import Param
 from cribsim.ruleset import (
     MatchFormat,
@@ -297,13 +298,15 @@ def _listed(source: str, data: dict[str, Any]) -> list[str]:
     listed = data.get("variants", [])
     if not isinstance(listed, list):
         raise ConfigError(source, "variants", "expected a list of variant names")
-    if any(isinstance(v, str) and ":" in v for v in listed) and source.endswith((".yaml", ".yml")):
-        folder = Path(source).resolve().parent
-        if str(folder) not in sys.path:
-            sys.path.insert(0, str(folder))
-        for i, v in enumerate(listed):
-            if isinstance(v, str) and ":" in v:
-                _same_module(source, f"variants[{i}]", v.partition(":")[0], folder)
+    folder = Path(source).resolve().parent if source.endswith((".yaml", ".yml")) else None
+    for i, v in enumerate(listed):
+        if isinstance(v, str) and ":" in v and folder is not None:
+            _same_module(source, f"variants[{i}]", v.partition(":")[0], folder)
+        if isinstance(v, str) and ":" in v and v not in VARIANTS:
+            try:  # only that module, beside the rules file (or in the working directory), never its folder
+                expose_named(v, [folder] if folder is not None else [])
+            except CribsimError as e:
+                raise ConfigError(source, f"variants[{i}]", str(e).removeprefix("cribsim: ")) from None
     for i, v in enumerate(listed):
         variant_named(v, source, f"variants[{i}]")
     return listed

@@ -119,9 +119,9 @@ def _register(spec: str, cls: type[Variant], source: str, key: str) -> None:
     VARIANTS.update(ordered)
 
 
-def outside_folders(classes: Iterable[type[Variant]]) -> list[str]:
-    """The folders that hold the modules of variants of one's own among ``classes`` (what a
-    worker process needs on its path to import them)."""
+def outside_modules(classes: Iterable[type[Variant]]) -> list[str]:
+    """The modules of the variants of one's own among ``classes``: each top-level module's file,
+    or its package's folder."""
     out = []
     for cls in classes:
         if cls.__module__.startswith(__name__ + "."):
@@ -129,9 +129,11 @@ def outside_folders(classes: Iterable[type[Variant]]) -> list[str]:
         module = sys.modules.get(cls.__module__)
         file = getattr(module, "__file__", None)
         if file:
-            root = Path(file).resolve().parent
-            for _ in range(cls.__module__.count(".")):  # a module inside a package: the package's parent
-                root = root.parent
-            if str(root) not in out:
-                out.append(str(root))
+            home = Path(file).resolve()
+            if home.name == "__init__.py":  # the module is a package: its folder
+                home = home.parent
+            for _ in range(cls.__module__.count(".")):  # inside a package: the top package's folder
+                home = home.parent
+            if str(home) not in out:
+                out.append(str(home))
     return out
