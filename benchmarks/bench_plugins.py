@@ -91,7 +91,8 @@ def sandbox_cost(args):
     bots = {"python isolated": (spec, Bot(spec=spec, sandboxed=False)),
             "python sandboxed": (spec, Bot(spec=spec, sandboxed=True)),
             "C unsandboxed": ("program:lowcard", Bot(command=("./lowcard",), cwd=folder, sandboxed=False)),
-            "C sandboxed": ("program:lowcard", Bot(command=("./lowcard",), cwd=folder, sandboxed=True))}
+            "C sandboxed": ("program:lowcard", Bot(command=("./lowcard",), cwd=folder, sandboxed=True,
+                                                   files=(os.path.join(folder, "lowcard"),)))}
     players, startup = {}, {}
     builtin = make_strategies([factory("random")])[0]
     try:

@@ -76,8 +76,9 @@ def look_in(folder: str | os.PathLike[str]) -> None:
     """Look for named modules in ``folder`` too (after a config's own folder): the folder of a
     tune or balance file, whose steps' configs are written elsewhere."""
     folder = str(Path(folder).resolve())
-    if folder not in _FOLDERS:
-        _FOLDERS.append(folder)
+    if folder in _FOLDERS:
+        _FOLDERS.remove(folder)
+    _FOLDERS.insert(0, folder)  # the latest study's first
 
 
 def find(top: str, folders: Sequence[str | os.PathLike[str]] = ()) -> str | None:
@@ -129,6 +130,16 @@ def expose_named(spec: str, folders: Sequence[str | os.PathLike[str]] = ()) -> s
         return None if found is None else _home(found, top)
     expose(top, here)
     return here
+
+
+def forget(*tops: str) -> None:
+    """Stop exposing ``tops`` (and drop their loaded modules) and looking in other folders: for
+    a process that goes on to load another study, whose modules of those names lie elsewhere."""
+    _FOLDERS.clear()
+    for top in tops:
+        _EXPOSED.pop(top, None)
+        for name in [n for n in sys.modules if n == top or n.startswith(top + ".")]:
+            del sys.modules[name]
 
 
 def exposed() -> dict[str, str]:

@@ -16,7 +16,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
+from ..codepath import expose_named
+from ..errors import ConfigError, CribsimError
 from ..game import Game
 from ..suggest import did_you_mean
 
@@ -39,6 +40,11 @@ def game_named(name: object, source: str = "<inline>", key: str = "game") -> Gam
         return _load(name, f"{__name__}.{name}", "GAME", source, key)
     if isinstance(name, str) and _SPEC.fullmatch(name):
         module, _, attr = name.partition(":")
+        folders = [Path(source).resolve().parent] if source.endswith((".yaml", ".yml")) else []
+        try:  # only that module, beside the config or rules file or in the working directory
+            expose_named(name, folders)
+        except CribsimError as e:
+            raise ConfigError(source, key, str(e).removeprefix("cribsim: ")) from None
         return _load(name, module, attr, source, key)
     raise ConfigError(source, key, f"expected one of {', '.join(known)} (or module:attribute for a game of your own), "
                                    f"got {str(name)[:80]!r}{did_you_mean(name, known)}")

@@ -98,8 +98,13 @@ def owned_files(manifest: Manifest) -> set[str]:
         names.update(f"{p}.png" for p in FIXED_PLOTS)
         for n in manifest.variant_names:
             names.update({f"matrix_{n}.csv", f"heatmap_{n}.png"})
-    logs = set(log_files([e.name for e in manifest.lineup]))  # what bots wrote on standard error
-    return {n for n in names if _plain_name(n) or n == GAMES_FILE} | {n for n in logs if _plain_name(n[5:])}
+    return {n for n in names if _plain_name(n) or n == GAMES_FILE}
+
+
+def bot_logs(manifest: Manifest) -> set[str]:
+    """What the run's bots wrote on standard error (``bots/NAME.stderr``): cribsim's, by its
+    naming scheme, never listed in the manifest."""
+    return {n for n in log_files([e.name for e in manifest.lineup]) if _plain_name(n.split("/", 1)[1])}
 
 
 def _plain_name(name: object) -> bool:
@@ -122,7 +127,7 @@ def remove_owned(out: str | os.PathLike[str], manifest: Manifest) -> None:
     """``--fresh``: remove the files of the earlier run that its manifest lists, nothing else;
     the manifest goes last, so an interrupted removal leaves a folder that is still cribsim's."""
     out = Path(out)
-    names = owned_files(manifest)
+    names = owned_files(manifest) | bot_logs(manifest)
     for name in sorted(names - {MANIFEST}) + [MANIFEST]:
         p = out / name
         if "/" in name and p.parent.is_symlink():

@@ -268,7 +268,7 @@ def test_a_plugin_is_checked_without_importing_it_here(tmp_path):
     exp = load_experiment(cfg)
     assert mod not in sys.modules
     assert exp.plugins == (None, {"name": "random", "decisions": ["bid", "discard", "inspect", "pass_cards", "play"],
-                                  "understands": ["discard_rule", "objective"]})
+                                  "understands": ["discard_rule", "objective"], "parameters": []})
 
 
 def test_lineup_errors_still_name_the_file_and_key(tmp_path):

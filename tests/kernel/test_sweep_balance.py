@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from cribsim import codepath
 from cribsim.cli.main import main
 from cribsim.games.cribbage import variants as registry
 from tests.kernel.matchfile import match_dicts
@@ -144,7 +145,9 @@ def coin(tmp_path, monkeypatch):
     variants, params = dict(registry.VARIANTS), dict(registry.PARAMS)
     (tmp_path / "coin.py").write_text(COIN)
     monkeypatch.syspath_prepend(str(tmp_path))
+    codepath.forget("coin")  # (each test's coin.py, and balance.yaml's folder, is its own)
     yield tmp_path
+    codepath.forget("coin")
     registry.VARIANTS.clear()
     registry.VARIANTS.update(variants)
     registry.PARAMS.clear()

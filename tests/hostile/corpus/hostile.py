@@ -4,7 +4,7 @@ and, by its first argument, tries one thing a stranger's bot might:
 
   spy PATH... TOKEN   at its first decision: what it could reach (see :func:`findings`), as an
                       error reply "findings k=v ...", so the match's forfeit carries them
-  background          at hello, starts a child that computes without end; at its 8th decision it
+  background          at hello, starts a child that computes without end; at its 20th decision it
                       reports the processor time the child had while it was not its turn, and
                       the wall time that passed then (findings cpu=S wall=S)
   slow SECONDS        sleeps SECONDS at every decision (an honest but slow opponent)
@@ -141,7 +141,7 @@ def main(argv):
             decided += 1
             if mode == "spy" and decided == 1:
                 body = {"kind": "error", "message": findings(argv[2:-1], argv[-1])}
-            elif mode == "background" and decided == 8:
+            elif mode == "background" and decided == 20:
                 body = {"kind": "error", "message": f"findings cpu={cpu:.3f} wall={wall:.3f}"}
             else:
                 if mode == "slow":
