@@ -22,8 +22,9 @@ from ..strategy import builtins, missing_for, resolve
 from .bots import Bot, sandbox_on
 from .link import Died, Garbled, Late, Link, Stale
 from .protocol import PROTOCOL, shown, tuples, well_formed
+from .sandbox import DEFAULT_LIMITS
 
-STARTUP_LIMIT = 60.0  # seconds for a host to start, import the plug-in and check it
+RETIRE_AFTER = 3  # starts in a row that fail, after which an entry's bot is retired from the run
 _SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -65,7 +66,8 @@ def python_bot(spec: str, trusted: bool = False) -> Bot:
     return Bot(spec=spec, sandboxed=sandbox_on(trusted))
 
 
-def hello(link: Link, spec: str, params: dict[str, Any], rules: Sequence[Rules], game: str) -> dict[str, Any]:
+def hello(link: Link, spec: str, params: dict[str, Any], rules: Sequence[Rules], game: str,
+          limit: float = DEFAULT_LIMITS.hello_limit) -> dict[str, Any]:
     """Start the player (if it is not running) and load the plug-in: its capabilities, or a
     CribsimError with the loader's one-line message. ``spec`` is a plug-in's ``module:Class``,
     or ``program:NAME`` for a program (sent as its lineup name)."""
@@ -73,9 +75,9 @@ def hello(link: Link, spec: str, params: dict[str, Any], rules: Sequence[Rules],
            "params": params, "rules": [r.to_dict() for r in rules]}
     who_ = who(spec)
     try:
-        reply = link.request(msg, STARTUP_LIMIT)
+        reply = link.request(msg, limit)
     except Late:
-        raise CribsimError(f"cribsim: {who_}: loading it took over {STARTUP_LIMIT:g} s") from None
+        raise CribsimError(f"cribsim: {who_}: loading it took over {limit:g} s (the config's hello_limit)") from None
     except Died as e:
         raise CribsimError(f"cribsim: {who_}: {e} while loading it{last_words(link)}") from None
     except Garbled as e:
@@ -154,7 +156,8 @@ def check(spec: str, params: dict[str, Any], rules: Sequence[Rules], game: str,
             resolve(spec, game)  # the loader's message for a malformed spec (it imports nothing)
     link = new_link(bot if bot is not None else python_bot(spec))
     try:
-        caps = hello(link, spec, dict(params or {}), rules, game)
+        caps = hello(link, spec, dict(params or {}), rules, game, bot.limits.hello_limit if bot else
+                     DEFAULT_LIMITS.hello_limit)
     finally:
         link.close()
     why = refusal(spec, caps, rules, game)
@@ -186,6 +189,7 @@ class Proxy:
 
     name = "plugin"
     game = ""  # set per class by proxy_class
+    timed_by_link = True  # each decision is a request with the time limit as its deadline
     understands: frozenset[str] = frozenset()
     params = ()
 
@@ -283,6 +287,9 @@ class Isolated:
         self.cls = proxy_class(spec, game, self.caps)
         self.links: dict[int, Link] = {}
         self.started = False  # whether a player of this entry has started in this process
+        self.failed_starts = 0  # starts in a row that failed since it last started
+        self.retired = ""  # why it is retired from the run ("": it is not)
+        self.news = ""
         self.wire: dict[int, tuple[Any, dict[str, Any]]] = {}  # id(rules) -> (rules, to_dict())
 
     def __call__(self, rng: Any) -> Any:
@@ -304,19 +311,20 @@ class Isolated:
             return self._begin(seat, rules)  # (the link is dead: a fresh player)
 
     def _begin(self, seat: int, rules: Rules) -> Proxy:
+        if self.retired:
+            raise PluginFault(seat, "crash", self.retired)
         link = self.links.get(seat)
         if link is None:
             link = self.links[seat] = new_link(self.bot)
         if not link.alive:  # first use, or after a fault: a fresh player
             try:
-                caps = hello(link, self.spec, self.params, self.rules, self.game)
+                caps = hello(link, self.spec, self.params, self.rules, self.game, self.bot.limits.hello_limit)
             except CribsimError as e:
                 if not self.started:  # never started in this process: it cannot run here (the run fails)
                     raise
-                # it ran here before its fault: failing to start again is its own fault
-                raise PluginFault(seat, "crash", f"it could not be started again: {str(e).removeprefix('cribsim: ')}") \
-                    from None
-            self.started = True
+                raise self._failed_start(seat, str(e).removeprefix("cribsim: ")) from None
+            self.started, self.failed_starts = True, 0
+
             if caps != self.caps:
                 link.close()
                 raise CribsimError(f"cribsim: {who(self.spec)} says it can do {caps} here, but {self.caps} "
@@ -327,6 +335,21 @@ class Isolated:
             wired = self.wire[id(rules)] = (rules, rules.to_dict())
         proxy._ask({"kind": "match", "game": self.game, "rules": wired[1], "seat": seat, "params": self.params})
         return proxy
+
+    def _failed_start(self, seat: int, why: str) -> PluginFault:
+        """A start that failed after the bot had run here: its own fault. After
+        :data:`RETIRE_AFTER` in a row it is retired: its later matches are forfeits at once,
+        without a start that would stall the run (a hello that hangs costs its limit each time)."""
+        self.failed_starts += 1
+        if self.failed_starts >= RETIRE_AFTER:
+            self.retired = f"retired from the run: it could not be started {RETIRE_AFTER} times in a row ({why})"[:300]
+            self.news = self.retired
+        return PluginFault(seat, "crash", f"it could not be started again: {why}")
+
+    def retired_news(self) -> str:
+        """The retirement's message, once (for the run's one line about it); "" otherwise."""
+        news, self.news = self.news, ""
+        return news
 
     def take_errors(self) -> bytes:
         """What this entry's player processes wrote on their standard error since the last call

@@ -40,11 +40,13 @@ SCRATCH = "/tmp"  # the bot's private, writable folder (and HOME) inside the san
 class Limits:
     """Resource limits of one sandboxed bot (the config's ``sandbox:`` block)."""
 
-    memory_mb: int = 1024  # address space of each process
+    memory_mb: int = 1024  # the memory of all its processes together, and each one's address space
     processes: int = 64  # processes and threads of the bot, all told
     file_mb: int = 64  # the largest file it may write, and its scratch folder's size
+    hello_limit: float = 10.0  # seconds to start and answer hello (the config's hello_limit)
 
     def to_dict(self) -> dict[str, int]:
+        """The ``sandbox:`` block (the start-up's limit is a key of its own)."""
         return {"memory_mb": self.memory_mb, "processes": self.processes, "file_mb": self.file_mb}
 
 

@@ -273,6 +273,7 @@ class Sealed:
     logs: list[MatchLog]
     info: dict[str, Any]
     stderr: dict[int, bytes] = field(default_factory=dict)  # what each entry's bots wrote on standard error
+    retired: dict[int, str] = field(default_factory=dict)  # entries whose bot was retired in this batch: why
 
     def merge(self, other: Sealed) -> Sealed:
         """Two batches as one (a salvaged batch's matches, one by one)."""
@@ -285,6 +286,7 @@ class Sealed:
         self.logs += other.logs
         for entry, data in other.stderr.items():
             self.stderr[entry] = self.stderr.get(entry, b"") + data
+        self.retired.update(other.retired)
         self.info["seconds"] = self.info.get("seconds", 0.0) + other.info.get("seconds", 0.0)
         return self
 
@@ -321,6 +323,8 @@ def play_places(ctx: dict[str, Any], places: Sequence[int], node: str = "") -> S
         info["node"] = node
     sealed = seal(ctx, records, info, specs)
     sealed.stderr = bots_errors(ctx)
+    sealed.retired = {i: news for i, make in enumerate(_FACTORIES.get(ctx["hash"], []))
+                      if isinstance(make, Isolated) and (news := make.retired_news())}
     return sealed
 
 
@@ -344,7 +348,7 @@ def play_batch(ctx: dict[str, Any], specs: Iterable[MatchSpec]) -> tuple[list[Ma
     game = game_named(ctx["game"])
     before = game.allow_fast(bool(ctx.get("fast", True)))  # --no-fast: the strategies' searches too
     try:
-        with Watchdog(ctx["time_limit"]) as dog:
+        with Watchdog(ctx["time_limit"], game.decisions()) as dog:
             for spec in specs:
                 out.append(play_one(ctx, spec, dog))
     finally:

@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
             "matches", "paired", "seed", "time_limit", "stop", "record", "deals", "start", "sweep", "sandbox",
-            "max_failed"}
+            "max_failed", "hello_limit"}
 ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance", "trusted", "command", "cwd", "files"}
 MAX_COMMAND = 100  # arguments of a program's command
 FORMATS = ("round_robin", "gauntlet", "pairings")
@@ -279,6 +279,9 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
         variants, sweeps = _sweep_points(source, bases, variants, parse_sweeps(source, data["sweep"]), match, game)
 
     limits = _limits(source, data.get("sandbox"))
+    if "hello_limit" in data:  # (not in the hash: it judges a start-up, it changes no game)
+        hello = float(_num(source, "hello_limit", data["hello_limit"], MIN_TIME_LIMIT, float, MAX_TIME_LIMIT))
+        limits = dataclasses.replace(limits, hello_limit=hello)
     entries = _lineup(source, data.get("lineup"), game, variants, plugin_dir, limits, _private(source, bases))
     lineup, plugins = [e for e, _ in entries], entries
     fmt = data.get("format", "round_robin")

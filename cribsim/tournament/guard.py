@@ -1,26 +1,30 @@
-"""Fault isolation for strategies, at no cost per decision.
+"""Fault isolation for strategies in the engine's process: blame, hangs, and the time limit.
 
-Strategies are not wrapped. The batch registers each match's strategy instances with a
-:class:`Watchdog`; then
+The batch registers each match's strategy instances with a :class:`Watchdog`; then
 * an exception whose traceback passes through a method of a registered strategy is that
   strategy's fault (an exception raised only in engine code is a bug and is not hidden);
-* a SIGALRM tick, armed once per batch and firing every quarter of the time limit, walks the
-  interrupted stack: if the same strategy call frame is still running a time limit after it was
-  first seen, it raises :class:`DecisionTimeout` inside it.
-Arming a timer per decision costs 1.2 us (a setitimer pair, timed), roughly 30% of a random
-deal's time at about ten decisions a deal; a wrapper around every call measured 2-5% (noisy);
-this costs nothing measurable, at the price of enforcing the limit
-to within a quarter of it (a decision is caught between 1 and 1.25 limits)."""
+* every decision is timed by the clock a bot's decisions are timed by (the monotonic clock,
+  from the call to its answer): a decision that took longer than the time limit is charged
+  as a timeout when it returns, whatever its strategy (a built-in, a trusted plug-in), as a
+  sandboxed bot's reply after its deadline is. The decision methods of each instance are
+  wrapped when it is registered (two clock reads a decision);
+* a hang that never returns is interrupted: a SIGALRM tick, armed once per batch and firing
+  every quarter of the time limit, walks the interrupted stack: if the same strategy call
+  frame is still running a time limit after it was first seen, it raises
+  :class:`DecisionTimeout` inside it (within 1 to 1.25 limits of its start).
+Strategies that answer through the player protocol are timed by their link (its deadline),
+not wrapped (``timed_by_link``)."""
 
 from __future__ import annotations
 
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterable
 from types import FrameType
 from typing import Any, Literal, TypeVar
 
-_now = time.perf_counter
+_now = time.monotonic  # the clock a bot's deadline is kept by (cribsim.isolation.link)
 
 _S = TypeVar("_S")
 
@@ -37,12 +41,24 @@ def _owner(frame: FrameType, owners: dict[int, int]) -> int | None:
     return owners.get(id(s)) if s is not None else None
 
 
+def _timed(method: Callable[[Any], Any], seat: int, limit: float) -> Callable[[Any], Any]:
+    """``method`` charged with a timeout when a call of it returns after more than ``limit``."""
+    def decide(obs: Any) -> Any:
+        began = _now()
+        answer = method(obs)
+        if _now() - began > limit:
+            raise DecisionTimeout(seat)
+        return answer
+    return decide
+
+
 class Watchdog:
     """Context manager for one batch: register strategies with ``track``; call ``blame`` on an
     exception; hangs raise DecisionTimeout (main thread only: elsewhere hangs are not caught)."""
 
-    def __init__(self, limit: float) -> None:
+    def __init__(self, limit: float, decisions: Iterable[str] = ()) -> None:
         self.limit = limit
+        self.decisions = tuple(sorted(decisions))  # the names of the methods timed
         self.owners: dict[int, int] = {}  # id(strategy) -> seat
         self.keep: list[Any] = []  # the instances, so their ids stay theirs
         self.frame: FrameType | None = None
@@ -52,6 +68,14 @@ class Watchdog:
     def track(self, strategy: _S, seat: int) -> _S:
         self.owners[id(strategy)] = seat
         self.keep.append(strategy)
+        if not getattr(type(strategy), "timed_by_link", False):
+            for name in self.decisions:
+                method = getattr(strategy, name, None)
+                if callable(method):
+                    try:
+                        setattr(strategy, name, _timed(method, seat, self.limit))
+                    except AttributeError:  # (an instance without a __dict__: caught as a hang only)
+                        break
         return strategy
 
     def reset(self) -> None:

@@ -129,6 +129,7 @@ class Sink:
         self.progress = Progress(total, earlier.accounted) if progress else None
         self.tracker = tracker  # the resume checkpoint, kept up to date
         self.bot_logs = BotLogs(path.parent, [e.name for e in manifest.lineup])
+        self.retired: set[int] = set()
         self.update_sprt()
 
     def add(self, batch: Sealed) -> None:
@@ -136,6 +137,10 @@ class Sink:
         assert f is not None, "a batch added to a closed sink"
         for entry, data in sorted(batch.stderr.items()):
             self.bot_logs.add(entry, data)
+        for entry, why in sorted(batch.retired.items()):
+            if entry not in self.retired:  # (once, whichever worker retired it first)
+                self.retired.add(entry)
+                warn(f"bot {self.manifest.lineup[entry].name!r} is {why}; its later matches are forfeits")
         fresh = self._places(batch)
         if any(i is None or self.seen.has(i) for i in fresh):  # (a batch salvaged twice: written once)
             batch = self._without_seen(batch)
