@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from os import PathLike
 
+from .escape import terminal_text
+
 
 class CribsimError(Exception):
     """A user-facing error. ``str(err)`` is the whole one-line message."""
@@ -56,12 +58,12 @@ def without_addresses(text: str) -> str:
 
 
 def one_line(text: object, limit: int = 300) -> str:
-    """The first line of ``text``, shortened, without memory addresses: error messages from
-    elsewhere (Ray, the OS, a plug-in) must not break the one-line rule, nor make a results
+    """The first line of ``text``, shortened, without memory addresses, its control characters
+    shown as escapes (:func:`~cribsim.escape.terminal_text`): error messages from elsewhere (Ray,
+    the OS, a bot) must not break the one-line rule, act on the terminal, nor make a results
     file differ between runs."""
     lines = [ln.strip() for ln in without_addresses(str(text)).splitlines() if ln.strip()]
-    first = lines[0] if lines else ""
-    first = "".join(ch if ch.isprintable() else "?" for ch in first)
+    first = terminal_text(lines[0] if lines else "")
     return first if len(first) <= limit else first[:limit - 3] + "..."
 
 

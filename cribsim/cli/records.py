@@ -13,6 +13,7 @@ from tabulate import tabulate
 
 from ..book import write_book
 from ..errors import CribsimError
+from ..escape import terminal_text
 from ..gamelog import MatchLog, RecordFileError, check_file, read_logs, records_in
 from ..games import default_game, game_named
 from ..replay import replay_match, rules_of, secret_for
@@ -144,7 +145,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print("\n".join(narrate(rules, result, names)))
     if log.forfeit is not None:
         f = log.forfeit
-        print(f"\nForfeit ({f['kind']}) charged to {_entry(log, f)}: {f['error']}")
+        print("\n" + terminal_text(f"Forfeit ({f['kind']}) charged to {_entry(log, f)}: {f['error']}"))
     if args.game is None:
         print(f"\nMatch: {_outcome(log)}, game points {'-'.join(str(p) for p in log.game_points) or '-'}.")
     return 0

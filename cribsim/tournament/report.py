@@ -21,14 +21,16 @@ from .aggregate import SUM_ERRORS, Partial, VariantShape
 from .analysis import each_used, list_files, lock_folder, read_manifest_of
 from .atomic import atomic_write, save_figure
 from .manifest import Manifest
-from .summary import Table, csv_cells, csv_widths, fmt_cell
+from .summary import Table, csv_cells, csv_widths, shown_cell
 from .summary import tables as summary_tables
 
 
 def render(tables: Sequence[Table], fmt: str) -> str:
+    """The tables in tabulate's ``fmt``: ``github`` for summary.md, ``simple`` for the terminal (a
+    bot's strings escaped for each: :func:`~.summary.shown_cell`)."""
     parts = []
     for t in tables:
-        rows = [[fmt_cell(c) for c in r] for r in t.rows]
+        rows = [[shown_cell(c, fmt) for c in r] for r in t.rows]
         headers = t.headers
         if t.transpose and rows:
             headers = [""] + [r[0] for r in rows]

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..escape import Foreign, csv_text, markdown_text, terminal_text
 from ..records import Column, MatchRecord
 from . import stats
 from .aggregate import ColumnSums, Partial, halves_of_first
@@ -25,7 +26,8 @@ class Table:
     name: str  # file stem
     title: str
     headers: list[str]
-    rows: list[list[Any]] = field(default_factory=list)  # cells: str, int, float, or (value, lo, hi)
+    # cells: str, int, float, (value, lo, hi), or a bot's string (Foreign: escaped where it is shown)
+    rows: list[list[Any]] = field(default_factory=list)
     transpose: bool = False  # shown with one column per row (wide tables), CSV unchanged
     plot: tuple[str, ...] = ()  # headers of the columns to plot (the variants table)
 
@@ -264,11 +266,12 @@ def _skill_gap(names: list[str], present: list[int], idx: dict[int, int], bt: di
 
 
 def _forfeit_rows(manifest: Manifest, partial: Partial) -> list[list[Any]]:
-    """Every forfeit in the canonical order, then every failed match."""
+    """Every forfeit in the canonical order, then every failed match. The message is a bot's
+    (its error reply, its exception): Foreign, escaped where it is shown."""
     rows = sorted(partial.forfeits, key=lambda f: (f.failed, f.key))
     names, variants = manifest.entry_names, manifest.variant_names
     return [[variants[f.key[0]], f.match, names[f.entry] if f.entry is not None and not f.failed else "-", f.kind,
-             f.error] for f in rows]
+             Foreign(f.error)] for f in rows]
 
 
 def _matrix(variant: str, names: list[str], present: list[int],
@@ -310,6 +313,14 @@ def _sprt_table(manifest: Manifest, names: list[str], streams: list[dict[str, An
 
 # ---- formatting -------------------------------------------------------------------------------
 
+def shown_cell(c: Any, fmt: str) -> str:
+    """A cell as a table in tabulate's ``fmt`` shows it: a bot's string escaped for Markdown
+    (``github``) or for the terminal (any other), any other cell as :func:`fmt_cell` writes it."""
+    if isinstance(c, Foreign):
+        return markdown_text(c) if fmt == "github" else terminal_text(c)
+    return fmt_cell(c)
+
+
 def fmt_cell(c: Any) -> str:
     if isinstance(c, tuple):
         if len(c) == 4:  # rate, lo, hi, n
@@ -346,6 +357,8 @@ def csv_cells(headers: Sequence[str], row: Sequence[Any],
 
 
 def _num(x: Any) -> Any:
+    if isinstance(x, Foreign):  # a bot's string: never a formula to a spreadsheet
+        return csv_text(x)
     if isinstance(x, float):
         return "" if math.isnan(x) else f"{x:.6f}"
     return x
