@@ -316,11 +316,12 @@ def _settle(matches: list[MatchRecord], recs: Records) -> MatchRecord | None:
 
 def _numbered(path: Path, recs: Records) -> Iterator[tuple[int, bytes]]:
     """(line number, line) of every whole batch from ``recs.good_end`` on (numbered after
-    ``recs.lines``), the damaged ones skipped and counted."""
+    ``recs.lines``), the damaged ones skipped and counted; a line past the limit stands as
+    ``LONG_LINE``, an unreadable line (it costs itself, not its batch nor the batches after)."""
     scan = Scan()
     no = recs.lines
     try:
-        for _, lines in members(path, scan, resync=True, max_line=MAX_LINE, start=recs.good_end):
+        for _, lines in members(path, scan, resync=True, max_line=MAX_LINE, start=recs.good_end, skip_long=True):
             for line in lines:
                 no += 1
                 yield no, line
