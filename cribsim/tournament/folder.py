@@ -245,7 +245,7 @@ def read_records(path: str | os.PathLike[str], schedule: Schedule,
 def _use(recs: Records, used: Seen, match: MatchRecord, place: int | None,
          each: Callable[[MatchRecord], None] | None) -> None:
     if place is None or not used.add(place):
-        recs.repeats += 1  # (written twice, but not as cribsim writes a line: the first pass missed it)
+        recs.repeats += 1  # (never: the first pass finds every id written twice, however it is spelled)
         return
     if match.failed:
         recs.failed += 1
@@ -277,19 +277,33 @@ def count_results(path: str | os.PathLike[str], schedule: Schedule) -> int:
 
 
 def _written_again(path: Path, seen: Seen, start: int = 0) -> set[str]:
-    """The ids of the schedule that start more than one line from the offset ``start`` on (read
-    from the start of each line, as cribsim writes them)."""
+    """The ids of the schedule that more than one line names from the offset ``start`` on (see
+    :func:`_named_id`)."""
     again: set[str] = set()
     scratch = Records()
     scratch.good_end = start
     for _, line in _numbered(path, scratch):
-        match_id = line_id(line)
+        match_id = _named_id(line)
         if match_id is None:
             continue
         i = seen.index(match_id)
         if i is not None and not seen.add(i):
             again.add(match_id)
     return again
+
+
+def _named_id(line: bytes) -> str | None:
+    """The id a line names: read from its start as cribsim writes it, else (a line written
+    otherwise: other spacing, key order or escapes) parsed, so that a second record of a match
+    is found however it is spelled. None: not a record."""
+    match_id = line_id(line)
+    if match_id is not None:
+        return match_id
+    try:
+        rec = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return rec["id"] if isinstance(rec, dict) and isinstance(rec.get("id"), str) else None
 
 
 def _settle(matches: list[MatchRecord], recs: Records) -> MatchRecord | None:
@@ -343,6 +357,8 @@ def _parse(path: Path, no: int, line: bytes) -> MatchRecord | None:
         return None
     if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
         return None
+    if line_id(line) not in (None, rec["id"]):
+        return None  # two ids (its start names one, a later "id" another): the first pass read the first
     try:
         return match_from_json(rec)
     except RecordError as e:
