@@ -23,13 +23,14 @@ from ..records import MatchRecord, RecordError, match_from_json
 from .manifest import MANIFEST, RUN_LOG, Manifest, ManifestError
 from .recordfile import FILE, line_id
 from .recordfile import LEGACY as LEGACY
+from .resumekey import KEY_FILE
 from .schedule import Schedule, Seen
 
 RECORDS = FILE
 SUMMARY = "summary.md"
 CHECKPOINT = "resume.ckpt"  # a resumed run's head start (tournament.checkpoint)
 SCRATCH = ("manifest.tmp", "matches.tmp", "run.tmp", "resume.ckpt.tmp")  # written then renamed into place
-UNLISTED = (*SCRATCH, CHECKPOINT)  # cribsim's, but never in a manifest's list of files
+UNLISTED = (*SCRATCH, CHECKPOINT, KEY_FILE)  # cribsim's, but never in a manifest's list of files
 BASE_FILES = (MANIFEST, RECORDS, SUMMARY, RUN_LOG)
 FIXED_TABLES = ("entries", "variants", "paired", "sprt", "forfeits")
 FIXED_PLOTS = ("winrates", "variants")
@@ -89,7 +90,7 @@ def owned_files(manifest: Manifest) -> set[str]:
     """File names (in the folder) that cribsim wrote for this manifest's run: the ones it lists,
     else those cribsim's naming scheme gives (older manifests). Only plain names are kept."""
     # (the run log only when the manifest lists it)
-    names = {MANIFEST, RECORDS, LEGACY, SUMMARY, CHECKPOINT} | set(SCRATCH)
+    names = {MANIFEST, RECORDS, LEGACY, SUMMARY, CHECKPOINT, KEY_FILE} | set(SCRATCH)
     if manifest.files:
         names.update(manifest.files)
     else:
