@@ -32,9 +32,9 @@ class NotGzip(ValueError):
 class Scan:
     """What reading a file of members found: the end of its last whole member (``end``),
     whether a member is unfinished at the end (``torn``, starting at ``torn_at``), and the
-    offsets where damage starts
-    (``damaged``: a member that does not decompress or holds a line past the limit; with
-    ``resync`` the reading goes on at the next member)."""
+    offsets where damage starts (``damaged``: a member that does not decompress, or holds a
+    line past the limit unless such lines are skipped; with ``resync`` the reading goes on at
+    the next member)."""
 
     end: int = 0
     torn: bool = False
