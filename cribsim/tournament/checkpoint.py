@@ -102,9 +102,9 @@ def load(out: Path, manifest: Manifest, schedule: Schedule, key: bytes) -> Check
     """The folder's checkpoint if it is signed with ``key``, is one of this run's schedule, reads
     whole and agrees with itself (its digest is checked by the caller); Refused otherwise. A
     results folder may come from someone else: only a regular file is read, within sizes the
-    schedule allows (no pipe to block on, no small file that decompresses into gigabytes),
-    nothing in it is parsed before its signature is checked, and counts that contradict each
-    other or name what the run has not are refused."""
+    schedule allows (no pipe to block on, no small file that decompresses into gigabytes), its
+    JSON is parsed only once its signature checks, and counts that contradict each other or
+    name what the run has not are refused."""
     try:
         head, _, body = _read_capped(out / NAME, schedule).partition(b"\n")
         said = json.loads(head)

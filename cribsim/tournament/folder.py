@@ -135,7 +135,8 @@ class Records:
     """What reading ``matches.jsonl.gz`` found, counted, never silently dropped (the records
     themselves go to the reader's callback, or, from :func:`scan_records`, to ``records``):
 
-    - ``unreadable``: lines that could not be read (JSON that is not a record);
+    - ``unreadable``: lines that could not be read (JSON that is not a record, or a line past the
+      limit: it costs itself, not its batch);
     - ``damaged``: batches (gzip members) that do not decompress, skipped to the next one;
     - ``foreign``: records of no match of the run's schedule (an id it does not have, or sides
       other than its id stands for);
