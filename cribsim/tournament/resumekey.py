@@ -7,8 +7,9 @@ its owner can read (mode 0600, never through a link), and every checkpoint carri
 HMAC-SHA256 of its contents under that key (:mod:`.checkpoint`). Someone who can write into the
 folder but is not its owner can neither read the key nor put one of their own in its place: a
 key file that is not a regular file of one name, owned by the user running cribsim and closed to
-everyone else, holding 64 hex digits, is not trusted. cribsim never replaces or removes such a
-file (it may not have written it): the run keeps no checkpoint until it is removed.
+everyone else, holding 64 hex digits, is not trusted. A run or a resume never replaces or
+removes such a file (it may not have written it; ``--fresh`` removes it with the run's other
+files): the run keeps no checkpoint until it is removed.
 
 Why not the deal secret (``deal-secret``): only runs with untrusted bots have one, and
 ``--deal-secret FOLDER`` copies it from folder to folder; a key of its own is one per folder."""
