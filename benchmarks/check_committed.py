@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-UNTRACKED = ("matches.jsonl", "matches.jsonl.gz", "run.json", "resume.ckpt", ".cribsim.lock")
+UNTRACKED = ("matches.jsonl", "matches.jsonl.gz", "run.json", "resume.ckpt", "resume.key", ".cribsim.lock")
 
 
 def kept(name: str) -> list[str]:

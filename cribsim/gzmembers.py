@@ -19,6 +19,9 @@ CHUNK = 1 << 16  # bytes read (and at most decompressed) at a time
 # How cribsim's members begin (gzip.compress with mtime=0: ID1 ID2, deflate, no flags, mtime 0):
 # after damage, reading resumes at the next such header.
 HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00"
+# What stands for a line longer than the limit when such lines are skipped (not JSON, so a reader
+# of records counts it as an unreadable line; its bytes are never held).
+LONG_LINE = b"\x00(a line longer than the limit)"
 
 
 class NotGzip(ValueError):
@@ -29,9 +32,9 @@ class NotGzip(ValueError):
 class Scan:
     """What reading a file of members found: the end of its last whole member (``end``),
     whether a member is unfinished at the end (``torn``, starting at ``torn_at``), and the
-    offsets where damage starts
-    (``damaged``: a member that does not decompress or holds a line past the limit; with
-    ``resync`` the reading goes on at the next member)."""
+    offsets where damage starts (``damaged``: a member that does not decompress, or holds a
+    line past the limit unless such lines are skipped; with ``resync`` the reading goes on at
+    the next member)."""
 
     end: int = 0
     torn: bool = False
@@ -44,17 +47,20 @@ class Scan:
 
 
 def members(path: Path, scan: Scan, levels: int = 0, resync: bool = False,
-            max_line: int = 50_000_000, start: int = 0) -> Iterator[tuple[int, list[bytes]]]:
+            max_line: int = 50_000_000, start: int = 0, skip_long: bool = False) -> Iterator[tuple[int, list[bytes]]]:
     """(offset, lines) for every whole member of ``path`` from the offset ``start`` (a member's
     start, or the end of the file): its offset in the file and its lines that are not blank. A
     member that does not decompress ends the reading (or, with ``resync``, is skipped up to the
-    next member's header); an unfinished last member is not yielded (``scan.torn``)."""
+    next member's header); an unfinished last member is not yielded (``scan.torn``). A line
+    longer than ``max_line`` is damage too, or, with ``skip_long``, stands in its member's lines
+    as :data:`LONG_LINE` (its bytes held up to the limit, then dropped as they come) and the
+    member reads on: it costs that line, not its member nor the lines after it in the member."""
     with open_read(path, levels) as f:
         f.seek(start)
         data = f.read(CHUNK)
         if data and data[:2] != b"\x1f\x8b":
             raise NotGzip(f"{path}: not a gzip file")
-        reader = _Reader(scan, max_line)
+        reader = _Reader(scan, max_line, skip_long)
         pos = reader.start = scan.end = start
         damaged_to_end = False
         while data:
@@ -73,13 +79,15 @@ def members(path: Path, scan: Scan, levels: int = 0, resync: bool = False,
 
 
 class _Reader:
-    """Decompresses members as chunks arrive, holding the current member's lines."""
+    """Decompresses members as chunks arrive, holding the current member's lines (the line being
+    read grows in a bytearray: a long line costs its length, not its length squared)."""
 
-    def __init__(self, scan: Scan, max_line: int) -> None:
-        self.scan, self.max_line = scan, max_line
+    def __init__(self, scan: Scan, max_line: int, skip_long: bool = False) -> None:
+        self.scan, self.max_line, self.skip_long = scan, max_line, skip_long
         self.d = zlib.decompressobj(wbits=31)
         self.start = 0  # the current member's offset
-        self.buf = b""
+        self.buf = bytearray()  # the line being read
+        self.long = False  # it passed max_line (skip_long): its bytes are dropped up to its end
         self.lines: list[bytes] = []
         self.lost = False  # the current member is damaged
 
@@ -90,17 +98,12 @@ class _Reader:
             except zlib.error:
                 self._damage()
                 return
-            self.buf += out
-            if b"\n" in out:
-                *whole, self.buf = self.buf.split(b"\n")
-                self.lines.extend(x for x in whole if x.strip())
-            if len(self.buf) > self.max_line:
+            if not self._take(out):
                 self._damage()
                 return
             if self.d.eof:  # a member ended: the next starts in its unused data
                 rest = self.d.unused_data
-                if self.buf.strip():
-                    self.lines.append(self.buf)
+                self._end_line()
                 yield self.start, self.lines
                 self.start = self.scan.end = pos - len(rest)
                 self._next()
@@ -110,9 +113,44 @@ class _Reader:
             else:
                 data = b""
 
+    def _take(self, out: bytes) -> bool:
+        """Add decompressed bytes to the member's lines (False: a line too long, and not skipped)."""
+        *whole, rest = out.split(b"\n")
+        if whole:
+            first, *middle = whole
+            if not self._grow(first):
+                return False
+            self._end_line()
+            for line in middle:
+                if len(line) > self.max_line:
+                    if not self.skip_long:
+                        return False
+                    self.lines.append(LONG_LINE)
+                elif line.strip():
+                    self.lines.append(line)
+        return self._grow(rest)
+
+    def _grow(self, piece: bytes) -> bool:
+        if self.long:
+            return True
+        self.buf += piece
+        if len(self.buf) <= self.max_line:
+            return True
+        if not self.skip_long:
+            return False
+        self.long, self.buf = True, bytearray()
+        return True
+
+    def _end_line(self) -> None:
+        if self.long:
+            self.lines.append(LONG_LINE)
+        elif self.buf.strip():
+            self.lines.append(bytes(self.buf))
+        self.buf, self.long = bytearray(), False
+
     def _next(self) -> None:
         self.d = zlib.decompressobj(wbits=31)
-        self.buf, self.lines = b"", []
+        self.buf, self.long, self.lines = bytearray(), False, []
 
     def _damage(self) -> None:
         self.scan.damaged.append(self.start)

@@ -6,12 +6,16 @@ them from ``matches.jsonl.gz`` costs about 145 us a match (14 minutes for 5.8 mi
 10^8). ``resume.ckpt`` (gzip'd JSON, written whole or not at all) holds that reading's outcome up
 to a batch boundary: the counts of :class:`~.folder.Records`, its two bitmaps, and the exact
 sums of the results (:class:`~.aggregate.Partial`, failed matches left out as a resumed run
-plays them again), with the BLAKE2b digest of the file's bytes up to there. The run writes it
-when a session ends and every few minutes while it plays; a resume writes it after its reading.
-A resume whose file does not start with those exact bytes (an edited, cut or foreign file), or
-whose checkpoint is damaged or of another schedule, reads the whole file, as before; so does one
-that meets a record of a match the checkpoint already has a result of. Runs with a sequential
-test (``stop:``, small by design) have none."""
+plays them again), with the BLAKE2b digest of the file's bytes up to there, all signed with
+the folder's key (an HMAC: :mod:`.resumekey`), since the tables are made from its sums. The run
+writes it when a session ends and every few minutes while it plays; a resume writes it after
+its reading. A resume whose checkpoint is not signed with the folder's key (forged, from
+another folder, an older cribsim's, or its key missing or not the owner's), is damaged or of
+another schedule reads the whole file, and says so (:func:`start_from`); so, without a word
+(the whole reading reports what it finds), does one whose file does not start with the bytes
+it read (an edited, cut or foreign file), and one that meets a record of a match the
+checkpoint already has a result of. Runs with a sequential test (``stop:``, small by design)
+have none."""
 
 from __future__ import annotations
 
@@ -29,14 +33,15 @@ from pathlib import Path
 from typing import Any
 
 from ..nofollow import open_fd, open_read
+from . import resumekey
 from .aggregate import ColumnSums, Exact, ForfeitRow, PairedSums, Partial, VariantShape, VariantSums
 from .atomic import atomic_write_bytes
-from .folder import CHECKPOINT, Records
+from .folder import CHECKPOINT, Records, schedule_of
 from .manifest import Manifest
 from .schedule import Schedule, Seen
 
 NAME = CHECKPOINT
-FORMAT = "cribsim-resume-1"
+FORMAT = "cribsim-resume-2"  # (1: unsigned, before issue 38)
 CHUNK = 1 << 20
 
 
@@ -74,41 +79,101 @@ def _schedule_key(manifest: Manifest) -> str:
                                       sort_keys=True).encode(), digest_size=16).hexdigest()
 
 
-def save(out: Path, manifest: Manifest, ck: Checkpoint) -> None:
+class Refused(Exception):
+    """Why a folder's checkpoint is not used, in a few words."""
+
+
+def save(out: Path, manifest: Manifest, ck: Checkpoint, key: bytes) -> None:
+    """Write the checkpoint signed with ``key``: a first line saying the format and the HMAC of
+    the second, the checkpoint's JSON."""
     r = ck.records
     assert r.seen is not None and r.used is not None
-    data = {"format": FORMAT, "schedule": _schedule_key(manifest), "end": r.good_end, "digest": ck.digest,
+    data = {"schedule": _schedule_key(manifest), "end": r.good_end, "digest": ck.digest,
             "lines": r.lines, "unreadable": r.unreadable, "unreadable_lines": r.unreadable_lines,
             "damaged": r.damaged, "foreign": r.foreign, "foreign_lines": r.foreign_lines,
             "disputed": sorted(r.disputed), "repeats": r.repeats, "results": r.results, "failed": r.failed,
             "seen": _bits(r.seen), "used": _bits(r.used), "partial": partial_to_json(ck.partial)}
-    atomic_write_bytes(out / NAME, gzip.compress(json.dumps(data, separators=(",", ":")).encode(), 6, mtime=0))
+    body = json.dumps(data, separators=(",", ":")).encode()
+    head = json.dumps({"format": FORMAT, "mac": resumekey.sign(key, body)}, separators=(",", ":")).encode()
+    atomic_write_bytes(out / NAME, gzip.compress(head + b"\n" + body, 6, mtime=0))
 
 
-def load(out: Path, manifest: Manifest, schedule: Schedule) -> Checkpoint | None:
-    """The folder's checkpoint if it is one of this run's schedule, reads whole and agrees with
-    itself (its digest is checked by the caller); None otherwise. A results folder may come from
-    someone else: only a regular file is read, within sizes the schedule allows (no pipe to
-    block on, no small file that decompresses into gigabytes), and counts that contradict each
-    other or name what the run has not are refused."""
+def load(out: Path, manifest: Manifest, schedule: Schedule, key: bytes) -> Checkpoint:
+    """The folder's checkpoint if it is signed with ``key``, is one of this run's schedule, reads
+    whole and agrees with itself (its digest is checked by the caller); Refused otherwise. A
+    results folder may come from someone else: only a regular file is read, within sizes the
+    schedule allows (no pipe to block on, no small file that decompresses into gigabytes), its
+    JSON is parsed only once its signature checks, and counts that contradict each other or
+    name what the run has not are refused."""
     try:
-        d = json.loads(_read_capped(out / NAME, schedule))
-        if d["format"] != FORMAT or d["schedule"] != _schedule_key(manifest):
-            return None
-        r = Records(_seen(schedule, d["seen"]))
-        r.used = _seen(schedule, d["used"])
-        r.good_end, r.lines = _count(d["end"]), _count(d["lines"])
-        r.unreadable, r.foreign, r.repeats = _count(d["unreadable"]), _count(d["foreign"]), _count(d["repeats"])
-        r.results, r.failed = _count(d["results"]), _count(d["failed"])
-        r.unreadable_lines = [_count(x) for x in d["unreadable_lines"]]
-        r.foreign_lines = [_count(x) for x in d["foreign_lines"]]
-        r.damaged = [_count(x) for x in d["damaged"]]
-        r.disputed = {str(x) for x in d["disputed"]}
-        ck = Checkpoint(r, partial_from_json(VariantShape.of(manifest), d["partial"]), str(d["digest"]))
-        return ck if _agrees(ck, manifest, schedule) else None
+        head, _, body = _read_capped(out / NAME, schedule).partition(b"\n")
+        said = json.loads(head)
+        if not isinstance(said, dict) or said.get("format") != FORMAT:
+            raise Refused("is not signed (an older cribsim's, or not a checkpoint)")
+        if not resumekey.signed(key, body, said.get("mac")):
+            raise Refused("is not signed with the folder's key (changed since cribsim wrote it, or another folder's)")
+        d = json.loads(body)
+        if d["schedule"] != _schedule_key(manifest):
+            raise Refused("is of another schedule")
+        ck = _checkpoint(d, manifest, schedule)
     except (OSError, EOFError, zlib.error, gzip.BadGzipFile, ValueError, KeyError, TypeError, IndexError,
             AttributeError, ZeroDivisionError, RecursionError, OverflowError):
-        return None
+        raise Refused("cannot be read (damaged, or not a checkpoint)") from None
+    if not _agrees(ck, manifest, schedule):
+        raise Refused("contradicts itself")
+    return ck
+
+
+def _checkpoint(d: dict[str, Any], manifest: Manifest, schedule: Schedule) -> Checkpoint:
+    r = Records(_seen(schedule, d["seen"]))
+    r.used = _seen(schedule, d["used"])
+    r.good_end, r.lines = _count(d["end"]), _count(d["lines"])
+    r.unreadable, r.foreign, r.repeats = _count(d["unreadable"]), _count(d["foreign"]), _count(d["repeats"])
+    r.results, r.failed = _count(d["results"]), _count(d["failed"])
+    r.unreadable_lines = [_count(x) for x in d["unreadable_lines"]]
+    r.foreign_lines = [_count(x) for x in d["foreign_lines"]]
+    r.damaged = [_count(x) for x in d["damaged"]]
+    r.disputed = {str(x) for x in d["disputed"]}
+    return Checkpoint(r, partial_from_json(VariantShape.of(manifest), d["partial"]), str(d["digest"]))
+
+
+@dataclass
+class Start:
+    """Where a resume starts reading the records: from ``ck`` (and ``h``, the digest of the bytes
+    it read, to go on from), else from the start; ``key``: the folder's (None: none it can
+    trust, so no checkpoint is kept); ``note``: why a checkpoint there is not used."""
+
+    ck: Checkpoint | None = None
+    h: Any = None
+    key: bytes | None = None
+    note: str | None = None
+
+
+def start_from(path: Path, manifest: Manifest) -> Start:
+    """How a resume of the run whose records are ``path`` starts: from the folder's checkpoint
+    if it is signed with the folder's key, is this run's and the file starts with the bytes it
+    read; else from the start, saying why when the checkpoint or the key is not to be trusted
+    (not when there is none, nor when the records file changed since). A missing key is made
+    (for the checkpoints to come)."""
+    out = path.parent
+    there = os.path.lexists(out / NAME)
+    try:
+        key, made = resumekey.folder_key(out)
+    except resumekey.Untrusted as e:
+        return Start(note=f"{out / resumekey.KEY_FILE} is {e}: cribsim neither trusts nor replaces it, so "
+                          f"{NAME} is not used (every record is read) and none is kept until it is removed")
+    if not there:
+        return Start(key=key)
+    try:
+        if made:
+            raise Refused(f"cannot be checked ({resumekey.KEY_FILE}, the key it is signed with, is missing)")
+        ck = load(out, manifest, schedule_of(manifest), key)
+    except Refused as e:
+        return Start(key=key, note=f"{out / NAME} {e}: not used; every record is read again")
+    h = digest_of(path, ck.records.good_end) if path.is_file() else None
+    if h is None or h.hexdigest() != ck.digest:
+        return Start(key=key)  # (a true checkpoint of records changed since: the whole reading says what it finds)
+    return Start(ck, h, key)
 
 
 def _read_capped(path: Path, schedule: Schedule) -> bytes:
@@ -193,8 +258,8 @@ class Tracker:
 
     every = 300.0
 
-    def __init__(self, out: Path, manifest: Manifest, records: Records, h: Any, now: float) -> None:
-        self.out, self.manifest, self.h = out, manifest, h
+    def __init__(self, out: Path, manifest: Manifest, records: Records, h: Any, now: float, key: bytes) -> None:
+        self.out, self.manifest, self.h, self.key = out, manifest, h, key
         self.records = _copy(records)
         self.saved_at = now
         self.broken = False  # a batch it cannot follow (a record of no match of the schedule): no more saves
@@ -239,7 +304,7 @@ class Tracker:
         if self.broken:
             return
         try:
-            save(self.out, self.manifest, Checkpoint(self.records, results_only(partial), self.h.hexdigest()))
+            save(self.out, self.manifest, Checkpoint(self.records, results_only(partial), self.h.hexdigest()), self.key)
         except OSError:
             pass
 

@@ -24,13 +24,14 @@ from .botlogs import BOTS_DIR, log_files
 from .manifest import MANIFEST, RUN_LOG, Manifest, ManifestError
 from .recordfile import FILE, line_id
 from .recordfile import LEGACY as LEGACY
+from .resumekey import KEY_FILE
 from .schedule import Schedule, Seen
 
 RECORDS = FILE
 SUMMARY = "summary.md"
 CHECKPOINT = "resume.ckpt"  # a resumed run's head start (tournament.checkpoint)
 SCRATCH = ("manifest.tmp", "matches.tmp", "run.tmp", "resume.ckpt.tmp")  # written then renamed into place
-UNLISTED = (*SCRATCH, CHECKPOINT)  # cribsim's, but never in a manifest's list of files
+UNLISTED = (*SCRATCH, CHECKPOINT, KEY_FILE)  # cribsim's, but never in a manifest's list of files
 BASE_FILES = (MANIFEST, RECORDS, SUMMARY, RUN_LOG)
 FIXED_TABLES = ("entries", "variants", "paired", "sprt", "forfeits")
 FIXED_PLOTS = ("winrates", "variants")
@@ -90,7 +91,7 @@ def owned_files(manifest: Manifest) -> set[str]:
     """File names (in the folder) that cribsim wrote for this manifest's run: the ones it lists,
     else those cribsim's naming scheme gives (older manifests). Only plain names are kept."""
     # (the run log only when the manifest lists it)
-    names = {MANIFEST, RECORDS, LEGACY, SUMMARY, CHECKPOINT} | set(SCRATCH)
+    names = {MANIFEST, RECORDS, LEGACY, SUMMARY, CHECKPOINT, KEY_FILE} | set(SCRATCH)
     if manifest.files:
         names.update(manifest.files)
     else:
@@ -143,7 +144,8 @@ class Records:
     """What reading ``matches.jsonl.gz`` found, counted, never silently dropped (the records
     themselves go to the reader's callback, or, from :func:`scan_records`, to ``records``):
 
-    - ``unreadable``: lines that could not be read (JSON that is not a record);
+    - ``unreadable``: lines that could not be read (JSON that is not a record, or a line past the
+      limit: it costs itself, not its batch);
     - ``damaged``: batches (gzip members) that do not decompress, skipped to the next one;
     - ``foreign``: records of no match of the run's schedule (an id it does not have, or sides
       other than its id stands for);
@@ -254,7 +256,7 @@ def read_records(path: str | os.PathLike[str], schedule: Schedule,
 def _use(recs: Records, used: Seen, match: MatchRecord, place: int | None,
          each: Callable[[MatchRecord], None] | None) -> None:
     if place is None or not used.add(place):
-        recs.repeats += 1  # (written twice, but not as cribsim writes a line: the first pass missed it)
+        recs.repeats += 1  # (never: the first pass finds every id written twice, however it is spelled)
         return
     if match.failed:
         recs.failed += 1
@@ -286,19 +288,33 @@ def count_results(path: str | os.PathLike[str], schedule: Schedule) -> int:
 
 
 def _written_again(path: Path, seen: Seen, start: int = 0) -> set[str]:
-    """The ids of the schedule that start more than one line from the offset ``start`` on (read
-    from the start of each line, as cribsim writes them)."""
+    """The ids of the schedule that more than one line names from the offset ``start`` on (see
+    :func:`_named_id`)."""
     again: set[str] = set()
     scratch = Records()
     scratch.good_end = start
     for _, line in _numbered(path, scratch):
-        match_id = line_id(line)
+        match_id = _named_id(line)
         if match_id is None:
             continue
         i = seen.index(match_id)
         if i is not None and not seen.add(i):
             again.add(match_id)
     return again
+
+
+def _named_id(line: bytes) -> str | None:
+    """The id a line names: read from its start as cribsim writes it, else (a line written
+    otherwise: other spacing, key order or escapes) parsed, so that a second record of a match
+    is found however it is spelled. None: not a record."""
+    match_id = line_id(line)
+    if match_id is not None:
+        return match_id
+    try:
+        rec = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return rec["id"] if isinstance(rec, dict) and isinstance(rec.get("id"), str) else None
 
 
 def _settle(matches: list[MatchRecord], recs: Records) -> MatchRecord | None:
@@ -325,11 +341,12 @@ def _settle(matches: list[MatchRecord], recs: Records) -> MatchRecord | None:
 
 def _numbered(path: Path, recs: Records) -> Iterator[tuple[int, bytes]]:
     """(line number, line) of every whole batch from ``recs.good_end`` on (numbered after
-    ``recs.lines``), the damaged ones skipped and counted."""
+    ``recs.lines``), the damaged ones skipped and counted; a line past the limit stands as
+    ``LONG_LINE``, an unreadable line (it costs itself, not its batch nor the batches after)."""
     scan = Scan()
     no = recs.lines
     try:
-        for _, lines in members(path, scan, resync=True, max_line=MAX_LINE, start=recs.good_end):
+        for _, lines in members(path, scan, resync=True, max_line=MAX_LINE, start=recs.good_end, skip_long=True):
             for line in lines:
                 no += 1
                 yield no, line
@@ -351,6 +368,8 @@ def _parse(path: Path, no: int, line: bytes) -> MatchRecord | None:
         return None
     if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
         return None
+    if line_id(line) not in (None, rec["id"]):
+        return None  # two ids (its start names one, a later "id" another): the first pass read the first
     try:
         return match_from_json(rec)
     except RecordError as e:

@@ -27,7 +27,7 @@ from ..lock import FolderLock, describe_holder, holder
 from ..nofollow import refuse_links
 from ..records import MatchRecord
 from ..strategy import notes as strategy_notes
-from . import checkpoint
+from . import checkpoint, resumekey
 from . import folder as fld
 from .aggregate import SUM_ERRORS, Partial, VariantShape
 from .batch import engine_line, make_context
@@ -172,25 +172,30 @@ class Earlier:
     results, and for a run with ``stop:`` the sequential test's view of them. Its failed
     matches are played again, so neither the sums nor the test count them. ``digest``: the
     BLAKE2b of the file's bytes read (a run without ``stop:``, read to be resumed), which the
-    run's checkpoints go on from (:mod:`.checkpoint`)."""
+    run's checkpoints go on from (:mod:`.checkpoint`), signed with ``key``."""
 
     records: fld.Records
     partial: Partial
     sprt: SprtUnits | None
     digest: Any = None
+    key: bytes | None = None  # the folder's resume key, the checkpoints' (None: the run makes it, or keeps none)
 
 
 def load_done(path: Path, manifest: Manifest, cut: bool = True) -> Earlier:
     """The results already in matches.jsonl.gz, checked against the run's schedule (see
     :func:`folder.read_records`), read as a stream, from the folder's resume checkpoint on when
-    the file starts with the bytes it read (:mod:`.checkpoint`). An unfinished last batch (an
-    interrupted write) is cut off (``cut``), so its matches are replayed; every other line that
-    is not used stays in the file, counted and reported: the matches of damaged batches and
-    unreadable lines are played again, records of no match of the schedule are left out, and a
-    match recorded twice with different results is left out and not played again (another
+    it is signed with the folder's key and the file starts with the bytes it read
+    (:mod:`.checkpoint`; one that is there but not used is said, in a line). An unfinished last
+    batch (an interrupted write) is cut off (``cut``), so its matches are replayed; every other
+    line that is not used stays in the file, counted and reported: the matches of damaged batches
+    and unreadable lines are played again, records of no match of the schedule are left out, and
+    a match recorded twice with different results is left out and not played again (another
     record would not settle it). Reading to resume (``cut``), it saves a checkpoint after."""
     keep = cut and manifest.stop is None
-    ck, h = _verified_checkpoint(path, manifest) if keep else (None, None)
+    start = checkpoint.start_from(path, manifest) if keep else checkpoint.Start()
+    if start.note:
+        warn(start.note)
+    ck, h = start.ck, start.h
     try:
         try:
             earlier = _read_done(path, manifest, ck)
@@ -211,26 +216,24 @@ def load_done(path: Path, manifest: Manifest, cut: bool = True) -> Earlier:
     if cut and path.exists():
         fld.cut_torn_tail(path, recs)
         recs.torn_tail = False  # (cut off: the report has nothing to say of it)
-    if keep:
-        start = 0 if ck is None else ck.records.good_end
-        earlier.digest = checkpoint.digest_of(path, recs.good_end, h, start) if path.exists() else checkpoint.hasher()
-        if path.exists() and path.stat().st_size != recs.good_end:
-            earlier.digest = None  # (damaged bytes after the last whole batch stay: no checkpoint covers them)
-        if earlier.digest is not None:
-            with contextlib.suppress(OSError):
-                checkpoint.save(path.parent, manifest, checkpoint.Checkpoint(recs, earlier.partial,
-                                                                            earlier.digest.hexdigest()))
+    if keep and start.key is not None:
+        _keep_checkpoint(path, manifest, earlier, start.key, h, 0 if ck is None else ck.records.good_end)
     return earlier
 
 
-def _verified_checkpoint(path: Path, manifest: Manifest) -> tuple[checkpoint.Checkpoint | None, Any]:
-    """The folder's checkpoint if the records file starts with the bytes it read (and the
-    digest of those bytes, to go on from), else (None, None)."""
-    ck = checkpoint.load(path.parent, manifest, fld.schedule_of(manifest))
-    if ck is None or not path.is_file():
-        return None, None
-    h = checkpoint.digest_of(path, ck.records.good_end)
-    return (ck, h) if h is not None and h.hexdigest() == ck.digest else (None, None)
+def _keep_checkpoint(path: Path, manifest: Manifest, earlier: Earlier, key: bytes, h: Any, start: int) -> None:
+    """After a resume's reading: the digest of the bytes read (``h`` fed up to ``start``, fed on
+    to the end of the last whole batch), which the run's checkpoints go on from, and a
+    checkpoint of the reading, signed with ``key``."""
+    recs = earlier.records
+    earlier.digest = checkpoint.digest_of(path, recs.good_end, h, start) if path.exists() else checkpoint.hasher()
+    if path.exists() and path.stat().st_size != recs.good_end:
+        earlier.digest = None  # (damaged bytes after the last whole batch stay: no checkpoint covers them)
+    if earlier.digest is not None:
+        earlier.key = key
+        with contextlib.suppress(OSError):
+            checkpoint.save(path.parent, manifest, checkpoint.Checkpoint(recs, earlier.partial,
+                                                                        earlier.digest.hexdigest()), key)
 
 
 def _read_done(path: Path, manifest: Manifest, ck: checkpoint.Checkpoint | None) -> Earlier:
@@ -476,8 +479,7 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
     sink, verdict = None, None
     stopped = False  # stopped as asked, every batch in hand written: the sink's count is what is on disk
     try:
-        tracker = None if earlier.digest is None else \
-            checkpoint.Tracker(run.out, run.manifest, earlier.records, earlier.digest, time.monotonic())
+        tracker = _tracker(run, earlier)
         sink = Sink(jsonl, run.manifest, earlier.records, earlier.partial, earlier.sprt, run.size,
                     run.progress and not run.quiet, tracker)
         run.nodes = play(ctx, pending, sink)
@@ -526,6 +528,22 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
         run.sums = Sums(sink.partial, earlier.records)  # the tables without reading the records again
     return _finish(run, played, status, error, sink.sprt if sink is not None else None,
                    report_failed=verdict is not None)
+
+
+def _tracker(run: Run, earlier: Earlier) -> checkpoint.Tracker | None:
+    """The run's checkpoint, kept as it plays (None: a run with ``stop:``, or a folder whose
+    records end in damage or whose key cannot be trusted). A new run makes the folder's key."""
+    if earlier.digest is None:
+        return None
+    key = earlier.key
+    if key is None:
+        try:
+            key, _ = resumekey.folder_key(run.out)
+        except resumekey.Untrusted as e:
+            warn(f"{run.out / resumekey.KEY_FILE} is {e}: cribsim neither trusts nor replaces it, so no "
+                 f"{checkpoint.NAME} is kept (a resume reads every record) until it is removed")
+            return None
+    return checkpoint.Tracker(run.out, run.manifest, earlier.records, earlier.digest, time.monotonic(), key)
 
 
 def _verdict(run: Run, sink: Sink) -> str | None:

@@ -13,7 +13,7 @@ import pytest
 
 from cribsim.gzmembers import Scan, members
 from cribsim.records import match_from_json
-from cribsim.tournament import checkpoint
+from cribsim.tournament import checkpoint, resumekey
 from cribsim.tournament import folder as fld
 from cribsim.tournament.aggregate import Partial
 from cribsim.tournament.config import load_experiment
@@ -200,7 +200,7 @@ def test_the_run_keeps_its_checkpoint_as_a_reading_would_find_it(tmp_path, finis
     out, manifest, rest = _prefix_then(tmp_path, finished, 4,
                                        middle=gzip.compress(b"".join(_failed(lines[i]) for i in failing), mtime=0))
     earlier = load_done(out / FILE, manifest)
-    tracker = checkpoint.Tracker(out, manifest, earlier.records, earlier.digest, 0.0)
+    tracker = checkpoint.Tracker(out, manifest, earlier.records, earlier.digest, 0.0, earlier.key)
     partial = earlier.partial
     schedule = fld.schedule_of(manifest)
     first = _lines(_members(clean / FILE)[:4])
@@ -232,7 +232,7 @@ def test_damage_after_the_last_batch_is_read_whole_and_never_checkpointed(tmp_pa
         f.write(b"".join(rest) + bytes(300))
     for _ in range(2):  # (a second resume too)
         assert _state(load_done(out / FILE, manifest)) == _whole(out, manifest)
-    ck = checkpoint.load(out, manifest, fld.schedule_of(manifest))
+    ck = checkpoint.start_from(out / FILE, manifest).ck
     assert ck is None or ck.records.good_end < (out / FILE).stat().st_size - 300
 
 
@@ -251,18 +251,21 @@ def test_a_disputed_match_in_the_checkpoint_seen_again_means_a_whole_reading(tmp
 
 def test_a_checkpoint_from_someone_else_is_never_trusted_blindly(tmp_path, finished):
     """A pipe in its place is not waited on; one whose counts contradict each other (every
-    match marked done) or that decompresses past what the schedule allows is passed over."""
+    match marked done, signed with the folder's key all the same) or that decompresses past
+    what the schedule allows is passed over."""
     out, manifest, rest = _prefix_then(tmp_path, finished, 4)
     schedule = fld.schedule_of(manifest)
-    good = (out / checkpoint.NAME).read_bytes()
-    data = json.loads(gzip.decompress(good))
-    data["seen"] = checkpoint._bits(type("S", (), {"bits": bytearray(b"\xff" * len(
-        checkpoint.load(out, manifest, schedule).records.seen.bits))})())
-    (out / checkpoint.NAME).write_bytes(gzip.compress(json.dumps(data).encode(), mtime=0))
-    assert checkpoint.load(out, manifest, schedule) is None
+    key = resumekey.read_key(out)
+    ck = checkpoint.load(out, manifest, schedule, key)
+    ck.records.seen.bits[:] = b"\xff" * len(ck.records.seen.bits)
+    checkpoint.save(out, manifest, ck, key)
+    with pytest.raises(checkpoint.Refused, match="contradicts itself"):
+        checkpoint.load(out, manifest, schedule, key)
     (out / checkpoint.NAME).write_bytes(gzip.compress(b" " * (1 << 27), mtime=0))  # 128 MB of nothing
-    assert checkpoint.load(out, manifest, schedule) is None
+    with pytest.raises(checkpoint.Refused, match="cannot be read"):
+        checkpoint.load(out, manifest, schedule, key)
     (out / checkpoint.NAME).unlink()
     os.mkfifo(out / checkpoint.NAME)
-    assert checkpoint.load(out, manifest, schedule) is None
+    with pytest.raises(checkpoint.Refused, match="cannot be read"):
+        checkpoint.load(out, manifest, schedule, key)
     assert _state(load_done(out / FILE, manifest)) == _whole(out, manifest)

@@ -5,6 +5,7 @@ matches.jsonl refused (never misread) until ``cribsim upgrade`` converts it, wit
 import gzip
 import json
 import math
+import shutil
 import tracemalloc
 
 import duckdb
@@ -99,7 +100,7 @@ def test_an_older_folder_is_refused_until_upgraded_then_gives_the_same_tables(ru
     out.mkdir()
     for p in (run / "out").iterdir():
         if p.is_file() and p.name != "matches.jsonl.gz":
-            (out / p.name).write_bytes(p.read_bytes())
+            shutil.copy2(p, out / p.name)  # (as a copy of a folder keeps resume.key its owner's only)
     lines = [legacy_line(d) for d in match_dicts(run / "out")]
     (out / "matches.jsonl").write_text("".join(lines))
     assert match_from_json(json.loads(lines[0]), LEGACY_SCHEMA).games[0].trail is not None
@@ -135,7 +136,7 @@ def copy_run(run, dest):
     dest.mkdir()
     for p in (run / "out").iterdir():
         if p.is_file():
-            (dest / p.name).write_bytes(p.read_bytes())
+            shutil.copy2(p, dest / p.name)  # (as a copy of a folder keeps resume.key its owner's only)
     return dest
 
 
