@@ -62,6 +62,7 @@ import math
 from typing import Any
 
 from ..errors import without_addresses
+from ..escape import terminal_text
 
 PROTOCOL = 3
 MAX_LINE = 1 << 20  # a reply longer than this (1 MB) is not a reply of this protocol
@@ -119,9 +120,9 @@ def well_formed(v: Any, depth: int = 0) -> bool:
 
 
 def shown(text: str, limit: int = 200) -> str:
-    """A player's own text as data for a terminal or a message: control characters as escapes
-    (``\\x1b``), cut at ``limit`` characters."""
-    out = "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
+    """A player's own text as data for a terminal or a message (:func:`cribsim.escape.terminal_text`),
+    cut at ``limit`` characters."""
+    out = terminal_text(text)
     return out if len(out) <= limit else out[:limit - 3] + "..."
 
 
