@@ -16,7 +16,7 @@ from cribsim.games.cribbage.match import play_match
 from cribsim.games.cribbage.native import lane
 from cribsim.games.cribbage.rules import build_rules
 from cribsim.rng import derive
-from cribsim.ruleset import load_rules, preset_names
+from cribsim.ruleset import load_rules, preset_names, rules_from_mapping
 from cribsim.strategy import factory
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
@@ -160,7 +160,8 @@ def test_evs_two_card_discard_takes_hands_of_up_to_16_cards():
 
 def _random_scoring(rnd):
     bounds = {"fifteen": (0, 5), "fifteen_total": (11, 40), "pair": (0, 5), "run_min": (2, 5), "run_card": (0, 3),
-              "hand_flush": (0, 8), "flush_starter": (0, 3), "nobs": (0, 3), "heels": (0, 4), "go": (0, 3),
+              "hand_flush": (0, 8), "flush_starter": (0, 3), "crib_flush": (0, 9), "nobs": (0, 3), "heels": (0, 4),
+              "go": (0, 3),
               "count_limit": (10, 60), "hit_limit": (0, 4), "last_card": (0, 3)}
     return {k: rnd.randint(lo, hi) for k, (lo, hi) in bounds.items() if rnd.random() < 0.5}
 
@@ -234,6 +235,32 @@ def test_evs_parameters_play_the_same_games(preset):
 def test_ev_by_its_own_tables_or_the_standard_ones_under_a_new_show():
     rules = build_rules({"players": 2, "scoring": {"pair": 3, "fifteen_total": 17, "count_limit": 35}}, "new show")
     _same_games(rules, [("ev", {}), ("ev", {"tables": "standard"})], 3, [(m, m % 2) for m in range(16)])
+
+
+def _logged(rules, names, seed, addresses):
+    """The events of the Python engine's games at ``addresses`` (the games _same_games compares)."""
+    for address in addresses:
+        yield from play_game(rules, [factory(n)(random.Random()) for n in names], seed, address, log=True).events
+
+
+@pytest.mark.parametrize("data, cribs", [
+    ({"deal": 5, "discard": 1, "scoring": {"hand_flush": 2, "crib_flush": 9}}, {9}),  # a crib of 2: flushes common
+    ({"deal": 5, "discard": 1, "scoring": {"hand_flush": 7, "flush_starter": 2}}, {2 + 2}),
+    ({"deal": 5, "discard": 1, "crib_flush_needs_starter": False, "scoring": {"hand_flush": 7, "flush_starter": 2}},
+     {2, 2 + 2}),
+    ({"extends": "five_card", "scoring": {"hand_flush": 5, "crib_flush": 8}}, None),  # (cribs of 4: rare flushes)
+])
+def test_the_cribs_own_flush_plays_the_same_games(data, cribs):
+    """S-DATA-4 in both lanes: ``hand_flush`` is the hand's alone, ``crib_flush`` the crib's (the
+    lane carries it), and a crib that needs no starter scores the crib's flush without it too
+    (one a card); the games compared hold the crib flushes ``cribs`` scores."""
+    rules = rules_from_mapping({"players": 2, **data}, "crib flush")
+    addresses = [(m, m % 2) for m in range(10)]
+    for names in (("greedy", "ev"), ("random", "hoyle")):
+        _same_games(rules, names, 4, addresses)
+    if cribs is not None:
+        events = _logged(rules, ("greedy", "ev"), 4, addresses)
+        assert {e.points for e in events if e.source == "crib" and e.reason == "flush"} == cribs
 
 
 def test_it_plays_only_what_it_has():
