@@ -238,3 +238,56 @@ def test_score_and_peg_commands_say_the_scorings_points(tmp_path, capsys):
     assert main(["peg", "KH", "QS", "JC", "TD", "AH"]) != 0  # the standard game: the count would pass 31
     assert "over 31 (R-PEG-2)" in capsys.readouterr().err
 
+
+ZEROS = {"fifteen": 0, "pair": 0, "run_card": 0, "hand_flush": 0, "flush_starter": 0, "crib_flush": 0, "go": 0,
+         "hit_limit": 0, "last_card": 0}
+
+
+@pytest.mark.parametrize("data, why", [
+    ({"scoring": dict(ZEROS, heels=3, nobs=2)}, "every point value of the show and the play is 0"),
+    ({"scoring": dict(ZEROS, go=1, count_limit=80)}, "go can never be scored"),  # 8 cards cannot pass 80
+    ({"scoring": dict(ZEROS, fifteen=2, fifteen_total=60)}, "fifteen can never be scored"),  # 5 cards, count 31
+    ({"deal": 2, "discard": 1, "scoring": dict(ZEROS, run_card=1, run_min=4, count_limit=20)},
+     "run_card can never be scored"),  # shows of 3 cards, 2 cards played
+    ({"deal": 16, "discard": 2, "scoring": dict(ZEROS, hand_flush=4, flush_starter=1)},
+     "hand_flush, flush_starter can never be scored"),  # hands of 14: no suit holds them
+])
+def test_a_block_in_which_no_game_can_end_is_refused_at_load(data, why):
+    """S-DATA-7: every point value of the show and the play 0 (his heels and his nobs alone
+    cannot be counted on), or values that no deal of these sizes and limits can score: refused
+    when the rules load, in one line naming the file and the block."""
+    with pytest.raises(ConfigError) as e:
+        rules_from_mapping({"extends": "standard", **data}, "endless.yaml")
+    text = str(e.value)
+    assert text.startswith("endless.yaml: key 'scoring': no game can end under this block (S-DATA-7): ")
+    assert why in text and "\n" not in text
+
+
+@pytest.mark.parametrize("data", [
+    {"scoring": dict(ZEROS, last_card=1)},  # the last card always scores
+    {"scoring": dict(ZEROS, go=1)},  # a go, where the hands can pass the limit
+    {"scoring": {k: v for k, v in ZEROS.items() if k != "crib_flush"}},  # the crib's flush stays 4 + 0 (S-DATA-4)
+    {"scoring": dict(ZEROS, fifteen=2, fifteen_total=60, count_limit=60)},  # a count of 60 in the play
+    {"deal": 2, "discard": 1, "scoring": dict(ZEROS, run_card=1, run_min=3, count_limit=20)},  # a show of 3 cards
+    {"deal": 16, "discard": 2, "jokers": 2, "scoring": dict(ZEROS, hand_flush=4)},  # two jokers make 14 of a suit
+])
+def test_a_block_with_something_to_score_loads(data):
+    """S-DATA-7 refuses only the blocks in which nothing can ever be scored."""
+    assert rules_from_mapping({"extends": "standard", **data}, "scores.yaml").scoring.to_dict()
+
+
+def test_cribsim_play_and_run_refuse_a_block_of_zeros_before_writing(tmp_path, capsys):
+    """S-DATA-7: ``cribsim play --rules FILE`` (which played until the engine gave up after
+    10,000 deals) and ``cribsim run`` stop in one line naming the file, and write nothing."""
+    rules = tmp_path / "zeros.yaml"
+    rules.write_text("extends: standard\nname: zeros\nscoring: {" + ", ".join(f"{k}: 0" for k in ZEROS) + "}\n")
+    save = tmp_path / "game.json"
+    assert main(["play", "--rules", str(rules), "--seed", "1", "--save", str(save)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and not save.exists()
+    assert err.startswith(f"cribsim: {rules}: key 'scoring': no game can end under this block (S-DATA-7)")
+    experiment = tmp_path / "exp.yaml"
+    experiment.write_text(f"name: zeros_run\nvariants: [{rules}]\nlineup: [random, greedy]\nmatches: 2\n")
+    assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "(S-DATA-7)" in err and not (tmp_path / "out").exists()

@@ -113,7 +113,8 @@ def parse_scoring(source: str, data: Any, deal: Deal) -> Scoring:
     ``scoring.KEY``). A flush worth one a card is the default (S-DATA-4): ``hand_flush`` equal
     to the hand's size, or ``crib_flush`` equal to the crib's size and ``flush_starter``, is the
     same as leaving it out (the same rules, the same fingerprint); ``count_limit`` is at most
-    what the hands of a deal can count (S-DATA-7)."""
+    what the hands of a deal can count, and a block in which no game can end is refused in one
+    line naming ``scoring`` (S-DATA-7)."""
     if data is None:
         return STANDARD
     if not isinstance(data, dict):
@@ -136,4 +137,42 @@ def parse_scoring(source: str, data: Any, deal: Deal) -> Scoring:
     if values.get("crib_flush") is not None and not deal.crib_needs_starter:
         raise ConfigError(source, "scoring.crib_flush", "S-DATA-4 values the crib's flush with the starter; with "
                                                         "crib_flush_needs_starter: false leave it out (one a card)")
-    return Scoring(**values)
+    scoring = Scoring(**values)
+    why = endless(scoring, deal)
+    if why:
+        raise ConfigError(source, "scoring", f"no game can end under this block (S-DATA-7): {why}")
+    return scoring
+
+
+def endless(s: Scoring, deal: Deal) -> str | None:
+    """Why no side can ever score under ``s`` with ``deal``'s sizes (S-DATA-7), or None: his
+    heels and his nobs alone cannot be counted on, so they are left out."""
+    items = scorable(s, deal)
+    if any(value and can for value, can in items.values()):
+        return None
+    named = [name for name, (value, _) in items.items() if value]
+    if not named:
+        return "every point value of the show and the play is 0 (his heels and his nobs alone cannot be counted on)"
+    return (f"{', '.join(named)} can never be scored with these deal sizes and limits, and every other point value "
+            "of the show and the play is 0")
+
+
+def scorable(s: Scoring, deal: Deal) -> dict[str, tuple[int, bool]]:
+    """Each scoring item of the show and the play but heels and nobs: (its points, whether some
+    deal can score it with ``deal``'s sizes and ``s``'s limits)."""
+    show = max(deal.hand, deal.crib) + 1  # the most cards a show counts, the starter's included
+    played = deal.players * deal.hand
+    suit = 13 + deal.wild  # the most cards of one suit (each wild card named one)
+    crib_alone = not deal.crib_needs_starter and deal.crib <= suit  # a crib flush without the starter
+    return {
+        "fifteen": (s.fifteen, s.fifteen_total <= max(10 * show, s.count_limit)),
+        "pair": (s.pair, True),
+        "run_card": (s.run_card, show >= s.run_min or played >= s.run_min and s.run_min * (s.run_min + 1) // 2
+                     <= s.count_limit),
+        "hand_flush": (s.flush(deal.hand), deal.hand <= suit),
+        "flush_starter": (s.flush_starter, deal.hand + 1 <= suit),
+        "crib_flush": (s.crib_flush_points(deal.crib), deal.crib + 1 <= suit or crib_alone),
+        "go": (s.go, s.count_limit < deal.most_count),
+        "hit_limit": (s.hit_limit, True),
+        "last_card": (s.last_card, True),
+    }
