@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from cribsim.games.cribbage import cribtables
+from cribsim.games.cribbage.cards import RANK
 from cribsim.games.cribbage.engine import play_game
 from cribsim.games.cribbage.match import play_match
 from cribsim.games.cribbage.native import lane
@@ -20,6 +21,7 @@ from cribsim.ruleset import load_rules, preset_names, rules_from_mapping
 from cribsim.strategy import factory
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
+from tests.cribbage.helpers import C, c1
 
 FAMILY = [n for n in preset_names() if load_rules(n).game == "cribbage" and lane.refusal(load_rules(n)) is None]
 
@@ -261,6 +263,29 @@ def test_the_cribs_own_flush_plays_the_same_games(data, cribs):
     if cribs is not None:
         events = _logged(rules, ("greedy", "ev"), 4, addresses)
         assert {e.points for e in events if e.source == "crib" and e.reason == "flush"} == cribs
+
+
+def test_two_separate_runs_score_alike_in_both_lanes():
+    """S-DATA-3: with ``run_min: 2`` every distinct maximal run scores, two separate runs of one
+    show both (2-3-4 and 7-8: 3 + 2), in the Python engine and the lane, game by game."""
+    rules = rules_from_mapping({"extends": "standard", "scoring": {"run_min": 2}}, "runs of two")
+    assert rules.scorer.show(C("2C 3D 4H 8S"), c1("7C")) == 4 + 3 + 2
+    addresses = [(m, m % 2) for m in range(12)]
+    for names in (("ev", "greedy"), ("hoyle", "random")):
+        _same_games(rules, names, 7, addresses)
+    assert _separate_runs(_logged(rules, ("ev", "greedy"), 7, addresses)) > 0  # the games compared hold them
+
+
+def _separate_runs(events):
+    """How many shows scored two runs with no rank in common (separate runs, not a double run)."""
+    found, runs = 0, []
+    for e in [*events, None]:
+        if e is None or e.source == "show":
+            found += any(not a & b for a in runs for b in runs)
+            runs = []
+        elif e.source in ("hand", "crib") and e.reason == "run":
+            runs.append({RANK[c] for c in e.cards})
+    return found
 
 
 def test_it_plays_only_what_it_has():
