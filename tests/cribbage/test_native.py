@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from cribsim.games.cribbage import cribtables
-from cribsim.games.cribbage.cards import RANK
+from cribsim.games.cribbage.cards import RANK, card_str
 from cribsim.games.cribbage.engine import play_game
 from cribsim.games.cribbage.match import play_match
 from cribsim.games.cribbage.native import lane
@@ -263,6 +263,20 @@ def test_the_cribs_own_flush_plays_the_same_games(data, cribs):
     if cribs is not None:
         events = _logged(rules, ("greedy", "ev"), 4, addresses)
         assert {e.points for e in events if e.source == "crib" and e.reason == "flush"} == cribs
+
+
+@pytest.mark.parametrize("preset", ["jokers", "jokers_non_dealer"])
+def test_a_joker_starters_heels_take_the_blocks_value_in_both_lanes(preset):
+    """V-JOKERS and S-DATA-5: a joker turned as the starter gives the dealer the block's
+    ``heels`` (3 here), as a jack does, in both lanes; the games compared turn jokers."""
+    rules = rules_from_mapping({"extends": preset, "scoring": {"heels": 3}}, "joker heels")
+    addresses = [(m, m % 2) for m in range(16)]
+    _same_games(rules, ("ev", "greedy"), 6, addresses)
+    events = list(_logged(rules, ("ev", "greedy"), 6, addresses))
+    starters = [e.cards[0] for e in events if e.source == "starter"]
+    heels = [e for e in events if e.source == "heels"]
+    assert any(c >= 52 for c in starters) and {e.points for e in heels} == {3}
+    assert len(heels) == sum(1 for c in starters if c >= 52 or card_str(c)[0] == "J")
 
 
 def test_two_separate_runs_score_alike_in_both_lanes():

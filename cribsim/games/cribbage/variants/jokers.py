@@ -8,7 +8,8 @@ the starter if it is a joker, to their own best advantage (their worst in lowbal
 independently of the other players; with ``starter_joker_named_by: non_dealer`` the non-dealer
 names a joker starter once, for everyone. A named joker counts as that card in every rule, even
 where it duplicates a real card (two jacks of the starter's suit: nobs twice). A joker turned as
-the starter gives the dealer 2 for his heels. Names range over the 52 standard cards."""
+the starter gives the dealer his heels: 2, or the ``heels`` value of a ``scoring:`` block
+(S-DATA-5). Names range over the 52 standard cards."""
 
 from __future__ import annotations
 
