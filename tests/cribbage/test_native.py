@@ -11,15 +11,17 @@ from collections import Counter
 import pytest
 
 from cribsim.games.cribbage import cribtables
+from cribsim.games.cribbage.cards import RANK, card_str
 from cribsim.games.cribbage.engine import play_game
 from cribsim.games.cribbage.match import play_match
 from cribsim.games.cribbage.native import lane
 from cribsim.games.cribbage.rules import build_rules
 from cribsim.rng import derive
-from cribsim.ruleset import load_rules, preset_names
+from cribsim.ruleset import load_rules, preset_names, rules_from_mapping
 from cribsim.strategy import factory
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
+from tests.cribbage.helpers import C, c1
 
 FAMILY = [n for n in preset_names() if load_rules(n).game == "cribbage" and lane.refusal(load_rules(n)) is None]
 
@@ -160,7 +162,8 @@ def test_evs_two_card_discard_takes_hands_of_up_to_16_cards():
 
 def _random_scoring(rnd):
     bounds = {"fifteen": (0, 5), "fifteen_total": (11, 40), "pair": (0, 5), "run_min": (2, 5), "run_card": (0, 3),
-              "hand_flush": (0, 8), "flush_starter": (0, 3), "nobs": (0, 3), "heels": (0, 4), "go": (0, 3),
+              "hand_flush": (0, 8), "flush_starter": (0, 3), "crib_flush": (0, 9), "nobs": (0, 3), "heels": (0, 4),
+              "go": (0, 3),
               "count_limit": (10, 60), "hit_limit": (0, 4), "last_card": (0, 3)}
     return {k: rnd.randint(lo, hi) for k, (lo, hi) in bounds.items() if rnd.random() < 0.5}
 
@@ -234,6 +237,69 @@ def test_evs_parameters_play_the_same_games(preset):
 def test_ev_by_its_own_tables_or_the_standard_ones_under_a_new_show():
     rules = build_rules({"players": 2, "scoring": {"pair": 3, "fifteen_total": 17, "count_limit": 35}}, "new show")
     _same_games(rules, [("ev", {}), ("ev", {"tables": "standard"})], 3, [(m, m % 2) for m in range(16)])
+
+
+def _logged(rules, names, seed, addresses):
+    """The events of the Python engine's games at ``addresses`` (the games _same_games compares)."""
+    for address in addresses:
+        yield from play_game(rules, [factory(n)(random.Random()) for n in names], seed, address, log=True).events
+
+
+@pytest.mark.parametrize("data, cribs", [
+    ({"deal": 5, "discard": 1, "scoring": {"hand_flush": 2, "crib_flush": 9}}, {9}),  # a crib of 2: flushes common
+    ({"deal": 5, "discard": 1, "scoring": {"hand_flush": 7, "flush_starter": 2}}, {2 + 2}),
+    ({"deal": 5, "discard": 1, "crib_flush_needs_starter": False, "scoring": {"hand_flush": 7, "flush_starter": 2}},
+     {2, 2 + 2}),
+    ({"extends": "five_card", "scoring": {"hand_flush": 5, "crib_flush": 8}}, None),  # (cribs of 4: rare flushes)
+])
+def test_the_cribs_own_flush_plays_the_same_games(data, cribs):
+    """S-DATA-4 in both lanes: ``hand_flush`` is the hand's alone, ``crib_flush`` the crib's (the
+    lane carries it), and a crib that needs no starter scores the crib's flush without it too
+    (one a card); the games compared hold the crib flushes ``cribs`` scores."""
+    rules = rules_from_mapping({"players": 2, **data}, "crib flush")
+    addresses = [(m, m % 2) for m in range(10)]
+    for names in (("greedy", "ev"), ("random", "hoyle")):
+        _same_games(rules, names, 4, addresses)
+    if cribs is not None:
+        events = _logged(rules, ("greedy", "ev"), 4, addresses)
+        assert {e.points for e in events if e.source == "crib" and e.reason == "flush"} == cribs
+
+
+@pytest.mark.parametrize("preset", ["jokers", "jokers_non_dealer"])
+def test_a_joker_starters_heels_take_the_blocks_value_in_both_lanes(preset):
+    """V-JOKERS and S-DATA-5: a joker turned as the starter gives the dealer the block's
+    ``heels`` (3 here), as a jack does, in both lanes; the games compared turn jokers."""
+    rules = rules_from_mapping({"extends": preset, "scoring": {"heels": 3}}, "joker heels")
+    addresses = [(m, m % 2) for m in range(16)]
+    _same_games(rules, ("ev", "greedy"), 6, addresses)
+    events = list(_logged(rules, ("ev", "greedy"), 6, addresses))
+    starters = [e.cards[0] for e in events if e.source == "starter"]
+    heels = [e for e in events if e.source == "heels"]
+    assert any(c >= 52 for c in starters) and {e.points for e in heels} == {3}
+    assert len(heels) == sum(1 for c in starters if c >= 52 or card_str(c)[0] == "J")
+
+
+def test_two_separate_runs_score_alike_in_both_lanes():
+    """S-DATA-3: with ``run_min: 2`` every distinct maximal run scores, two separate runs of one
+    show both (2-3-4 and 7-8: 3 + 2), in the Python engine and the lane, game by game."""
+    rules = rules_from_mapping({"extends": "standard", "scoring": {"run_min": 2}}, "runs of two")
+    assert rules.scorer.show(C("2C 3D 4H 8S"), c1("7C")) == 4 + 3 + 2
+    addresses = [(m, m % 2) for m in range(12)]
+    for names in (("ev", "greedy"), ("hoyle", "random")):
+        _same_games(rules, names, 7, addresses)
+    assert _separate_runs(_logged(rules, ("ev", "greedy"), 7, addresses)) > 0  # the games compared hold them
+
+
+def _separate_runs(events):
+    """How many shows scored two runs with no rank in common (separate runs, not a double run)."""
+    found, runs = 0, []
+    for e in [*events, None]:
+        if e is None or e.source == "show":
+            found += any(not a & b for a in runs for b in runs)
+            runs = []
+        elif e.source in ("hand", "crib") and e.reason == "run":
+            runs.append({RANK[c] for c in e.cards})
+    return found
 
 
 def test_it_plays_only_what_it_has():

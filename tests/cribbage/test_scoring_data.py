@@ -25,10 +25,21 @@ SHOW_CASES = [
     ({"pair": 0}, "5H 5C 5S JD", "5D", False, 17, "S-DATA-2", "pairs worth nothing: 16 for fifteens, nobs 1"),
     ({"run_min": 2, "run_card": 2}, "2C 3D 9H KS", "6C", False, 8, "S-DATA-3",
      "fifteens 2-3-K and 9-6 (4), the run of two 2-3 at 2 a card (4)"),
+    ({"run_min": 2}, "2C 3D 4H 8S", "7C", False, 9, "S-DATA-3",
+     "every distinct maximal run: 2-3-4 (3) and 7-8 (2) both score; fifteens 7-8 and 3-4-8 (4)"),
+    ({"run_min": 2}, "AC 2D 5H 6S", "TC", False, 6, "S-DATA-3", "two separate runs of two, A-2 and 5-6 (4); 5-T (2)"),
+    ({"run_min": 2}, "2C 3D 3H 8S", "7C", True, 12, "S-DATA-3",
+     "a double run of two, 2-3 twice (4), beside 7-8 (2); the pair 2; fifteens 7-8 and 2-3-3-7 (4)"),
     ({"hand_flush": 6, "flush_starter": 3, "nobs": 4}, "2H 4H 6H JH", "9H", False, 17, "S-DATA-4, S-DATA-5",
      "fifteens 2-4-9 and 6-9 (4), a flush with the starter 6 + 3, nobs 4"),
-    ({"hand_flush": 6, "flush_starter": 3, "nobs": 4}, "2H 4H 6H JH", "9H", True, 17, "S-DATA-4",
-     "a crib flush with the starter: 6 + 3"),
+    ({"hand_flush": 6, "flush_starter": 3, "nobs": 4}, "2H 4H 6H JH", "9H", True, 15, "S-DATA-4",
+     "hand_flush is the hand's alone: the crib's flush with the starter is one a card and flush_starter, 4 + 3"),
+    ({"hand_flush": 6, "crib_flush": 9, "nobs": 4}, "2H 4H 6H JH", "9H", True, 17, "S-DATA-4",
+     "crib_flush names the crib's flush with the starter: 9; fifteens 4, nobs 4"),
+    ({"hand_flush": 6, "crib_flush": 9, "nobs": 4}, "2H 4H 6H JH", "9H", False, 15, "S-DATA-4",
+     "crib_flush leaves the hand's flush alone: 6 + 1; fifteens 4, nobs 4"),
+    ({"crib_flush": 9}, "2H 4H 6H JH", "9C", True, 4, "S-DATA-4", "the crib's flush still needs the starter's suit"),
+    ({"crib_flush": 0}, "2H 4H 6H 8H", "9H", True, 4, "S-DATA-4", "a crib's flush of nothing: 6-9, 2-4-9 (4)"),
     ({"hand_flush": 6, "flush_starter": 3, "nobs": 4}, "2H 4H 6H JH", "9C", False, 10, "S-DATA-4",
      "the hand's flush alone 6, fifteens 4, no nobs (the starter is a club)"),
     ({"hand_flush": 6, "flush_starter": 3, "nobs": 4}, "2H 4H 6H JH", "9C", True, 4, "S-DATA-4",
@@ -154,16 +165,50 @@ def test_a_default_block_keeps_the_fingerprint_and_a_changed_one_is_recorded():
         "fifteen": 2, "fifteen_total": 15, "pair": 2, "run_min": 3, "run_card": 1, "hand_flush": 4,
         "flush_starter": 1, "nobs": 1, "heels": 2, "go": 1, "count_limit": 31, "hit_limit": 2, "last_card": 1}})
     assert same.fingerprint() == standard.fingerprint() and "scoring" not in same.to_dict()
-    four = rules_from_mapping({"extends": "four_player", "scoring": {"hand_flush": 4}})
+    four = rules_from_mapping({"extends": "four_player", "scoring": {"hand_flush": 4, "crib_flush": 5}})
     assert four.fingerprint() == load_rules("four_player").fingerprint()  # hands and crib of 4: one a card
-    five = rules_from_mapping({"extends": "five_card", "scoring": {"hand_flush": 3}})  # hands of 3, a crib of 4:
-    assert five.to_dict()["scoring"] == {"hand_flush": 3}  # a number, so the crib's flush is 3 + 1, not 4 + 1
-    assert five.scorer.show(C("2H 6H TH KH"), c1("4H"), True) == 3 + 1  # the crib's flush, nothing else
-    assert load_rules("five_card").scorer.show(C("2H 6H TH KH"), c1("4H"), True) == 4 + 1
     pairs = rules_from_mapping({"extends": "standard", "scoring": {"pair": 3}})
     assert pairs.to_dict()["scoring"] == {"pair": 3} and pairs.fingerprint() != standard.fingerprint()
     again = rules_from_dict(json.loads(json.dumps(pairs.to_dict())))
     assert again.fingerprint() == pairs.fingerprint()  # a record's rules rebuild the same rules
+
+
+def test_hand_flush_is_the_hands_alone_in_the_five_card_game():
+    """S-DATA-4: hands of 3 and a crib of 4 (V-FIVECARD). ``hand_flush: 3`` is one a card, the
+    default, so the file is five_card itself; any ``hand_flush`` leaves the crib's five-card flush
+    at 4 + 1; ``crib_flush`` alone sets it, and equal to 4 + flush_starter it is the default too."""
+    five_card = load_rules("five_card")
+    crib, starter = C("2H 6H TH KH"), c1("4H")
+    three = rules_from_mapping({"extends": "five_card", "scoring": {"hand_flush": 3}})
+    assert three.fingerprint() == five_card.fingerprint() and "scoring" not in three.to_dict()
+    assert three.scorer.show(crib, starter, True) == 4 + 1 == five_card.scorer.show(crib, starter, True)
+    named = rules_from_mapping({"extends": "five_card", "scoring": {"hand_flush": 5, "flush_starter": 2}})
+    assert named.scorer.show(crib, starter, True) == 4 + 2  # the crib's flush: one a card and flush_starter
+    assert named.scorer.show(C("2H 6H TH"), starter) == 5 + 2 and named.scorer.show(C("2H 6H TH"), c1("4C")) == 5
+    own = rules_from_mapping({"extends": "five_card", "scoring": {"hand_flush": 5, "crib_flush": 8}})
+    assert own.scorer.show(crib, starter, True) == 8 and own.scorer.show(crib, c1("4C"), True) == 0
+    assert [i.points for i in own.scorer.show_items(crib, starter, True)] == [8]
+    assert own.to_dict()["scoring"] == {"hand_flush": 5, "crib_flush": 8}
+    same = rules_from_mapping({"extends": "five_card", "scoring": {"crib_flush": 5}})
+    assert same.fingerprint() == five_card.fingerprint()
+
+
+def test_a_crib_that_needs_no_starter_keeps_the_cribs_flush():
+    """S-DATA-4 with ``crib_flush_needs_starter: false`` (R-SHOW-6's knob): the crib's flush
+    without the starter is one a card (not the hand's ``hand_flush``), with it one a card and
+    ``flush_starter``; a ``crib_flush`` there would leave the crib's flush without the starter
+    undefined, and is refused in one line."""
+    rules = rules_from_mapping({"extends": "standard", "crib_flush_needs_starter": False,
+                                "scoring": {"hand_flush": 7, "flush_starter": 2}})
+    assert rules.scorer.show(C("2H 4H 6H 8H"), c1("KC"), rules.crib_show) == 4
+    assert rules.scorer.show(C("2H 4H 6H 8H"), c1("KH"), rules.crib_show) == 4 + 2
+    assert rules.scorer.show(C("2H 4H 6H 8H"), c1("KC")) == 7  # a hand: hand_flush
+    items = rules.scorer.show_items(C("2H 4H 6H 8H"), c1("KC"), rules.crib_show)
+    assert [(i.reason, i.points) for i in items] == [("flush", 4)]
+    with pytest.raises(ConfigError) as e:
+        rules_from_mapping({"extends": "standard", "crib_flush_needs_starter": False, "scoring": {"crib_flush": 6}},
+                           "open.yaml")
+    assert str(e.value).startswith("open.yaml: key 'scoring.crib_flush': S-DATA-4") and "\n" not in str(e.value)
 
 
 @pytest.mark.parametrize("block, message", [
@@ -175,6 +220,7 @@ def test_a_default_block_keeps_the_fingerprint_and_a_changed_one_is_recorded():
     ({"count_limit": 9}, "scoring.count_limit"),
     ({"count_limit": 200}, "'scoring.count_limit': expected at most 80"),
     ({"pairs": 3}, "'scoring.pairs': unknown scoring key (did you mean 'pair'?)"),
+    ({"crib_flush": -1}, "scoring.crib_flush"),
     ("pair", "'scoring': expected a mapping"),
 ])
 def test_bad_scoring_values_are_one_line_errors(block, message):
@@ -196,3 +242,57 @@ def test_score_and_peg_commands_say_the_scorings_points(tmp_path, capsys):
     assert "forty-one" in out and "total 2" in out
     assert main(["peg", "KH", "QS", "JC", "TD", "AH"]) != 0  # the standard game: the count would pass 31
     assert "over 31 (R-PEG-2)" in capsys.readouterr().err
+
+
+ZEROS = {"fifteen": 0, "pair": 0, "run_card": 0, "hand_flush": 0, "flush_starter": 0, "crib_flush": 0, "go": 0,
+         "hit_limit": 0, "last_card": 0}
+
+
+@pytest.mark.parametrize("data, why", [
+    ({"scoring": dict(ZEROS, heels=3, nobs=2)}, "every point value of the show and the play is 0"),
+    ({"scoring": dict(ZEROS, go=1, count_limit=80)}, "go can never be scored"),  # 8 cards cannot pass 80
+    ({"scoring": dict(ZEROS, fifteen=2, fifteen_total=60)}, "fifteen can never be scored"),  # 5 cards, count 31
+    ({"deal": 2, "discard": 1, "scoring": dict(ZEROS, run_card=1, run_min=4, count_limit=20)},
+     "run_card can never be scored"),  # shows of 3 cards, 2 cards played
+    ({"deal": 16, "discard": 2, "scoring": dict(ZEROS, hand_flush=4, flush_starter=1)},
+     "hand_flush, flush_starter can never be scored"),  # hands of 14: no suit holds them
+])
+def test_a_block_in_which_no_game_can_end_is_refused_at_load(data, why):
+    """S-DATA-7: every point value of the show and the play 0 (his heels and his nobs alone
+    cannot be counted on), or values that no deal of these sizes and limits can score: refused
+    when the rules load, in one line naming the file and the block."""
+    with pytest.raises(ConfigError) as e:
+        rules_from_mapping({"extends": "standard", **data}, "endless.yaml")
+    text = str(e.value)
+    assert text.startswith("endless.yaml: key 'scoring': no game can end under this block (S-DATA-7): ")
+    assert why in text and "\n" not in text
+
+
+@pytest.mark.parametrize("data", [
+    {"scoring": dict(ZEROS, last_card=1)},  # the last card always scores
+    {"scoring": dict(ZEROS, go=1)},  # a go, where the hands can pass the limit
+    {"scoring": {k: v for k, v in ZEROS.items() if k != "crib_flush"}},  # the crib's flush stays 4 + 0 (S-DATA-4)
+    {"scoring": dict(ZEROS, fifteen=2, fifteen_total=60, count_limit=60)},  # a count of 60 in the play
+    {"deal": 2, "discard": 1, "scoring": dict(ZEROS, run_card=1, run_min=3, count_limit=20)},  # a show of 3 cards
+    {"deal": 16, "discard": 2, "jokers": 2, "scoring": dict(ZEROS, hand_flush=4)},  # two jokers make 14 of a suit
+])
+def test_a_block_with_something_to_score_loads(data):
+    """S-DATA-7 refuses only the blocks in which nothing can ever be scored."""
+    assert rules_from_mapping({"extends": "standard", **data}, "scores.yaml").scoring.to_dict()
+
+
+def test_cribsim_play_and_run_refuse_a_block_of_zeros_before_writing(tmp_path, capsys):
+    """S-DATA-7: ``cribsim play --rules FILE`` (which played until the engine gave up after
+    10,000 deals) and ``cribsim run`` stop in one line naming the file, and write nothing."""
+    rules = tmp_path / "zeros.yaml"
+    rules.write_text("extends: standard\nname: zeros\nscoring: {" + ", ".join(f"{k}: 0" for k in ZEROS) + "}\n")
+    save = tmp_path / "game.json"
+    assert main(["play", "--rules", str(rules), "--seed", "1", "--save", str(save)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and not save.exists()
+    assert err.startswith(f"cribsim: {rules}: key 'scoring': no game can end under this block (S-DATA-7)")
+    experiment = tmp_path / "exp.yaml"
+    experiment.write_text(f"name: zeros_run\nvariants: [{rules}]\nlineup: [random, greedy]\nmatches: 2\n")
+    assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "(S-DATA-7)" in err and not (tmp_path / "out").exists()

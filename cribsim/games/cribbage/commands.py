@@ -18,7 +18,7 @@ from cribsim.errors import CribsimError
 
 from .cards import VALUE, WILD_BASE, card_str, cards_str, parse_cards
 from .dealstats import write_dealstats
-from .scoring import STANDARD_SCORER, show_words
+from .scoring import SHOW_CRIB, SHOW_HAND, STANDARD_SCORER, show_words
 
 
 def add_commands(sub: Any) -> None:
@@ -62,7 +62,7 @@ def cmd_dealstats(args: argparse.Namespace) -> int:
 
 # ---- score ----------------------------------------------------------------------------------
 
-def _score_cards(hand: list[int], starter: int, crib: bool, rules: Rules | None = None) -> dict[str, Any]:
+def _score_cards(hand: list[int], starter: int, crib: int, rules: Rules | None = None) -> dict[str, Any]:
     named = None
     show_items = rules.program.hooks.show_items if rules is not None else None
     if rules is not None and show_items is not None and any(c >= WILD_BASE for c in hand + [starter]):
@@ -73,7 +73,7 @@ def _score_cards(hand: list[int], starter: int, crib: bool, rules: Rules | None 
     out = {
         "hand": [card_str(c) for c in hand],
         "starter": card_str(starter),
-        "crib": crib,
+        "crib": crib == SHOW_CRIB,  # a crib whose flush needs the starter (R-SHOW-6)
         "total": sum(i.points for i in items),
         "items": [{"reason": r, "points": p, "cards": [card_str(c) for c in cs]} for r, p, cs in items],
     }
@@ -118,7 +118,7 @@ def _check_show(hand: list[int], starter: int, rules: Rules | None = None, crib:
 
 def cmd_score(args: argparse.Namespace) -> int:
     rules = _rules_arg(args)
-    crib_rule = rules.crib_flush_needs_starter if rules is not None else True
+    crib_rule = rules.crib_show if rules is not None else SHOW_CRIB
     if args.batch:
         failed = False
         for no, words in batch_lines(args.batch):
@@ -131,7 +131,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                     raise CribsimError("cribsim: expected the hand's cards and then the starter")
                 hand, starter = cards[:-1], cards[-1]
                 _check_show(hand, starter, rules, crib, batch=True)
-                out = {"line": no, **_score_cards(hand, starter, crib and crib_rule, rules)}
+                out = {"line": no, **_score_cards(hand, starter, crib_rule if crib else SHOW_HAND, rules)}
             except CribsimError as e:
                 failed = True
                 out = {"line": no, "error": str(e)}
@@ -144,8 +144,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if starter >= WILD_BASE:  # a wild starter: numbered after the hand's
         starter += sum(1 for c in hand if c >= WILD_BASE)
     _check_show(hand, starter, rules, args.crib)
-    crib = args.crib and crib_rule
-    res = _score_cards(hand, starter, crib, rules)
+    res = _score_cards(hand, starter, crib_rule if args.crib else SHOW_HAND, rules)
     if args.json:
         print(json.dumps(res))
         return 0

@@ -117,7 +117,7 @@ def compute(samples: int = 2000, seed: int = 1, iterations: int = 2, processes: 
     table = {"method": __doc__.split("Method.")[1].split("The shipped")[0].strip(),
              "samples": samples, "seed": seed, "iterations": iterations}
     if scoring is not None:
-        table["scoring"] = scoring.to_dict()
+        table["scoring"] = identity(scoring)
     prev: dict[str, Any] | None = None
     pool = Pool(processes) if processes > 1 else None
     run: Any = pool.map if pool is not None else lambda f, jobs, chunksize=1: list(map(f, jobs))
@@ -164,15 +164,25 @@ def for_scoring(scoring: Scoring) -> dict[str, Any]:
 _BUILT: dict[Scoring, dict[str, Any]] = {}  # this process's tables by scoring (read or built once)
 
 
+def identity(scoring: Scoring) -> dict[str, int]:
+    """What the tables of ``scoring`` are kept under: its keys, and the crib's flush too where it
+    names ``hand_flush`` (its cribs hold four cards). Until the rule book's edition of 2026-12-06
+    (S-DATA-4) a named ``hand_flush`` set the crib's flush as well: tables kept then are not read."""
+    key = scoring.to_dict()
+    if "hand_flush" in key:
+        key.setdefault("crib_flush", scoring.crib_flush_points(4))
+    return key
+
+
 def _valid(tables: Any, scoring: Scoring) -> bool:
     """Whether a cache file holds the tables of ``scoring`` (anything else is built again)."""
-    return (isinstance(tables, dict) and tables.get("scoring") == scoring.to_dict()
+    return (isinstance(tables, dict) and tables.get("scoring") == identity(scoring)
             and all(isinstance(tables.get(k), dict) for k in ("own", "opp", "single"))
             and len(tables["own"]) == len(tables["opp"]) == len(cells()) and len(tables["single"]) == 13)
 
 
 def _from_disk_or_built(scoring: Scoring) -> dict[str, Any]:
-    key = json.dumps(scoring.to_dict(), sort_keys=True)
+    key = json.dumps(identity(scoring), sort_keys=True)
     name = f"crib_tables-{hashlib.sha256(key.encode()).hexdigest()[:16]}-{SCORING_SAMPLES}.json"
     path = cache_folder() / name
     try:

@@ -36,7 +36,8 @@ def rank_ev(kkey: int, hkey: int, unseen: int, scorer: Scorer = STANDARD_SCORER)
 def expected_show(keep: Sequence[int], held: Sequence[int], crib: bool = False,
                   scorer: Scorer = STANDARD_SCORER) -> float:
     """Expected show points of ``keep`` over every starter not in ``held`` (the cards this player
-    has seen, including ``keep``). With ``crib`` a flush needs the starter's suit (R-SHOW-6)."""
+    has seen, including ``keep``). With ``crib`` it is a crib: its flush needs the starter's suit
+    (R-SHOW-6) and has the crib's value (S-DATA-4)."""
     unseen = 52 - len(held)
     kkey = hkey = 0
     for c in keep:
@@ -48,8 +49,10 @@ def expected_show(keep: Sequence[int], held: Sequence[int], crib: bool = False,
     s = SUIT[keep[0]]
     if all(SUIT[c] == s for c in keep):
         same = 13 - sum(1 for c in held if SUIT[c] == s)
-        flush = values.flush(len(keep))
-        v += (0 if crib else flush) + (flush + values.flush_starter if crib else values.flush_starter) * same / unseen
+        if crib:
+            v += values.crib_flush_points(len(keep)) * same / unseen
+        else:
+            v += values.flush(len(keep)) + values.flush_starter * same / unseen
     for c in keep:
         if RANK[c] == JACK:
             s = SUIT[c]

@@ -35,8 +35,8 @@ from cribsim.ruleset import (
 )
 
 from .engine.program import Program
-from .points import STANDARD, Scoring, parse_scoring
-from .scoring import Scorer, scorer_for
+from .points import STANDARD, Deal, Scoring, parse_scoring
+from .scoring import SHOW_CRIB, SHOW_OPEN_CRIB, Scorer, scorer_for
 from .variants import PARAMS, RESERVED, VARIANTS, variant_named
 
 if TYPE_CHECKING:
@@ -104,6 +104,12 @@ class Rules(RulesBase):
     @cached_property
     def crib_size(self) -> int:
         return (self.players - 1) * self.discard + self.dealer_discard + self.crib_from_deck
+
+    @cached_property
+    def crib_show(self) -> int:
+        """How the crib is shown (``scoring.show``'s ``crib``): its flush needs the starter's
+        suit, or not (R-SHOW-6, ``crib_flush_needs_starter``)."""
+        return SHOW_CRIB if self.crib_flush_needs_starter else SHOW_OPEN_CRIB
 
     @cached_property
     def scorer(self) -> Scorer:
@@ -231,9 +237,10 @@ def build_rules(data: dict[str, Any], source: str = "<inline>") -> Rules:
                                            "or four as two partnerships sitting opposite, [[0, 2], [1, 3]]")
     match = match_format(source, data.get("match"))
     check_match_sides(source, "match.scoring", match, len(sides))
-    hand_size = deal["deal"] - deal["discard"]
-    crib_size = (players - 1) * deal["discard"] + deal["dealer_discard"] + deal["crib_from_deck"]
-    scoring = parse_scoring(source, data.get("scoring"), hand_size, 10 * players * hand_size, crib_size)
+    shown = Deal(hand=deal["deal"] - deal["discard"], players=players, wild=deck - 52,
+                 crib=(players - 1) * deal["discard"] + deal["dealer_discard"] + deal["crib_from_deck"],
+                 crib_needs_starter=core["crib_flush_needs_starter"])
+    scoring = parse_scoring(source, data.get("scoring"), shown)
     rules = Rules(name=name, players=players, deal=deal["deal"], discard=deal["discard"],
                   dealer_deal=deal["dealer_deal"], dealer_discard=deal["dealer_discard"],
                   crib_from_deck=deal["crib_from_deck"], target=target, skunk_lines=_skunk_lines(source, data, target),

@@ -26,6 +26,9 @@ from .points import STANDARD, Scoring
 # multiset key: 3 bits of count per rank (counts up to 7, enough for six of a kind with jokers)
 RBIT = tuple(1 << (3 * RANK[c]) for c in range(NUM_STANDARD))
 SBIT = tuple(1 << SUIT[c] for c in range(NUM_STANDARD))
+# what a show counts (its ``crib``), for the flush (R-SHOW-6, S-DATA-4): a hand; a crib, whose
+# flush needs the starter's suit (True); a crib whose flush does not (crib_flush_needs_starter: false)
+SHOW_HAND, SHOW_CRIB, SHOW_OPEN_CRIB = 0, 1, 2
 # the jack of the starter's suit, which scores nobs when held (R-SHOW-7: the starter itself never
 # does; with a jack starter only a named joker can be that jack in a hand or crib)
 NOB = tuple(card(JACK, SUIT[c]) for c in range(NUM_STANDARD))
@@ -84,11 +87,12 @@ def multiset_key(cards: Iterable[int]) -> int:
     return key
 
 
-def show_points(hand: Sequence[int], starter: int | None, crib: bool = False) -> int:
+def show_points(hand: Sequence[int], starter: int | None, crib: int = SHOW_HAND) -> int:
     """Points of ``hand`` (any size) with ``starter`` at the show (R-SHOW-3..7).
 
     ``starter`` may be None (a hand valued before the cut: no nobs, flush of the hand alone).
-    With ``crib`` a flush needs the starter's suit too (R-SHOW-6)."""
+    ``crib``: what is counted (``SHOW_CRIB``, or True: a crib, whose flush needs the starter's
+    suit too, R-SHOW-6; ``SHOW_OPEN_CRIB``: a crib whose flush does not)."""
     key = suits = 0
     for c in hand:
         key += RBIT[c]
@@ -101,7 +105,7 @@ def show_points(hand: Sequence[int], starter: int | None, crib: bool = False) ->
     if flush:
         if suits == SBIT[starter]:
             pts += len(hand) + 1
-        elif not crib:
+        elif crib != SHOW_CRIB:  # a hand's flush, or an open crib's: one a card
             pts += len(hand)
     nob = NOB[starter]
     if nob in hand:  # R-SHOW-7: each jack of the starter's suit held (a named wild card may
@@ -166,7 +170,7 @@ def _trailing_run(ranks: Sequence[int], shortest: int) -> int:
 class ShowFunction(Protocol):
     """Points of a hand (or crib, with the crib flush rule) with a starter (None: before the cut)."""
 
-    def __call__(self, hand: Sequence[int], starter: int | None, crib: bool = False) -> int: ...
+    def __call__(self, hand: Sequence[int], starter: int | None, crib: int = SHOW_HAND) -> int: ...
 
 
 class PegFunction(Protocol):
@@ -178,9 +182,9 @@ class PegFunction(Protocol):
 def _scoring_functions(s: Scoring, table: LazyTable) -> tuple[ShowFunction, PegFunction]:
     """(show, peg) for a scoring other than the standard game's: the same rules with its values
     (S-DATA-1..7); the rank multiset's points come from ``table``, built for this scoring."""
-    nobs, fs = s.nobs, s.flush_starter
+    nobs, fs, crib_flush = s.nobs, s.flush_starter, s.crib_flush_points
 
-    def show(hand: Sequence[int], starter: int | None, crib: bool = False) -> int:
+    def show(hand: Sequence[int], starter: int | None, crib: int = SHOW_HAND) -> int:
         key = suits = 0
         for c in hand:
             key += RBIT[c]
@@ -190,11 +194,13 @@ def _scoring_functions(s: Scoring, table: LazyTable) -> tuple[ShowFunction, PegF
             alone: int = table[key]
             return alone + (s.flush(len(hand)) if flush and not crib else 0)
         pts: int = table[key + RBIT[starter]]
-        if flush:
+        if flush:  # S-DATA-4: a named hand_flush is the hand's alone
             if suits == SBIT[starter]:
-                pts += s.flush(len(hand)) + fs
+                pts += crib_flush(len(hand)) if crib else s.flush(len(hand)) + fs
             elif not crib:
                 pts += s.flush(len(hand))
+            elif crib == SHOW_OPEN_CRIB:
+                pts += crib_flush(len(hand)) - fs
         nob = NOB[starter]
         if nob in hand:
             pts += nobs * hand.count(nob)
@@ -260,7 +266,7 @@ class Scorer:
             self.rank_points = LazyTable(lambda key: rank_points_from_counts(counts_of_key(key), s))
             self.show, self.peg = _scoring_functions(s, self.rank_points)
 
-    def show_items(self, hand: Sequence[int], starter: int | None, crib: bool = False) -> list[Item]:
+    def show_items(self, hand: Sequence[int], starter: int | None, crib: int = SHOW_HAND) -> list[Item]:
         return show_breakdown(hand, starter, crib, self.values)
 
     def peg_items(self, cards: Sequence[int]) -> list[Item]:
@@ -310,7 +316,7 @@ class Item(NamedTuple):
     cards: tuple[int, ...]
 
 
-def show_breakdown(hand: Sequence[int], starter: int | None, crib: bool = False,
+def show_breakdown(hand: Sequence[int], starter: int | None, crib: int = SHOW_HAND,
                    s: Scoring = STANDARD) -> list[Item]:
     """Every scoring item of a show, enumerated with its cards. Sum equals the show's points."""
     allc = list(hand) + ([starter] if starter is not None else [])
@@ -338,14 +344,25 @@ def show_breakdown(hand: Sequence[int], starter: int | None, crib: bool = False,
             r += 1
     suit = SUIT[hand[0]]
     if all(SUIT[c] == suit for c in hand):  # R-SHOW-6, S-DATA-4
-        if starter is not None and SUIT[starter] == suit:
-            items.append(Item("flush", s.flush(len(hand)) + s.flush_starter, tuple(allc)))
-        elif not crib:
-            items.append(Item("flush", s.flush(len(hand)), tuple(hand)))
+        items += _flush_items(hand, starter, crib, s)
     if starter is not None:  # R-SHOW-7: each jack of the starter's suit held (never the starter)
         nob = card(JACK, SUIT[starter])
         items += [Item("nobs", s.nobs, (nob,)) for c in hand if c == nob]
     return [i for i in items if i.points] if not s.standard else items
+
+
+def _flush_items(hand: Sequence[int], starter: int | None, crib: int, s: Scoring) -> list[Item]:
+    """The flush of ``hand``, all of one suit (R-SHOW-6, S-DATA-4): a hand's values, or a crib's
+    (with the starter's suit; an open crib's without it too)."""
+    n = len(hand)
+    if starter is not None and SUIT[starter] == SUIT[hand[0]]:
+        points = s.crib_flush_points(n) if crib else s.flush(n) + s.flush_starter
+        return [Item("flush", points, (*hand, starter))]
+    if not crib:
+        return [Item("flush", s.flush(n), tuple(hand))]
+    if crib == SHOW_OPEN_CRIB and starter is not None:
+        return [Item("flush", s.crib_flush_points(n) - s.flush_starter, tuple(hand))]
+    return []
 
 
 def item_words(reason: str, points: int, fifteens_before: int = 0, cards: int = 0) -> str:

@@ -6,7 +6,7 @@ import pytest
 
 from cribsim.errors import IllegalMove
 from cribsim.games.cribbage.cards import card_str
-from cribsim.ruleset import load_rules
+from cribsim.ruleset import load_rules, rules_from_mapping
 from tests.cribbage.helpers import C, Scripted, c1
 from tests.cribbage.variants.helpers import events, run
 
@@ -58,9 +58,9 @@ def test_a_joker_is_named_when_laid():
     assert events(g, "peg")[0] == (0, 2, "pair")
 
 
-def _show_game(rules_name):
+def _show_game(rules_name, scoring=None):
     # Alice (dealer) keeps JC QC KC 2C; Bob keeps 5H 5C 5S TD; the starter is a joker.
-    rules = load_rules(rules_name)
+    rules = rules_from_mapping({"extends": rules_name, "scoring": scoring}) if scoring else load_rules(rules_name)
     s = [ScriptedWild(random.Random(0), C("7D 8D"), C("JC QC KC 2C")),
          ScriptedWild(random.Random(0), C("9S AS"), C("5H 5C 5S TD"))]
     return run(rules, 0, None, None, None, None, strategies=s,
@@ -78,6 +78,17 @@ def test_joker_starter_is_heels_and_each_player_names_it_for_themself():
     assert card_str(names[0][-1])[1] == "C"  # Alice's naming: a club
     shown = sum(e.points for e in g.events if e.source == "hand" and e.seat == 1)
     assert shown == 28
+
+
+@pytest.mark.parametrize("preset", ["jokers", "jokers_non_dealer"])
+@pytest.mark.parametrize("heels", [3, 0])
+def test_a_joker_starter_gives_the_blocks_heels(preset, heels):
+    """V-JOKERS (edition of 2026-12-06) and S-DATA-5: a joker turned as the starter gives the
+    dealer the ``heels`` value of the scoring block, as a jack would: 3 under ``heels: 3``, and
+    nothing under ``heels: 0``; the show is counted as before."""
+    g = _show_game(preset, {"heels": heels})
+    assert events(g, "heels") == ([(0, heels, "his heels")] if heels else [])
+    assert sum(e.points for e in g.events if e.source == "hand" and e.seat == 1) == 28
 
 
 def test_joker_starter_named_by_the_non_dealer_holds_for_everyone():

@@ -277,9 +277,9 @@ def play_choices(obs: Observation) -> list[Any]:
     return [a for a, _ in expand(obs)] if expand is not None else list(obs.legal)
 
 
-def count_hand(g: GameState, seat: int, cards: Sequence[int], crib: bool, source: int) -> int:
-    """R-SHOW-3..7: count one hand (or the crib, ``crib`` being the crib flush rule) for
-    ``seat`` and award it; returns its points."""
+def count_hand(g: GameState, seat: int, cards: Sequence[int], crib: int, source: int) -> int:
+    """R-SHOW-3..7: count one hand (or the crib, ``crib`` being how it is shown: the rules'
+    ``crib_show``) for ``seat`` and award it; returns its points."""
     starter = g.starter
     scorer = g.rules.scorer
     if g.events is not None:
@@ -302,7 +302,7 @@ def show(g: GameState) -> None:
     hooks = g.hooks
     after = hooks.after_count
     owner = g.crib_owner
-    crib_rule = g.rules.crib_flush_needs_starter
+    crib_rule = g.rules.crib_show
     if hooks.count_hand is None and g.events is None and not after:  # the bulk path, same rules
         award = g.award
         show_points = g.rules.scorer.show

@@ -157,7 +157,8 @@ class Hooks:
 
     - ``check(rules, source)``: raise ConfigError for a combination that cannot be played;
     - ``extra_cards(rules) -> int``: cards added to the 52 (summed);
-    - ``heels(card) -> bool``: a starter card, besides a jack, that gives the dealer 2;
+    - ``heels(card) -> bool``: a starter card, besides a jack, that gives the dealer his heels
+      (the scoring's ``heels``, S-DATA-5);
     - ``stops_at_reset(rules) -> bool``: the play ends at its first reset;
     - ``name_card(answer, obs) -> (card, card it counts as)``: resolve a play answer (raises
       IllegalMove for an illegal one);

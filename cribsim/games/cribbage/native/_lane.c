@@ -276,7 +276,7 @@ enum { STREAM_DECK = 0, STREAM_CUT = 1, STREAM_STRATEGY = 2 };
 typedef struct {
     int64_t players, nsides, side_of[MAXP], target, places, deal, dealer_deal, discard, dealer_discard,
         crib_from_deck, crib_flush_needs_starter, fifteen, fifteen_total, pair, run_min, run_card,
-        hand_flush, flush_starter, nobs, heels, go, limit, hit, last_card, objective,
+        hand_flush, flush_starter, crib_flush, nobs, heels, go, limit, hit, last_card, objective,
         toss_fives,        /* V-TOSSFIVES: every 5 held goes to the crib */
         nineteen,          /* V-NINETEEN: a hand or crib of nothing gives each opposing side 1 */
         back_ten,          /* V-BACKTEN: 0 off, 1 both (hand and own crib), 2 each */
@@ -293,7 +293,7 @@ typedef struct {
         jokers,            /* V-JOKERS: wild cards 52, 53, ... added to the deck */
         joker_pone;        /* V-JOKERS: the non-dealer names a joker starter once, for everyone */
 } Rules;
-#define RULE_FIELDS 49
+#define RULE_FIELDS 50
 
 enum { RANDOM = 0, GREEDY = 1, EV = 2, HOYLE = 3 };
 #define KIND_NAMES "random", "greedy", "ev", "hoyle"
@@ -318,6 +318,11 @@ static int suit_of(int c) { return c & 3; }
 static int value_of(int c) { return c < 36 ? (c >> 2) + 1 : 10; } /* a standard card's */
 static int held_value(int c) { return c < WILD ? value_of(c) : 0; } /* V-JOKERS: a joker fits any count */
 static int64_t flush_points(const Rules *r, int cards) { return r->hand_flush < 0 ? cards : r->hand_flush; }
+/* points.Scoring.crib_flush_points: a crib's flush with the starter (S-DATA-4: not hand_flush's) */
+static int64_t crib_flush_points(const Rules *r, int cards) {
+    return r->crib_flush < 0 ? cards + r->flush_starter : r->crib_flush;
+}
+enum { SHOW_HAND, SHOW_CRIB, SHOW_OPEN_CRIB }; /* scoring.SHOW_*: what a show counts, for its flush */
 
 /* The fifteens, pairs and runs of some cards (R-SHOW-3..5, S-DATA-1..3), as scoring.show_breakdown
  * lists them: how many fifteens and pairs, and each run of ranks (lowest first) with its length
@@ -427,12 +432,15 @@ static int64_t rank_points(const Rules *r, const int *cards, int n) {
     return key_points(r, key);
 }
 
-/* R-SHOW-6: the flush of a hand of n cards of ``suits`` (a bit a suit), a crib's only with the
- * starter (``crib``), with the starter's suit too (starter < 0: valued before the cut). */
+/* R-SHOW-6, S-DATA-4: the flush of n cards of ``suits`` (a bit a suit), with the starter's suit
+ * too (starter < 0: valued before the cut); ``crib`` (SHOW_*): a crib's has the crib's value and
+ * needs the starter, an open crib's not (scoring._flush_items). */
 static inline int64_t flush_part(const Rules *r, int suits, int n, int starter, int crib) {
     if (suits & (suits - 1)) return 0;
-    if (starter >= 0 && suits == 1 << suit_of(starter)) return flush_points(r, n) + r->flush_starter;
-    return crib ? 0 : flush_points(r, n);
+    if (starter >= 0 && suits == 1 << suit_of(starter))
+        return crib ? crib_flush_points(r, n) : flush_points(r, n) + r->flush_starter;
+    if (!crib) return flush_points(r, n);
+    return crib == SHOW_OPEN_CRIB && starter >= 0 ? crib_flush_points(r, n) - r->flush_starter : 0;
 }
 
 /* R-SHOW-7: how many jacks of the starter's suit the hand holds. */
@@ -1161,9 +1169,8 @@ static double expected_show(const Rules *v, const int *keep, int kn, const int *
     if (!(suits & (suits - 1))) {
         int s = suit_of(keep[0]), same = 13;
         for (int i = 0; i < hn; i++) same -= suit_of(held[i]) == s;
-        int64_t flush = flush_points(v, kn);
-        x += crib ? (double)((flush + v->flush_starter) * same) / (double)unseen
-                  : (double)flush + (double)(v->flush_starter * same) / (double)unseen;
+        x += crib ? (double)(crib_flush_points(v, kn) * same) / (double)unseen
+                  : (double)flush_points(v, kn) + (double)(v->flush_starter * same) / (double)unseen;
     }
     for (int i = 0; i < kn; i++) {
         if (rank_of(keep[i]) != JACK) continue;
@@ -1741,7 +1748,7 @@ static int count_and_after(Game *g, int seat, const int *hand, int n, int crib, 
 
 static int show(Game *g) { /* R-SHOW-1..7: from the dealer's left, the dealer, then the crib */
     const Rules *r = g->r;
-    int n = g->n, crib = (int)r->crib_flush_needs_starter, fixed = -1;
+    int n = g->n, crib = r->crib_flush_needs_starter ? SHOW_CRIB : SHOW_OPEN_CRIB, fixed = -1;
     g->zero_hand = 0;
     if (r->joker_pone && g->starter >= WILD) { /* V-JOKERS: the non-dealer names it, for everyone */
         int pone = (g->dealer + 1) % n;

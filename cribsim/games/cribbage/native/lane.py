@@ -143,10 +143,15 @@ def pack_rules(rules: Rules, scoring: Scoring | None = None, game_no: int = 0) -
     values = [rules.players, len(sides), *side_of, rules.target, places_of(rules, len(sides)), rules.deal,
               rules.dealer_deal, rules.discard, rules.dealer_discard, rules.crib_from_deck,
               int(rules.crib_flush_needs_starter),
-              s.fifteen, s.fifteen_total, s.pair, s.run_min, s.run_card, -1 if s.hand_flush is None else s.hand_flush,
-              s.flush_starter, s.nobs, s.heels, s.go, s.count_limit, s.hit_limit, s.last_card, rules.objective]
+              s.fifteen, s.fifteen_total, s.pair, s.run_min, s.run_card, _or_none(s.hand_flush), s.flush_starter,
+              _or_none(s.crib_flush), s.nobs, s.heels, s.go, s.count_limit, s.hit_limit, s.last_card, rules.objective]
     values += knobs.values()
     return struct.pack(f"<{len(values)}q", *values)
+
+
+def _or_none(value: int | None) -> int:
+    """A value the struct holds as -1 where the scoring leaves it to the sizes (S-DATA-4's flushes)."""
+    return -1 if value is None else value
 
 
 def pack_ev(rules: Rules, ev: EvValues) -> bytes:

@@ -8,7 +8,8 @@ the starter if it is a joker, to their own best advantage (their worst in lowbal
 independently of the other players; with ``starter_joker_named_by: non_dealer`` the non-dealer
 names a joker starter once, for everyone. A named joker counts as that card in every rule, even
 where it duplicates a real card (two jacks of the starter's suit: nobs twice). A joker turned as
-the starter gives the dealer 2 for his heels. Names range over the 52 standard cards."""
+the starter gives the dealer his heels: 2, or the ``heels`` value of a ``scoring:`` block
+(S-DATA-5). Names range over the 52 standard cards."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from ..observation import Observation
 
 
-def best_show(hand: Sequence[int], starter: int | None, crib: bool = False, objective: int = 1,
+def best_show(hand: Sequence[int], starter: int | None, crib: int = 0, objective: int = 1,
               starter_name: int | None = None,
               scorer: Scorer = STANDARD_SCORER) -> tuple[int, tuple[int, ...], int | None]:
     """(points, named hand, named starter): the show of ``hand`` with every joker named to the
@@ -57,7 +58,7 @@ def best_show(hand: Sequence[int], starter: int | None, crib: bool = False, obje
     return best
 
 
-def best_show_items(hand: Sequence[int], starter: int | None, crib: bool = False, objective: int = 1,
+def best_show_items(hand: Sequence[int], starter: int | None, crib: int = 0, objective: int = 1,
                     starter_name: int | None = None,
                     scorer: Scorer = STANDARD_SCORER) -> tuple[list[Any], tuple[int, ...], int | None]:
     """The breakdown of ``best_show`` (for the log), with the names chosen."""
@@ -65,7 +66,7 @@ def best_show_items(hand: Sequence[int], starter: int | None, crib: bool = False
     return scorer.show_items(list(named), st, crib), named, st
 
 
-def show_value(cards: Sequence[int], starter: int | None = None, crib: bool = False, objective: int = 1,
+def show_value(cards: Sequence[int], starter: int | None = None, crib: int = 0, objective: int = 1,
                scorer: Scorer = STANDARD_SCORER) -> int:
     """The show's points, naming any joker to the holder's advantage."""
     if any(c >= WILD_BASE for c in cards) or (starter is not None and starter >= WILD_BASE):
@@ -126,7 +127,7 @@ def name_card(move: Any, obs: Observation) -> tuple[int, int]:
                       f"that fits under {limit}); legal were {cards_str(legal)} at count {count}", obs.seat)
 
 
-def count_hand(g: GameState, seat: int, cards: Sequence[int], crib: bool, source: int) -> int:
+def count_hand(g: GameState, seat: int, cards: Sequence[int], crib: int, source: int) -> int:
     """The show with jokers named (R-SHOW-3..7, V-JOKERS); returns the points."""
     starter = g.starter
     obj = g.rules.objective
