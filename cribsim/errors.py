@@ -39,6 +39,16 @@ class Interrupted(CribsimError):
     exit_code = 130
 
 
+class EndlessGame(CribsimError):
+    """A game that did not end within the engine's bound on its deals or hands: its rules leave
+    too few points to reach the target (S-DATA-7 refuses the blocks in which none can end; a
+    block that scores very rarely may still play this long)."""
+
+    def __init__(self, rules_name: str, most: int, unit: str) -> None:
+        super().__init__(f"cribsim: a game of {rules_name} did not end within {most:,} {unit}: its rules leave too "
+                         "few points to reach the target; raise some point values or lower the target")
+
+
 class IllegalMove(CribsimError):
     """A strategy returned a move the rules do not allow."""
 

@@ -296,3 +296,17 @@ def test_cribsim_play_and_run_refuse_a_block_of_zeros_before_writing(tmp_path, c
     assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 2
     out, err = capsys.readouterr()
     assert err.count("\n") == 1 and "(S-DATA-7)" in err and not (tmp_path / "out").exists()
+
+
+def test_a_game_that_does_not_end_in_time_is_one_line_not_an_internal_error(tmp_path, capsys):
+    """A block S-DATA-7 lets through that scores too rarely (here only the crib's flush with its
+    starter, about one deal in 500): the game stops at the engine's bound, 10,000 deals, with one
+    line that says why (it said ``internal error``)."""
+    rules = tmp_path / "rare.yaml"
+    scoring = {**{k: v for k, v in ZEROS.items() if k != "crib_flush"}, "heels": 0, "nobs": 0}
+    rules.write_text("extends: standard\nname: rare\nscoring: {" + ", ".join(f"{k}: {v}" for k, v in scoring.items())
+                     + "}\n")
+    assert main(["play", "--rules", str(rules), "--seed", "1", "--strategy", "random"]) == 2
+    out, err = capsys.readouterr()
+    assert err == ("cribsim: a game of rare did not end within 10,000 deals: its rules leave too few points to reach "
+                   "the target; raise some point values or lower the target\n")

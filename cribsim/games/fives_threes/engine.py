@@ -15,7 +15,7 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cribsim.errors import IllegalMove
+from cribsim.errors import EndlessGame, IllegalMove
 from cribsim.gamelog import RecordFileError
 from cribsim.records import GameRecord
 from cribsim.rng import CUT_FOR_DEAL, DECK, STRATEGY, addressed_draw, derive, rng_at
@@ -252,7 +252,7 @@ class Game:
             yield from self.play_hand(h, (first_leader + h) % self.n, dealt)  # F-LEAD-1: the lead passes clockwise
             self.trail.append(tuple(self.scores))
             self.hand_no += 1
-        raise RuntimeError(f"game {self.address} did not end within {MAX_HANDS} hands")
+        raise EndlessGame(self.rules.name, MAX_HANDS, "hands")
 
     def play_hand(self, hand_no: int, leader: int,
                   hands: Iterable[Iterable[int]] | None = None) -> Generator[int, Any, None]:

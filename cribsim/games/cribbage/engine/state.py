@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
-from cribsim.errors import IllegalMove
+from cribsim.errors import EndlessGame, IllegalMove
 from cribsim.rng import DECK, addressed_draw
 
 from .counting import Counting
@@ -240,7 +240,7 @@ class GameState:
                         trail[0] = tuple(self.scores)  # the game's start, after points given as it starts
             if not self.next_deal():
                 return
-        raise RuntimeError(f"game {self.address} did not end within {MAX_DEALS} deals")
+        raise EndlessGame(self.rules.name, MAX_DEALS, "deals")
 
     def drawn(self, run: Callable[[GameState], None], slot: str) -> Generator[int, Any, None]:
         """Chance mode: run a step, drawing first what it needs: the cards of a deal (all but
