@@ -51,10 +51,10 @@ def marks(arena: Arena) -> list[str]:
 
 
 @needs_sandbox
-@pytest.mark.parametrize("workers", ["--serial", "--workers=2"])
-def test_modules_beside_the_config_never_run_outside_the_sandbox(arena, workers):
+def test_modules_beside_the_config_never_run_outside_the_sandbox(arena):
+    """Serially here; on Ray workers in test_ray.py."""
     arena.config("name: shadow\nlineup:\n  - {name: mine, strategy: 'mybot:Bot'}\n  - greedy\nmatches: 4\n")
-    args = ["run", "exp.yaml", "--quiet", "--out", str(arena.out), workers]
+    args = ["run", "exp.yaml", "--quiet", "--out", str(arena.out), "--serial"]
     done = arena.cribsim("root", *args, timeout=600)
     assert done.returncode == 0, done.stderr
     assert marks(arena) == [] and arena.forfeits() == {}

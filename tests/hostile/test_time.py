@@ -33,19 +33,19 @@ def arena():
 @needs_sandbox
 @needs_python3
 def test_a_decision_over_the_limit_is_charged_wherever_it_is_played(arena):
-    """0.22 s against a limit of 0.2, once a match, six matches each: in the engine's process
+    """0.22 s against a limit of 0.2, once a match, four matches each: in the engine's process
     (a trusted plug-in, as built-ins play), in the sandbox (a plug-in), and a program."""
     arena.config(f"name: slow\nlineup:\n  - {{name: inproc, strategy: '{SLOW}', trusted: true}}\n"
                  f"  - {{name: boxed, strategy: '{SLOW}'}}\n"
                  "  - {name: program, command: [python3, bots/hostile.py, slow, '0.22']}\n  - greedy\n"
                  "format: pairings\npairings: [[inproc, greedy], [boxed, greedy], [program, greedy]]\n"
-                 "matches: 6\ntime_limit: 0.2\n")
+                 "matches: 4\ntime_limit: 0.2\n")
     done = arena.run("root")
     assert done.returncode == 0, done.stderr
     charged = arena.forfeits()
     assert sorted(charged) == ["boxed", "inproc", "program"]
     for name, forfeits in charged.items():
-        assert len(forfeits) == 6 and {f["kind"] for f in forfeits} == {"timeout"}, (name, forfeits)
+        assert len(forfeits) == 4 and {f["kind"] for f in forfeits} == {"timeout"}, (name, forfeits)
         assert {f["error"] for f in forfeits} == {"a decision took over 0.2 s"}
 
 

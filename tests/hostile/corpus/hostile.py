@@ -5,8 +5,9 @@ and, by its first argument, tries one thing a stranger's bot might:
   spy PATH... TOKEN   at its first decision: what it could reach (see :func:`findings`), as an
                       error reply "findings k=v ...", so the match's forfeit carries them
   background          at hello, starts a child that computes without end; at its 20th decision it
-                      reports the processor time the child had while it was not its turn, and
-                      the wall time that passed then (findings cpu=S wall=S)
+                      reports the processor time the child has had, and the wall time since it
+                      started it (findings cpu=S wall=S): the child computed only in the bot's
+                      turns if the first is a small part of the second
   slow SECONDS        sleeps SECONDS at every decision (an honest but slow opponent)
   sleepy_hello S      sleeps S seconds before its hello reply, at every start
 
@@ -123,18 +124,15 @@ def _cpu(pid):
 def main(argv):
     mode = argv[1] if len(argv) > 1 else ""
     decided = 0
-    child, cpu, wall, last = None, 0.0, 0.0, None
+    child, born = None, 0.0
     for line in sys.stdin:
         msg = json.loads(line)
-        if last is not None:  # since its last reply: not its turn
-            cpu += _cpu(child) - last[0]
-            wall += time.monotonic() - last[1]
         body = {"kind": "ok"}
         if msg["kind"] == "hello":
             if mode == "sleepy_hello":
                 time.sleep(float(argv[2]))
             if mode == "background":
-                child = _spinner()
+                child, born = _spinner(), time.monotonic()
             body = {"kind": "capabilities", "protocol": 3, "name": "hostile", "decisions": ["discard", "play"],
                     "understands": []}
         elif msg["kind"] == "decide":
@@ -142,15 +140,14 @@ def main(argv):
             if mode == "spy" and decided == 1:
                 body = {"kind": "error", "message": findings(argv[2:-1], argv[-1])}
             elif mode == "background" and decided == 20:
-                body = {"kind": "error", "message": f"findings cpu={cpu:.3f} wall={wall:.3f}"}
+                wall = time.monotonic() - born
+                body = {"kind": "error", "message": f"findings cpu={_cpu(child):.3f} wall={wall:.3f}"}
             else:
                 if mode == "slow":
                     time.sleep(float(argv[2]))
                 body = {"kind": "reply", "answer": answer(msg)}
         sys.stdout.write(json.dumps({"id": msg["id"], **body}) + "\n")
         sys.stdout.flush()
-        if child is not None:
-            last = (_cpu(child), time.monotonic())
 
 
 if __name__ == "__main__":
