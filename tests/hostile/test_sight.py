@@ -24,7 +24,6 @@ from tests.hostile.arena import (
     Arena,
     arena_folder,
     findings,
-    needs_cc,
     needs_python3,
     needs_sandbox,
 )
@@ -57,32 +56,35 @@ def arena():
     shutil.rmtree(base, ignore_errors=True)
 
 
-def _lineup(arena: Arena, spy: str) -> str:
+def _entry(arena: Arena, spy: str) -> str:
     paths = ", ".join(f"'{p}'" for p in arena.planted())
     if spy == "plugin":
         (arena.cfg / "spyplug.py").write_text((CORPUS / "hostile.py").read_text() + PLUGIN)
-        entry = f"{{name: spy, strategy: 'spyplug:Spy', params: {{paths: [{paths}], token: '{TOKEN}'}}}}"
-    else:
-        program = "./bots/hostile" if spy == "c" else "python3"
-        first = [] if spy == "c" else ["bots/hostile.py"]
-        words = ", ".join(f"'{w}'" for w in [program, *first, "spy", *arena.planted(), TOKEN])
-        entry = f"{{name: spy, command: [{words}]}}"
-    return (f"name: sight\nvariants: [standard, house.yaml]\nlineup:\n  - {entry}\n"
-            "  - {name: theirs, command: [python3, theirs.py], cwd: other}\n  - greedy\n"
-            "format: pairings\npairings: [[spy, greedy], [theirs, greedy]]\nmatches: 1\nrecord: all\n")
+        return f"{{name: plugin_spy, strategy: 'spyplug:Spy', params: {{paths: [{paths}], token: '{TOKEN}'}}}}"
+    program = "./bots/hostile" if spy == "c" else "python3"
+    first = [] if spy == "c" else ["bots/hostile.py"]
+    words = ", ".join(f"'{w}'" for w in [program, *first, "spy", *arena.planted(), TOKEN])
+    return f"{{name: {spy}_spy, command: [{words}]}}"
+
+
+SPIES = ("c", "python", "plugin") if shutil.which("cc") else ("python", "plugin")
 
 
 @needs_sandbox
 @needs_python3
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("spy", [pytest.param("c", marks=needs_cc), "python", "plugin"])
-def test_a_spy_sees_nothing_of_the_organisers(arena, mode, spy):
-    arena.config(_lineup(arena, spy))
+def test_the_spies_see_nothing_of_the_organisers(arena, mode):
+    """The spies in C (where a compiler is), in Python as a program and as a plug-in, in one run."""
+    entries = "".join(f"  - {_entry(arena, spy)}\n" for spy in SPIES)
+    pairings = ", ".join(f"[{spy}_spy, greedy]" for spy in SPIES)
+    arena.config(f"name: sight\nvariants: [standard, house.yaml]\nlineup:\n{entries}"
+                 "  - {name: theirs, command: [python3, theirs.py], cwd: other}\n  - greedy\n"
+                 f"format: pairings\npairings: [{pairings}, [theirs, greedy]]\nmatches: 1\nrecord: all\n")
     done = arena.run(mode)
     assert done.returncode == 0, done.stderr
     charged = arena.forfeits()
-    assert set(charged) == {"spy"}  # (theirs played honestly)
-    for forfeit in charged["spy"]:
+    assert set(charged) == {f"{spy}_spy" for spy in SPIES}  # (theirs played honestly)
+    for forfeit in (f for fs in charged.values() for f in fs):
         seen = findings(forfeit["error"])
         assert {k: seen[k] for k in NOTHING} == NOTHING, seen
         assert int(seen["procs"]) <= 2  # itself, and bubblewrap's init as root
