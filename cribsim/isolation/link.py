@@ -186,8 +186,8 @@ class Link:
 
     def _pause(self, took: float) -> None:
         """Its turn is over: a sandboxed bot's processes are stopped until its next request, and
-        measured once its turns since the last measure add up to :data:`MEASURE_EVERY`."""
-        self._drain_errors()
+        measured once its turns since the last measure add up to :data:`MEASURE_EVERY`. (Its
+        standard error is read as it comes, while the engine waits: :meth:`_line`.)"""
         group = self.group
         if group is None:
             return
