@@ -23,6 +23,8 @@ import os
 import stat
 from pathlib import Path
 
+from .secret import hex_bytes
+
 KEY_FILE = "resume.key"
 _BYTES = 32
 _DOMAIN = b"cribsim resume checkpoint\n"  # (the key signs nothing else)
@@ -46,12 +48,8 @@ def read_key(folder: Path) -> bytes | None:
             raise Untrusted("not a file of its own")
         if st.st_uid != os.geteuid() or st.st_mode & 0o077:
             raise Untrusted("not a file only you can read and write (another user's, or open to others)")
-        text = f.read(4 * _BYTES)
-    try:
-        key = bytes.fromhex(text.decode("ascii").strip())
-    except (UnicodeDecodeError, ValueError):
-        key = b""
-    if len(key) != _BYTES:
+        key = hex_bytes(f.read(4 * _BYTES), _BYTES)
+    if key is None:
         raise Untrusted(f"not a key ({_BYTES * 2} hex digits)")
     return key
 

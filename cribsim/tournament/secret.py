@@ -45,14 +45,19 @@ def read_secret(folder: Path) -> bytes | None:
     except OSError as e:
         raise CribsimError(f"cribsim: cannot read {path} ({_why(e)})") from None
     with os.fdopen(fd, "rb") as f:
-        text = f.read(200)
-    try:
-        secret = bytes.fromhex(text.decode("ascii").strip())
-    except (UnicodeDecodeError, ValueError):
-        secret = b""
-    if len(secret) != _BYTES:
+        secret = hex_bytes(f.read(200), _BYTES)
+    if secret is None:
         raise CribsimError(f"cribsim: {path} is not a deal secret ({_BYTES * 2} hex digits)")
     return secret
+
+
+def hex_bytes(text: bytes, size: int) -> bytes | None:
+    """``size`` bytes written as hex digits (a secret's or a key's file), or None."""
+    try:
+        value = bytes.fromhex(text.decode("ascii").strip())
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return value if len(value) == size else None
 
 
 def write_secret(folder: Path, secret: bytes) -> None:

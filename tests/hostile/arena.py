@@ -179,6 +179,32 @@ def arena_folder() -> Path:
     return base
 
 
+SHADOWS = ("yaml", "tabulate", "ray", "numpy")
+MARK = '''
+import os
+try:
+    with open(os.path.join({folder!r}, "ran-" + __name__), "w") as f:
+        f.write("imported outside a sandbox")
+except OSError:
+    pass
+'''
+BOT = MARK + '''
+from strategies.greedy import GreedyStrategy
+
+
+class Bot(GreedyStrategy):
+    name = "mybot"
+
+    def __init__(self, rng, depth=2):
+        super().__init__(rng)
+        self.depth = depth
+'''
+
+
+def marks(arena: Arena) -> list[str]:
+    return sorted(p.name for p in arena.base.glob("ran-*"))
+
+
 def findings(text: str) -> dict[str, str]:
     """The ``k=v`` pairs after ``findings`` in a bot's message."""
     return dict(kv.split("=", 1) for kv in text.split("findings ", 1)[1].split())

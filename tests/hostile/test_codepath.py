@@ -7,91 +7,53 @@ written: anywhere but a sandbox."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from tests.hostile.arena import Arena, arena_folder, needs_sandbox
-
-SHADOWS = ("yaml", "tabulate", "ray", "numpy")
-MARK = '''
-import os
-try:
-    with open(os.path.join({folder!r}, "ran-" + __name__), "w") as f:
-        f.write("imported outside a sandbox")
-except OSError:
-    pass
-'''
-BOT = MARK + '''
-from strategies.greedy import GreedyStrategy
-
-
-class Bot(GreedyStrategy):
-    name = "mybot"
-
-    def __init__(self, rng, depth=2):
-        super().__init__(rng)
-        self.depth = depth
-'''
-
-
-@pytest.fixture
-def arena():
-    base = arena_folder()
-    a = Arena(base)
-    for name in SHADOWS:
-        (a.cfg / f"{name}.py").write_text(MARK.format(folder=str(base)) + "raise SystemExit('a shadow ran')\n")
-    (a.cfg / "mybot.py").write_text(BOT.format(folder=str(base)))
-    yield a
-    shutil.rmtree(base, ignore_errors=True)
-
-
-def marks(arena: Arena) -> list[str]:
-    return sorted(p.name for p in arena.base.glob("ran-*"))
+from tests.hostile.arena import Arena, marks, needs_sandbox
 
 
 @needs_sandbox
-def test_modules_beside_the_config_never_run_outside_the_sandbox(arena):
+def test_modules_beside_the_config_never_run_outside_the_sandbox(shadowed):
     """Serially here; on Ray workers in test_ray.py."""
-    arena.config("name: shadow\nlineup:\n  - {name: mine, strategy: 'mybot:Bot'}\n  - greedy\nmatches: 4\n")
-    args = ["run", "exp.yaml", "--quiet", "--out", str(arena.out), "--serial"]
-    done = arena.cribsim("root", *args, timeout=600)
+    shadowed.config("name: shadow\nlineup:\n  - {name: mine, strategy: 'mybot:Bot'}\n  - greedy\nmatches: 4\n")
+    args = ["run", "exp.yaml", "--quiet", "--out", str(shadowed.out), "--serial"]
+    done = shadowed.cribsim("root", *args, timeout=600)
     assert done.returncode == 0, done.stderr
-    assert marks(arena) == [] and arena.forfeits() == {}
-    assert len(arena.records()) == 4
+    assert marks(shadowed) == [] and shadowed.forfeits() == {}
+    assert len(shadowed.records()) == 4
 
 
 @needs_sandbox
-def test_a_trusted_plugin_is_imported_and_only_it(arena):
-    arena.config("name: shadow\nlineup:\n  - {name: mine, strategy: 'mybot:Bot', trusted: true}\n  - greedy\n"
-                 "matches: 2\n")
-    done = arena.run("root")
+def test_a_trusted_plugin_is_imported_and_only_it(shadowed):
+    shadowed.config("name: shadow\nlineup:\n  - {name: mine, strategy: 'mybot:Bot', trusted: true}\n  - greedy\n"
+                    "matches: 2\n")
+    done = shadowed.run("root")
     assert done.returncode == 0, done.stderr
-    assert marks(arena) == ["ran-mybot"]
+    assert marks(shadowed) == ["ran-mybot"]
 
 
 @needs_sandbox
-def test_tune_asks_the_sandbox_for_an_untrusted_plugins_parameters(arena):
-    (arena.cfg / "tune.yaml").write_text(
+def test_tune_asks_the_sandbox_for_an_untrusted_plugins_parameters(shadowed):
+    (shadowed.cfg / "tune.yaml").write_text(
         "name: tiny\nvariant: standard\nstrategy: 'mybot:Bot'\nopponent: greedy\n"
         "params:\n  depth: {start: 2, lo: 1, hi: 4, c: 1}\niterations: 1\nmatches: 2\nfinal_matches: 2\n")
-    done = arena.cribsim("root", "tune", "tune.yaml", "--serial", "--out", str(arena.base / "tuned"))
+    done = shadowed.cribsim("root", "tune", "tune.yaml", "--serial", "--out", str(shadowed.base / "tuned"))
     assert done.returncode == 0, done.stderr
-    assert marks(arena) == []
-    bad = arena.cribsim("root", "tune", str(arena.cfg / "tune.yaml").replace("tune.yaml", "missing.yaml"))
+    assert marks(shadowed) == []
+    bad = shadowed.cribsim("root", "tune", str(shadowed.cfg / "tune.yaml").replace("tune.yaml", "missing.yaml"))
     assert bad.returncode == 2
 
 
 @needs_sandbox
 @pytest.mark.parametrize("human", [False, True])
-def test_play_sandboxes_a_plugin_unless_trusted(arena, human):
+def test_play_sandboxes_a_plugin_unless_trusted(shadowed, human):
     seat = ["--human", "0", "--against"] if human else ["--strategy"]
-    done = subprocess_input(arena, ["play", *seat, "mybot:Bot", "--seed", "3"], "q\n")
+    done = subprocess_input(shadowed, ["play", *seat, "mybot:Bot", "--seed", "3"], "q\n")
     assert done.returncode == 0, done.stderr
-    assert marks(arena) == []
-    trusted = subprocess_input(arena, ["play", *seat, "mybot:Bot", "--seed", "3", "--trusted"], "q\n")
+    assert marks(shadowed) == []
+    trusted = subprocess_input(shadowed, ["play", *seat, "mybot:Bot", "--seed", "3", "--trusted"], "q\n")
     assert trusted.returncode == 0, trusted.stderr
-    assert marks(arena) == ["ran-mybot"]
+    assert marks(shadowed) == ["ran-mybot"]
 
 
 def subprocess_input(arena: Arena, args: list[str], text: str):

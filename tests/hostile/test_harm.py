@@ -6,21 +6,13 @@ and it computes only in its own turns."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 
 import pytest
 
-from tests.hostile.arena import MODES, Arena, arena_folder, findings, needs_cc, needs_python3, needs_sandbox
+from tests.hostile.arena import MODES, findings, needs_cc, needs_python3, needs_sandbox
 
 CAP = 1 << 20  # cribsim.tournament.botlogs.CAP
-
-
-@pytest.fixture
-def arena():
-    base = arena_folder()
-    yield Arena(base)
-    shutil.rmtree(base, ignore_errors=True)
 
 
 @needs_sandbox

@@ -22,7 +22,6 @@ from tests.hostile.arena import (
     MODES,
     TOKEN,
     Arena,
-    arena_folder,
     findings,
     needs_python3,
     needs_sandbox,
@@ -47,13 +46,6 @@ class Spy(GreedyStrategy):
 '''
 
 NOTHING = {"read": "0", "env": "0", "mem": "0", "token": "no", "userns": "no", "setsid": "no"}
-
-
-@pytest.fixture
-def arena():
-    base = arena_folder()
-    yield Arena(base)
-    shutil.rmtree(base, ignore_errors=True)
 
 
 def _entry(arena: Arena, spy: str) -> str:

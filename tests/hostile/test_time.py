@@ -7,7 +7,6 @@ a bot that cannot be started again and again is retired from the run instead of 
 
 from __future__ import annotations
 
-import shutil
 import time
 
 import pytest
@@ -18,16 +17,9 @@ from cribsim.isolation.plugin import RETIRE_AFTER, Isolated, PluginFault, check
 from cribsim.isolation.sandbox import Limits
 from cribsim.ruleset import load_rules
 from cribsim.tournament.config import load_experiment
-from tests.hostile.arena import Arena, arena_folder, needs_python3, needs_sandbox
+from tests.hostile.arena import needs_python3, needs_sandbox
 
 SLOW = "tests.hostile.slowpokes:Overrun"
-
-
-@pytest.fixture
-def arena():
-    base = arena_folder()
-    yield Arena(base)
-    shutil.rmtree(base, ignore_errors=True)
 
 
 @needs_sandbox
