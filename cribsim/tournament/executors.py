@@ -10,10 +10,13 @@ one. Ctrl-C asks the run to stop after the results in hand are written."""
 from __future__ import annotations
 
 import contextlib
+import pickle
 import signal
 import threading
 import time
+import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from types import FrameType
 from typing import Any, Literal
 
@@ -105,15 +108,43 @@ def _next_size(seconds: float, n: int, target: float, remaining: int, workers: i
     return max(1, min(size, 5000, max(share, 1)))
 
 
-def _ray_batch(boxed: list[Any], places: list[int], exposed: dict[str, str]) -> Sealed:
-    """A batch on a worker: the modules of one's own the run uses made importable first (no
-    folder of theirs is on a worker's path: :mod:`cribsim.codepath`), then the context read
-    (``boxed`` holds its reference, which Ray would otherwise read before this code runs)."""
+@dataclass(frozen=True)
+class Shipped:
+    """A run's context as its workers get it: pickled by the driver (``blob``, so that Ray
+    reads bytes, and the modules of one's own the run uses can be made importable before it is
+    unpickled: no folder of theirs is on a worker's path, :mod:`cribsim.codepath`), with the
+    run's own ``key`` (a worker unpickles it once per run) and those modules (``exposed``)."""
+
+    key: str
+    exposed: dict[str, str]
+
+
+_SHIPPED: dict[str, dict[str, Any]] = {}  # the context of the run this worker plays (one at a time)
+
+
+def ship(ctx: dict[str, Any]) -> tuple[Shipped, bytes]:
+    """(how a worker knows the context, its pickled bytes for ray.put)."""
+    from ray import cloudpickle
+
+    blob: bytes = cloudpickle.dumps(ctx)  # type: ignore[no-untyped-call]
+    return Shipped(uuid.uuid4().hex, dict(ctx.get("exposed", {}))), blob
+
+
+def unpacked(shipped: Shipped, blob: bytes) -> dict[str, Any]:
+    """The context on a worker: unpickled once per run, after its modules are made importable."""
+    ctx = _SHIPPED.get(shipped.key)
+    if ctx is None:
+        codepath.install(shipped.exposed)
+        _SHIPPED.clear()
+        ctx = _SHIPPED[shipped.key] = pickle.loads(blob)
+    return ctx
+
+
+def _ray_batch(blob: bytes, shipped: Shipped, places: list[int]) -> Sealed:
+    """A batch on a worker (``blob`` and ``shipped``: :func:`ship`)."""
     import ray
 
-    codepath.install(exposed)
-    ctx = ray.get(boxed[0])
-    return play_places(ctx, places, ray.get_runtime_context().get_node_id())
+    return play_places(unpacked(shipped, blob), places, ray.get_runtime_context().get_node_id())
 
 
 IN_FLIGHT_PER_WORKER = 2  # one running, one waiting behind it
@@ -133,8 +164,8 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
     # SPREAD: batches go to every node of a cluster rather than filling the head node first
     remote = ray.remote(max_retries=3, retry_exceptions=False, scheduling_strategy="SPREAD")(_ray_batch)
     single = ray.remote(max_retries=3, retry_exceptions=False)(_ray_batch)
-    ctx_ref = ray.put(ctx)
-    exposed = ctx.get("exposed", {})
+    shipped, blob = ship(ctx)
+    ctx_ref = ray.put(blob)
     limit = ctx["time_limit"]
     inflight: dict[Any, tuple[list[int], float]] = {}  # ref -> (batch's places, the time it is cancelled)
     nodes: set[str]
@@ -147,7 +178,7 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
                 batch = _take(pending, sink, size)
                 if not batch:
                     break
-                inflight[remote.remote([ctx_ref], batch, exposed)] = (
+                inflight[remote.remote(ctx_ref, shipped, batch)] = (
                     batch, time.monotonic() + 2 * batch_deadline(limit, len(batch)))
             if not inflight:
                 break
@@ -164,7 +195,7 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
                 except ray.exceptions.RayError:
                     if stop is not None and stop.requested:
                         continue
-                    sealed = _salvage(ray, single, ctx, ctx_ref, batch, stop)
+                    sealed = _salvage(ray, single, ctx, (ctx_ref, shipped), batch, stop)
                 nodes.add(sealed.info.get("node", ""))
                 sink.add(sealed)
                 size = _next_size(sealed.info["seconds"], len(batch), batch_seconds, len(pending), workers)
@@ -174,7 +205,7 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
                     del inflight[ref]  # hung: cancelled, then its matches one by one
                     with contextlib.suppress(Exception):
                         ray.cancel(ref, force=True)
-                    sink.add(_salvage(ray, single, ctx, ctx_ref, batch, stop))
+                    sink.add(_salvage(ray, single, ctx, (ctx_ref, shipped), batch, stop))
     finally:
         for ref in inflight:
             with contextlib.suppress(Exception):
@@ -192,7 +223,7 @@ def _task_error(e: BaseException) -> str:
     return f"{getattr(e, 'cause_cls', type(e)).__name__}"
 
 
-def _salvage(ray: Any, single: Any, ctx: dict[str, Any], ctx_ref: Any, batch: list[int],
+def _salvage(ray: Any, single: Any, ctx: dict[str, Any], sent: tuple[Any, Shipped], batch: list[int],
              stop: StopFlag | None = None) -> Sealed:
     """A batch whose worker kept dying, or that hung: play its matches one by one; a match that
     still kills its worker, or does not finish by its deadline, is recorded as failed (no result),
@@ -202,7 +233,7 @@ def _salvage(ray: Any, single: Any, ctx: dict[str, Any], ctx_ref: Any, batch: li
     due = batch_deadline(ctx["time_limit"], 1)
     for place in batch:
         spec = spec_at(ctx, place)
-        ref = single.remote([ctx_ref], [place], ctx.get("exposed", {}))
+        ref = single.remote(*sent, [place])
         until = time.monotonic() + due
         while not ray.wait([ref], timeout=0.5)[0] and time.monotonic() < until:
             if stop is not None and stop.requested:
