@@ -222,6 +222,13 @@ class Game(ABC, Generic[R]):
         """What ``rules`` need that strategy class ``cls`` lacks (phrases for an error)."""
         return []
 
+    def changes(self, rules: R) -> dict[str, tuple[str, ...]]:
+        """What ``rules`` change of the game's standard rules that a player's values may rest
+        on, by the name of what changes it (a variant's name, ``scoring`` for a block of point
+        values) and how (a variant's hooks, decisions and phases, the keys of the block); a
+        strategy's :class:`~cribsim.strategy.Models` names those it takes into account."""
+        return {}
+
     def code_modules(self, rules: R) -> list[str]:
         """The modules of code of one's own that ``rules`` name, such as a designer's variant
         (each a file or a package folder): what a sandboxed bot's host must import to rebuild them."""

@@ -19,6 +19,7 @@ import inspect
 import random
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, cast
 
 from .errors import ConfigError, CribsimError, describe
@@ -28,6 +29,23 @@ from .params import Param
 from .suggest import did_you_mean
 
 __all__ = ["Strategy", "builtins", "capabilities", "factory", "resolve"]
+
+
+@dataclass(frozen=True)
+class Models:
+    """What a strategy's choices take into account, declared by the strategy (its ``models``),
+    so that a run can say where a rule set changes what a player values without telling it: a
+    table of such players describes misinformed play.
+
+    ``values`` says what its choices value, as the start of a sentence ("its discards value the
+    show and crib, its play the pegging"); ``changes``: the rule changes it does take into
+    account, by the names a game gives them (:meth:`cribsim.game.Game.changes`: a variant's name,
+    or ``scoring`` for a block of point values); ``everything``: it learns every rule from the
+    engine itself, so nothing is news to it."""
+
+    values: str
+    changes: frozenset[str] = frozenset()
+    everything: bool = False
 
 
 class Strategy:
@@ -45,6 +63,7 @@ class Strategy:
     game: ClassVar[str] = ""  # the game it plays (cribsim.games); empty: the default game
     understands: ClassVar[frozenset[str]] = frozenset()
     params: ClassVar[tuple[Param, ...]] = ()
+    models: ClassVar[Models | None] = None  # what its choices take into account (None: it does not say)
 
     def __init__(self, rng: Any, **params: Any) -> None:
         if params:
@@ -202,6 +221,23 @@ def notes(spec: str, params: Mapping[str, Any], rules: Any, game: str | None = N
         return []
     say = getattr(resolve(spec, game), "notes", None)
     return list(say(rules, dict(params))) if callable(say) else []
+
+
+def unmodelled(spec: str, rules: Any, game: str | None = None) -> list[str]:
+    """Where ``rules`` change what a built-in strategy values without its knowing (its
+    ``models`` against the game's :meth:`~cribsim.game.Game.changes`), as lines for a run's
+    warning: ``ev: its discards value the show and crib ...; crib3 changes them
+    (after_count)``. Nothing for a plug-in (its code is not run in the driver) or a strategy
+    that does not declare what it models."""
+    if spec not in builtins(game):
+        return []
+    cls = resolve(spec, game)
+    models = getattr(cls, "models", None)
+    if not isinstance(models, Models) or models.everything:
+        return []
+    changed = game_named(rules.game).changes(rules)
+    news = [f"{what} changes them ({', '.join(how)})" for what, how in changed.items() if what not in models.changes]
+    return [f"{spec}: {models.values}; {'; '.join(news)}"] if news else []
 
 
 def _prepare(spec: Any, cls: type[Any], rules: Iterable[Any], params: dict[str, Any]) -> None:

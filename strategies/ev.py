@@ -44,6 +44,7 @@ from cribsim.games.cribbage.variants.canadian import best_split
 from cribsim.games.cribbage.variants.jokers import play_options, show_value
 from cribsim.params import Param
 from cribsim.strategy import Strategy
+from strategies.models import EV
 
 HAND_MOST = 20  # the largest hand the rules allow (a deal of 20, nothing laid away)
 
@@ -158,6 +159,7 @@ def ev_values(rules: Rules, crib_weight: float, reply_weight: float, tables: str
 
 class EVStrategy(Strategy):
     name = "ev"
+    models = EV
     params: ClassVar[tuple[Param, ...]] = (
         Param("crib_weight", float, 1.0, "weight of the crib tables' value of the discards", lo=-10, hi=10),
         Param("reply_weight", float, 1.0, "weight of the next player's expected reply in the play", lo=-10, hi=10),

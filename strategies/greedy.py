@@ -21,10 +21,12 @@ from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
 from cribsim.games.cribbage.variants.canadian import best_split
 from cribsim.games.cribbage.variants.jokers import play_options, show_value_fn
 from cribsim.strategy import Strategy
+from strategies.models import GREEDY
 
 
 class GreedyStrategy(Strategy):
     name = "greedy"
+    models = GREEDY
     # minimises when rules.objective is -1; obeys obs.discard_rule
     understands = frozenset({"objective", "discard_rule"})
 

@@ -25,6 +25,7 @@ from cribsim.games.cribbage.variants.auction import floor_worth, raise_to
 from cribsim.games.cribbage.variants.canadian import best_split
 from cribsim.games.cribbage.variants.jokers import play_options, show_value_fn
 from cribsim.strategy import Strategy
+from strategies.models import HOYLE
 
 FIVE = 4  # rank index of the 5
 
@@ -51,6 +52,7 @@ def crib_feel(thrown: Sequence[int]) -> float:
 
 class HoyleStrategy(Strategy):
     name = "hoyle"
+    models = HOYLE
     # minimises when rules.objective is -1; obeys obs.discard_rule
     understands = frozenset({"objective", "discard_rule"})
 

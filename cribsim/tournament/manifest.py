@@ -166,6 +166,9 @@ class Manifest:
     # what built-in strategies say of how they play a variant ({variant: {entry: [notes]}}): the
     # tables they built for its scoring or left out
     notes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    # where a variant changes what a built-in strategy values without its knowing ({variant:
+    # {entry: [lines]}}: cribsim.strategy.unmodelled): its table describes misinformed play
+    unmodelled: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     deal_secret: str | None = None  # a run with untrusted bots: the commitment of its deal secret
     cribsim_version: str = __version__
     record_schema: int = 2
@@ -195,6 +198,8 @@ class Manifest:
             d["sweep"] = [s.to_json() for s in self.sweeps]
         if self.notes:
             d["strategy_notes"] = self.notes
+        if self.unmodelled:
+            d["unmodelled"] = self.unmodelled
         return d
 
     @classmethod
@@ -216,6 +221,7 @@ class Manifest:
                        deals=m.get("deals"), start=m.get("start"),
                        sweeps=[SweepRecord.from_json(s) for s in m.get("sweep") or []],
                        notes=dict(m.get("strategy_notes") or {}),
+                       unmodelled=dict(m.get("unmodelled") or {}),
                        deal_secret=_text_or_none(m.get("deal_secret")),
                        cribsim_version=str(m.get("cribsim_version", __version__)),
                        record_schema=int(m.get("record_schema", 2)),

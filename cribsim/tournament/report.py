@@ -90,7 +90,7 @@ def _write_report(out: Path, quiet: bool, plots: bool, sums: Sums | None) -> lis
             f"seed {manifest.seed}; "
             f"config {manifest.config_hash}; "
             f"variants: {', '.join(manifest.variant_names)}; "
-            f"{'paired' if manifest.paired else 'unpaired'} deals.{note}\n\n")
+            f"{'paired' if manifest.paired else 'unpaired'} deals.{note}\n\n{_unmodelled_note(manifest)}")
     written = [fld.SUMMARY]
     removed: list[str] = []
     try:
@@ -105,6 +105,18 @@ def _write_report(out: Path, quiet: bool, plots: bool, sums: Sums | None) -> lis
         print(head.replace("# ", "", 1).rstrip() + "\n")
         print(render(tables, "simple").rstrip())
     return tables
+
+
+def _unmodelled_note(manifest: Manifest) -> str:
+    """The summary's note on players who do not know a rule they play (the manifest's
+    ``unmodelled``): their tables describe misinformed play."""
+    if not manifest.unmodelled:
+        return ""
+    lines = [f"- {variant} ({entry}): {line}" for variant, entries in manifest.unmodelled.items()
+             for entry, said in entries.items() for line in said]
+    return ("**Players who do not know every rule they play.** Where a rule set changes what a strategy "
+            "values without its knowing, its results there describe a misinformed player:\n\n"
+            + "\n".join(lines) + "\n\n")
 
 
 def _left_out(out: Path, recs: fld.Records) -> str:

@@ -27,6 +27,7 @@ from ..lock import FolderLock, describe_holder, holder
 from ..nofollow import refuse_links
 from ..records import MatchRecord
 from ..strategy import notes as strategy_notes
+from ..strategy import unmodelled
 from . import checkpoint, resumekey
 from . import folder as fld
 from .aggregate import SUM_ERRORS, Partial, VariantShape
@@ -80,7 +81,30 @@ def manifest_for(exp: Experiment) -> Manifest:
         deals=exp.deals_spec or None,
         start=[{"scores": list(s.scores), "dealer": s.dealer} for s in exp.starts] if exp.starts else None,
         sweeps=[SweepRecord(list(s.knobs), [p.to_json() for p in points]) for s, points in exp.sweeps],
-        notes=_strategy_notes(exp))
+        notes=_strategy_notes(exp), unmodelled=unmodelled_by_variant(exp))
+
+
+def unmodelled_by_variant(exp: Experiment) -> dict[str, dict[str, list[str]]]:
+    """{variant: {entry: lines}} where a variant changes what an entry's strategy values without
+    its knowing (cribsim.strategy.unmodelled); the empty left out."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for r in exp.variants:
+        for e in exp.lineup:
+            said = unmodelled(e.strategy, r, exp.game)
+            if said:
+                out.setdefault(r.name, {})[e.name] = said
+    return out
+
+
+def warn_unmodelled(manifest: Manifest) -> None:
+    """The run's first lines: each strategy that plays a rule set changing what it values
+    without its knowing, once per strategy and what it misses."""
+    seen: dict[str, list[str]] = {}
+    for variant, entries in manifest.unmodelled.items():
+        for line in dict.fromkeys(x for lines in entries.values() for x in lines):
+            seen.setdefault(line, []).append(variant)
+    for line, variants in seen.items():
+        warn(f"{line} (in {', '.join(variants)}): its table there describes a player who does not know that rule")
 
 
 def _strategy_notes(exp: Experiment) -> dict[str, dict[str, list[str]]]:
@@ -469,6 +493,7 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
     run.session.engine = engine_line(ctx, run.exp.tables, run.session.engine)
     if not run.quiet:
         print(f"cribsim: {run.exp.name}: {run.size:,} matches; engine: {run.session.engine}", file=sys.stderr)
+    warn_unmodelled(run.manifest)
     try:
         run.manifest.write(run.out)
         log_session(run.out, run.session)

@@ -106,6 +106,12 @@ class Cribbage(Game[Rules]):
     def code_modules(self, rules: Rules) -> list[str]:
         return outside_modules(rules.modules)
 
+    def changes(self, rules: Rules) -> dict[str, tuple[str, ...]]:
+        out = {v.name: v.changes() for v in rules.modules if v.changes()}
+        if not rules.scoring.standard:
+            out["scoring"] = tuple(sorted(rules.scoring.to_dict()))
+        return out
+
     def fast_lane(self, rules: Rules, strategies: Sequence[tuple[str, dict[str, Any]]]) -> FastLane | None:
         return lane.fast_lane(rules, strategies)
 

@@ -145,6 +145,15 @@ class Variant:
     metrics: ClassVar[Callable[..., dict[str, float]] | None] = None
 
     @classmethod
+    def changes(cls) -> tuple[str, ...]:
+        """What it changes of the standard game that a player's values may rest on: the hooks it
+        fills (but its checks and metrics), the decisions it adds and the slots its phases fill
+        (``after_count``, ``decision bid``, ``phase after_deal``), for a run's warning that a
+        strategy plays it without modelling it."""
+        hooks = [name for name in cls.HOOKS if name not in ("check", "metrics") and getattr(cls, name) is not None]
+        return (*hooks, *(f"decision {d.name}" for d in cls.decisions), *(f"phase {p.slot}" for p in cls.phases))
+
+    @classmethod
     def narrate(cls, e: Event, names: list[str]) -> str | None:
         """A line for one of this variant's events, or None to leave it to the core."""
         return None
