@@ -137,3 +137,20 @@ def test_a_rules_file_elsewhere_extends_one_beside_its_variant(tmp_path):
     (other / "child.yaml").write_text(f"extends: {EXAMPLE / 'pone_crib.yaml'}\nname: child\npone_crib_every: 3\n")
     rules = load_rules(str(other / "child.yaml"))
     assert rules.pone_crib_every == 3 and [v.name for v in rules.modules] == ["pone_crib"]
+
+
+@pytest.mark.parametrize("name, said", [
+    ("crib3", "the crib again, twice"), ("under4", "under four: nothing"),
+    ("dealer_double", "the dealer's hand again"), ("last5", None)])
+def test_each_example_change_plays_and_is_narrated(name, said):
+    """The designer's examples of issue 39 (examples/variants): the crib counts three times, a
+    hand under four points scores nothing, the dealer's hand counts double (a hook each), the
+    last card is worth 5 (a point value): each plays whole games and its points are narrated."""
+    rules = load_rules(str(EXAMPLE / f"{name}.yaml"))
+    m = play_match(rules, [factory("random"), factory("greedy")], 11, 0, log=True)
+    text = "\n".join(line for g in m.games for line in narrate(rules, g))
+    assert m.winner in (0, 1) and "wins" in text
+    if said is not None:
+        assert said in text
+    else:
+        assert rules.scoring.last_card == 5 and "last card" in text
