@@ -193,6 +193,11 @@ class Game(ABC, Generic[R]):
         faster than the Python engine, game for game the same (None: no such lane)."""
         return None
 
+    def slow_note(self, rules: R) -> str | None:
+        """Why the faster lane does not play ``rules`` (a variant without a port to it, say), for
+        the start line; None where it does, or the game has no faster lane."""
+        return None
+
     def search_note(self, rules: R, strategies: Sequence[str]) -> str | None:
         """Which of these strategies search in the faster lane under ``rules`` (for the start
         line and run.json), or None."""

@@ -127,7 +127,18 @@ def engine_line(ctx: dict[str, Any], tables: Sequence[Sequence[Sequence[int]]], 
     lanes = " and ".join(sorted(names))
     if fast == total:
         return f"{lanes} lane (every table; a match with a game record or an opening: {engine}){searches}"
-    return f"{lanes} lane for {fast} of {total} tables, {engine} for the rest{searches}"
+    return f"{lanes} lane for {fast} of {total} tables, {engine} for the rest{_slow_notes(ctx)}{searches}"
+
+
+def _slow_notes(ctx: dict[str, Any]) -> str:
+    """Why the faster lane plays none of a rule set's tables, for each such rule set (`` (crib3:
+    the variant crib3 is not in the native lane)``): a variant may ship without a port."""
+    notes = []
+    for rules in ctx["variants"]:
+        why = game_named(rules.game).slow_note(rules)
+        if why is not None and f"{rules.name}: {why}" not in notes:
+            notes.append(f"{rules.name}: {why}")
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def _search_note(ctx: dict[str, Any]) -> str:

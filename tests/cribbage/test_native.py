@@ -7,9 +7,11 @@ seeds."""
 import gzip
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
+from cribsim.cli.main import main
 from cribsim.games.cribbage import cribtables
 from cribsim.games.cribbage.cards import RANK, card_str
 from cribsim.games.cribbage.engine import play_game
@@ -79,8 +81,22 @@ def test_the_family_holds_the_rules_that_are_data():
             "toss_fives", "five_card", "nineteen", "back_ten", "back_ten_each", "muggins", "auction",
             "lowball_auction", "canadian_doubles", "three_player_team", "three_player_team_inspect", "jokers",
             "jokers_non_dealer"} <= set(FAMILY)
-    shipped = [n for n in preset_names() if load_rules(n).game == "cribbage"]
-    assert set(FAMILY) == set(shipped)  # every cribbage rules file we ship
+    for name in (n for n in preset_names() if load_rules(n).game == "cribbage"):
+        rules = load_rules(name)  # every cribbage rules file we ship, but where a variant has no port
+        unported = [v.name for v in rules.modules if v.native is None]
+        assert (name in FAMILY) == (not unported), (name, lane.refusal(rules))
+
+
+def test_a_variant_without_a_port_plays_in_python_and_the_run_says_why(tmp_path, capsys):
+    """Porting a variant to the native lane is an optimisation, not a condition of shipping it
+    (issue 41): a rule set with a variant that has none plays in the Python engine, and the run's
+    first line says which and why."""
+    crib3 = Path(__file__).resolve().parents[2] / "examples" / "variants" / "crib3.yaml"
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text(f"name: x\nvariants: [standard, '{crib3}']\nlineup: [ev, greedy]\nmatches: 2\n")
+    assert main(["run", str(cfg), "--serial", "--out", str(tmp_path / "out")]) == 0
+    assert ("engine: native lane for 1 of 2 tables, pure Python for the rest (crib3: the variant crib3 is not in "
+            "the native lane)") in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("preset", FAMILY)

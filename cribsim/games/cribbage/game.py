@@ -115,6 +115,9 @@ class Cribbage(Game[Rules]):
     def fast_lane(self, rules: Rules, strategies: Sequence[tuple[str, dict[str, Any]]]) -> FastLane | None:
         return lane.fast_lane(rules, strategies)
 
+    def slow_note(self, rules: Rules) -> str | None:
+        return lane.refusal(rules) if lane.module() is not None else None
+
     def search_note(self, rules: Rules, strategies: Sequence[str]) -> str | None:
         searching = [s for s in strategies if s in ("mc", "expert")]
         if not searching or not lane.rollouts_for(rules):
