@@ -14,12 +14,18 @@ searches, so there are two lanes, pure Python and native, not three."""
 from __future__ import annotations
 
 import hashlib
+import runpy
 from pathlib import Path
 
 from setuptools import Extension, setup
 
+HERE = Path(__file__).parent
 LANE = "cribsim/games/cribbage/native/_lane.c"
-lane_hash = hashlib.sha256((Path(__file__).parent / LANE).read_bytes()).hexdigest()[:16]  # lane.source_hash
+LAYOUT = HERE / "cribsim/games/cribbage/native/layout.py"  # the rules struct, declared once (in Python)
+# the struct's C fields, made from that declaration before the lane is compiled
+(HERE / "cribsim/games/cribbage/native/_lane_rules.h").write_text(runpy.run_path(str(LAYOUT))["header"]())
+# lane.source_hash: the C source and the layout it is built with
+lane_hash = hashlib.sha256((HERE / LANE).read_bytes() + LAYOUT.read_bytes()).hexdigest()[:16]
 ext_modules = [Extension("cribsim.games.cribbage.native._lane", [LANE], optional=True,
                          define_macros=[("LANE_SOURCE", f'"{lane_hash}"')],
                          extra_compile_args=["-O3", "-std=c11", "-ffp-contract=off"])]

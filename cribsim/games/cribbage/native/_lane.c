@@ -273,27 +273,16 @@ enum { PEG, HAND, CRIB, HEELS, OTHER };
 enum { STREAM_DECK = 0, STREAM_CUT = 1, STREAM_STRATEGY = 2 };
 #define LOCKED INT64_MAX /* a placed side's target (R-MATCH-5): never reached again */
 
+/* The rules struct's fields, by name: made by setup.py from layout.py, the one declaration both
+ * lanes are made from (lane.py packs a rule set's values by the same names, in the same order). */
+#include "_lane_rules.h"
+#define RULE_FIELD(name) int64_t name;
+#define RULE_ARRAY(name, n) int64_t name[n];
 typedef struct {
-    int64_t players, nsides, side_of[MAXP], target, places, deal, dealer_deal, discard, dealer_discard,
-        crib_from_deck, crib_flush_needs_starter, fifteen, fifteen_total, pair, run_min, run_card,
-        hand_flush, flush_starter, crib_flush, nobs, heels, go, limit, hit, last_card, objective,
-        toss_fives,        /* V-TOSSFIVES: every 5 held goes to the crib */
-        nineteen,          /* V-NINETEEN: a hand or crib of nothing gives each opposing side 1 */
-        back_ten,          /* V-BACKTEN: 0 off, 1 both (hand and own crib), 2 each */
-        score_floor,       /* the lowest score going back ten may leave */
-        first_pone_points, /* V-FIVECARD: what the first pone pegs as the game starts */
-        play_once,         /* V-FIVECARD: the play stops at its first reset */
-        muggins,           /* V-MUGGINS: an opponent who notices takes the points overlooked */
-        auction,           /* V-AUCTION: the players bid for the crib after the deal */
-        min_bid, max_bid,  /* V-AUCTION: the lowest bid and the cap on bids */
-        floored,           /* the rules set a score floor (score_floor is 0 without one) */
-        canadian,          /* V-CANADIAN: two seats dealt 10, each passes 4 to the partner */
-        side_target[MAXP], /* each side's target in this game (a variant's layout: V-TEAM3-1) */
-        inspect,           /* V-TEAM3-2: the lone player keeps any four of its hand and the crib */
-        jokers,            /* V-JOKERS: wild cards 52, 53, ... added to the deck */
-        joker_pone;        /* V-JOKERS: the non-dealer names a joker starter once, for everyone */
+    RULES_FIELDS(RULE_FIELD, RULE_ARRAY)
 } Rules;
-#define RULE_FIELDS 50
+_Static_assert(sizeof(Rules) == RULES_WIDTH * sizeof(int64_t), "the rules struct is layout.py's");
+static const struct { const char *name; int width; } RULES_LAYOUT[] = {RULES_LAYOUT_ITEMS};
 
 enum { RANDOM = 0, GREEDY = 1, EV = 2, HOYLE = 3 };
 #define KIND_NAMES "random", "greedy", "ev", "hoyle"
@@ -2833,17 +2822,26 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_lane", "cribsim's native lane (see _lane.c)", -1,
                                     methods, NULL, NULL, NULL, NULL};
 
+/* The rules struct's layout as this module was built with it: ((name, width), ...), which lane.py
+ * checks against layout.py before it packs a rule set. */
+static PyObject *rules_layout(void) {
+    PyObject *t = PyTuple_New(RULES_FIELD_COUNT);
+    for (int i = 0; t && i < RULES_FIELD_COUNT; i++) {
+        PyObject *item = Py_BuildValue("(si)", RULES_LAYOUT[i].name, RULES_LAYOUT[i].width);
+        if (!item) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, item);
+    }
+    return t;
+}
+
 PyMODINIT_FUNC PyInit__lane(void) {
     mt_base();
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddStringConstant(m, "SOURCE", LANE_SOURCE) < 0 ||
-              PyModule_AddIntConstant(m, "RULE_FIELDS", RULE_FIELDS) < 0 ||
-              PyModule_AddObject(m, "VARIANT_FIELDS", Py_BuildValue("(ssssssssssssssssssss)", "toss_fives", "nineteen",
-                                                                    "back_ten", "score_floor", "first_pone_points",
-                                                                    "play_once", "muggins", "auction", "min_bid",
-                                                                    "max_bid", "floored", "canadian", "target_0",
-                                                                    "target_1", "target_2", "target_3", "target_4",
-                                                                    "inspect", "jokers", "joker_pone")) < 0 ||
+              PyModule_AddObject(m, "RULES_LAYOUT", rules_layout()) < 0 ||
               PyModule_AddObject(m, "METRICS", Py_BuildValue("(sssss)", METRIC_NAMES)) < 0 ||
               PyModule_AddObject(m, "KINDS", Py_BuildValue("(ssss)", KIND_NAMES)) < 0 ||
               PyModule_AddIntConstant(m, "EV_HAND", EV_HAND) < 0)) {

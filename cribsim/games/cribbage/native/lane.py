@@ -32,6 +32,7 @@ from ..engine.game import GameResult, ranked
 from ..engine.state import side_of_seats
 from ..match import games_until_settled
 from ..strategy import BUILTIN
+from . import layout
 
 if TYPE_CHECKING:
     from ..points import Scoring
@@ -69,9 +70,13 @@ class NativeSeat:
     values: EvValues | None = None
 
 
+LAYOUT = Path(__file__).with_name("layout.py")
+
+
 def source_hash(path: Path = SOURCE) -> str:
-    """The hash a build of ``_lane.c`` carries (``setup.py`` passes it to the compiler)."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    """The hash a build of ``_lane.c`` carries (``setup.py`` passes it to the compiler): of the C
+    source and of the rules' layout it was built with."""
+    return hashlib.sha256(path.read_bytes() + LAYOUT.read_bytes()).hexdigest()[:16]
 
 
 _LOADED: list[ModuleType | None] = []
@@ -89,6 +94,8 @@ def module() -> ModuleType | None:
             why = "built"
             if SOURCE.exists() and getattr(mod, "SOURCE", "") != source_hash():
                 mod, why = None, "stale (built from another _lane.c: run the install command again)"
+            elif tuple(getattr(mod, "RULES_LAYOUT", ())) != tuple((n, w) for n, w, _, _ in layout.FIELDS):
+                mod, why = None, "stale (built with another rules layout: run the install command again)"
         _LOADED.append(mod)
         _WHY.append(why)
     return _LOADED[0]
@@ -114,39 +121,47 @@ def refusal(rules: Rules) -> str | None:
     return why
 
 
-def _variant_fields() -> tuple[str, ...]:
-    """The Rules struct's fields after the objective, in its order, as the built C module names
-    them: the variants' knobs and the rules' score floor."""
-    c = module()
-    fields: tuple[str, ...] = c.VARIANT_FIELDS if c is not None else ()
-    return fields
-
-
 def places_of(rules: Rules, sides: int) -> int:
     """The sides a game of ``sides`` sides places before it ends (``GameState.places``, R-MATCH-5)."""
     return rules.match.places(sides) if rules.objective > 0 else 1
 
 
 def pack_rules(rules: Rules, scoring: Scoring | None = None, game_no: int = 0) -> bytes:
-    """The rules as ``_lane.c``'s ``Rules`` struct: 64-bit ints in its order (``scoring``: other
-    point values than the rules' own, for the values a strategy plays by), with the sides and
-    targets of game ``game_no`` (a variant's ``layout`` may give each game its own)."""
-    s = scoring or rules.scoring
+    """The rules as ``_lane.c``'s ``Rules`` struct (``scoring``: other point values than the
+    rules' own, for the values a strategy plays by), with the sides and targets of game
+    ``game_no`` (a variant's ``layout`` may give each game its own): each field's value by its
+    name, packed in the order :mod:`.layout` declares."""
+    values = rule_values(rules, scoring or rules.scoring, game_no)
+    extra = set(values) - {n for n, _, _, _ in layout.FIELDS}
+    if extra:  # (a variant naming a field the layout does not declare: a bug of the variant's port)
+        raise ValueError(f"no field {sorted(extra)[0]!r} in the native lane's rules layout (layout.py)")
+    words: list[int] = []
+    for name, width, _, _ in layout.FIELDS:
+        v = values[name]
+        words += list(v) + [0] * (width - len(v)) if isinstance(v, (list, tuple)) else [int(v)]
+    return struct.pack(f"<{len(words)}q", *words)
+
+
+def rule_values(rules: Rules, s: Scoring, game_no: int) -> dict[str, int | list[int]]:
+    """Every field of the struct by name: the core keys and point values, then each variant's
+    own (its ``native(rules)``: the fields it sets), every other field 0."""
     sides, targets = rules.program.layout(game_no)
-    side_of = list(side_of_seats(sides, rules.players)) + [0] * (5 - rules.players)
-    knobs = dict.fromkeys(_variant_fields(), 0) | {"score_floor": rules.score_floor or 0,
-                                                   "floored": int(rules.score_floor is not None)}
-    knobs.update({f"target_{i}": int(t) for i, t in enumerate(targets)})
-    for v in rules.modules:  # each variant's knobs, as it names the struct's fields
+    values: dict[str, int | list[int]] = dict.fromkeys((n for n, _, _, _ in layout.FIELDS), 0)
+    values.update({
+        "players": rules.players, "nsides": len(sides), "side_of": list(side_of_seats(sides, rules.players)),
+        "target": rules.target, "places": places_of(rules, len(sides)), "deal": rules.deal,
+        "dealer_deal": rules.dealer_deal, "discard": rules.discard, "dealer_discard": rules.dealer_discard,
+        "crib_from_deck": rules.crib_from_deck, "crib_flush_needs_starter": int(rules.crib_flush_needs_starter),
+        "fifteen": s.fifteen, "fifteen_total": s.fifteen_total, "pair": s.pair, "run_min": s.run_min,
+        "run_card": s.run_card, "hand_flush": _or_none(s.hand_flush), "flush_starter": s.flush_starter,
+        "crib_flush": _or_none(s.crib_flush), "nobs": s.nobs, "heels": s.heels, "go": s.go,
+        "limit": s.count_limit, "hit": s.hit_limit, "last_card": s.last_card, "objective": rules.objective,
+        "score_floor": rules.score_floor or 0, "floored": int(rules.score_floor is not None),
+        "side_target": [int(t) for t in targets]})
+    for v in rules.modules:  # each variant's fields, by name
         if v.native is not None:
-            knobs.update(v.native(rules))
-    values = [rules.players, len(sides), *side_of, rules.target, places_of(rules, len(sides)), rules.deal,
-              rules.dealer_deal, rules.discard, rules.dealer_discard, rules.crib_from_deck,
-              int(rules.crib_flush_needs_starter),
-              s.fifteen, s.fifteen_total, s.pair, s.run_min, s.run_card, _or_none(s.hand_flush), s.flush_starter,
-              _or_none(s.crib_flush), s.nobs, s.heels, s.go, s.count_limit, s.hit_limit, s.last_card, rules.objective]
-    values += knobs.values()
-    return struct.pack(f"<{len(values)}q", *values)
+            values.update(v.native(rules))
+    return values
 
 
 def _or_none(value: int | None) -> int:

@@ -1,0 +1,90 @@
+"""The one declaration of the rules as the native lane reads them: ``_lane.c``'s ``Rules`` struct.
+
+Each field is a name, a width (1, or an array's length), the rules keys it carries (a core key
+such as ``deal``, a point value such as ``scoring.count_limit``, a variant's knob such as
+``min_bid``, or ``variant:NAME`` for a variant it turns on) and a line of what it holds. Both
+lanes are made from this list: the build (``setup.py``) writes the C struct from it
+(``_lane_rules.h``, an X-macro the struct and the module's ``RULES_LAYOUT`` are made of, so the C
+code reads every field by its name), and ``lane.pack_rules`` packs a rule set's values by the
+same names in the same order, checking at load that the built module has this very layout.
+Nothing depends on a field's position but this file's order.
+
+The contract (tests/cribbage/test_lane_contract.py): every key of a rule set, core, point value
+or variant knob, is carried by a field here, or the lane refuses a rule set that sets it (so
+that rule set plays in Python, and the run says why), or it is settled outside a game, in the
+Python match loop (:data:`SETTLED_IN_PYTHON`); a planted key that is none of these fails it.
+
+This module imports nothing: the build reads it before cribsim can be imported."""
+
+MAXP = 5  # seats, and sides, at most (the arrays' length)
+
+# (name, width, keys carried, what it holds)
+FIELDS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
+    ("players", 1, ("players",), "seats at the table"),
+    ("nsides", 1, ("sides",), "sides in this game (a variant's layout may give each game its own)"),
+    ("side_of", MAXP, ("sides",), "each seat's side"),
+    ("target", 1, ("target",), "the rules' target"),
+    ("places", 1, ("match",), "the sides a game places before it ends (R-MATCH-5)"),
+    ("deal", 1, ("deal",), "cards dealt to each seat but the dealer"),
+    ("dealer_deal", 1, ("dealer_deal",), "cards dealt to the dealer"),
+    ("discard", 1, ("discard",), "cards each seat but the dealer lays away"),
+    ("dealer_discard", 1, ("dealer_discard",), "cards the dealer lays away"),
+    ("crib_from_deck", 1, ("crib_from_deck",), "cards dealt straight to the crib"),
+    ("crib_flush_needs_starter", 1, ("crib_flush_needs_starter",), "a crib's flush needs the starter (R-SHOW-6)"),
+    ("fifteen", 1, ("scoring.fifteen",), "points a fifteen (S-DATA-1)"),
+    ("fifteen_total", 1, ("scoring.fifteen_total",), "the total that scores"),
+    ("pair", 1, ("scoring.pair",), "points a pair (S-DATA-2)"),
+    ("run_min", 1, ("scoring.run_min",), "the shortest run (S-DATA-3)"),
+    ("run_card", 1, ("scoring.run_card",), "points a card of a run"),
+    ("hand_flush", 1, ("scoring.hand_flush",), "a hand's flush (S-DATA-4; -1: the hand's size)"),
+    ("flush_starter", 1, ("scoring.flush_starter",), "more when the starter matches"),
+    ("crib_flush", 1, ("scoring.crib_flush",), "a crib's flush (-1: its size and flush_starter)"),
+    ("nobs", 1, ("scoring.nobs",), "his nobs (S-DATA-5)"),
+    ("heels", 1, ("scoring.heels",), "his heels"),
+    ("go", 1, ("scoring.go",), "a go (S-DATA-6)"),
+    ("limit", 1, ("scoring.count_limit",), "the count's limit"),
+    ("hit", 1, ("scoring.hit_limit",), "points for reaching it exactly"),
+    ("last_card", 1, ("scoring.last_card",), "the last card of the play"),
+    ("objective", 1, ("variant:lowball",), "1, or -1 where fewer points is better (V-LOWBALL)"),
+    ("toss_fives", 1, ("variant:toss_fives", "toss_fives"), "V-TOSSFIVES: every 5 held goes to the crib"),
+    ("nineteen", 1, ("variant:nineteen", "null_penalty"), "V-NINETEEN: a hand or crib of nothing gives each "
+                                                          "opposing side 1"),
+    ("back_ten", 1, ("variant:back_ten", "back_ten"), "V-BACKTEN: 0 off, 1 both (hand and own crib), 2 each"),
+    ("score_floor", 1, ("score_floor",), "the lowest score going back ten may leave"),
+    ("first_pone_points", 1, ("first_pone_points",), "V-FIVECARD: what the first pone pegs as the game starts"),
+    ("play_once", 1, ("variant:five_card", "play_once"), "V-FIVECARD: the play stops at its first reset"),
+    ("muggins", 1, ("variant:muggins",), "V-MUGGINS: an opponent who notices takes the points overlooked"),
+    ("auction", 1, ("variant:auction",), "V-AUCTION: the players bid for the crib after the deal"),
+    ("min_bid", 1, ("min_bid",), "V-AUCTION: the lowest bid"),
+    ("max_bid", 1, ("max_bid",), "V-AUCTION: the cap on bids"),
+    ("floored", 1, ("score_floor",), "the rules set a score floor (score_floor is 0 without one)"),
+    ("canadian", 1, ("variant:canadian",), "V-CANADIAN: two seats dealt 10, each passes 4 to the partner"),
+    ("side_target", MAXP, ("variant:team3", "lone_target", "team_target", "target"),
+     "each side's target in this game (a variant's layout: V-TEAM3-1)"),
+    ("inspect", 1, ("variant:inspect",), "V-TEAM3-2: the lone player keeps any four of its hand and the crib"),
+    ("jokers", 1, ("variant:jokers", "jokers"), "V-JOKERS: wild cards 52, 53, ... added to the deck"),
+    ("joker_pone", 1, ("starter_joker_named_by",), "V-JOKERS: the non-dealer names a joker starter once, for "
+                                                   "everyone"),
+)
+
+# rules keys that no game of the lane reads: they are settled around the games, in Python (the
+# match loop: who deals first, skunks, game points) or they only name and describe
+SETTLED_IN_PYTHON = frozenset({"name", "game", "extends", "description", "variants", "skunk_lines", "match"})
+
+
+def width() -> int:
+    """The struct's size in 64-bit words."""
+    return sum(w for _, w, _, _ in FIELDS)
+
+
+def header() -> str:
+    """``_lane_rules.h``: the struct's fields as an X-macro (``F(name)``, ``A(name, n)``), and the
+    layout the module reports, made by the build from :data:`FIELDS`."""
+    items = " ".join(f"F({n})" if w == 1 else f"A({n}, {w})" for n, w, _, _ in FIELDS)
+    listed = ", ".join(f'{{"{n}", {w}}}' for n, w, _, _ in FIELDS)
+    return ("/* Made by setup.py from cribsim/games/cribbage/native/layout.py, the one declaration of the\n"
+            " * rules struct: do not edit (edit layout.py, then build again). */\n"
+            f"#define RULES_FIELDS(F, A) {items}\n"
+            f"#define RULES_LAYOUT_ITEMS {listed}\n"
+            f"#define RULES_FIELD_COUNT {len(FIELDS)}\n"
+            f"#define RULES_WIDTH {width()}\n")
