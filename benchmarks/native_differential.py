@@ -4,10 +4,13 @@ turn), and scoring blocks drawn at random with any of the three in each seat, ea
 field by field (the ``GameResult`` and its record). Every fourth game the seats overlook points
 (a counting model drawn from the match key: V-MUGGINS gives them away, other rules lose them).
 ev's crib tables for a drawn show are built with 10 samples a cell, in a folder of the run's
-own: both lanes read the same tables, which is what is compared. The suite's
-``tests/cribbage/test_native.py`` plays a dozen games of each; this plays thousands.
+own: both lanes read the same tables, which is what is compared. The designer's variants of
+``examples/variants`` that the lane plays with their hooks called in Python (an ``after_count``
+and nothing more: ``lane.LaneHooks``) are compared the same way. The suite's
+``tests/cribbage/test_native.py`` and ``test_lane_hooks.py`` play a dozen games of each; this
+plays thousands.
 
-    python benchmarks/native_differential.py [--games N] [--blocks B]
+    python benchmarks/native_differential.py [--games N] [--blocks B] [--only NAME ...]
 
 Prints one line per rules file, then the games compared and the differences found (last)."""
 
@@ -23,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from cribsim.errors import EndlessGame  # noqa: E402
 from cribsim.games.cribbage import cribtables  # noqa: E402
 from cribsim.games.cribbage.engine import play_game  # noqa: E402
 from cribsim.games.cribbage.native import lane  # noqa: E402
@@ -34,10 +38,10 @@ from tests.cribbage.test_native import FAMILY, _lineups, _random_scoring, counte
 
 def endless_or(play, *args, **kwargs):
     """``play(*args, **kwargs)``, a game's result, or None where the game did not end within the
-    engine's deals (RuntimeError)."""
+    engine's deals."""
     try:
         return play(*args, **kwargs)
-    except RuntimeError:
+    except EndlessGame:
         return None
 
 
@@ -60,10 +64,22 @@ def compare(rules, names, seed: int, games: int) -> int:
     return bad
 
 
+def _hooked(path: Path) -> bool:
+    """Whether a file of examples/variants is a rules file whose variant the lane plays with its
+    hooks in Python."""
+    try:
+        rules = load_rules(str(path))
+    except Exception:  # (an experiment config beside them)
+        return False
+    return lane.refusal(rules) is None and bool(lane.hooked(rules))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=1000, help="games per rules file and lineup")
     ap.add_argument("--blocks", type=int, default=100, help="scoring blocks drawn at random (100 games each)")
+    ap.add_argument("--only", nargs="*", default=None, metavar="NAME",
+                    help="only these rules files (by their names: standard, crib3, ...)")
     args = ap.parse_args()
     if lane.module() is None:
         sys.exit(f"native_differential: {lane.status()}")
@@ -71,13 +87,17 @@ def main() -> None:
     cribtables.SCORING_SAMPLES = 10
     total = bad = 0
     t0 = time.perf_counter()
-    for preset in FAMILY:
+    examples = Path(__file__).resolve().parents[1] / "examples" / "variants"
+    hooked = [str(f) for f in sorted(examples.glob("*.yaml")) if _hooked(f)]
+    for preset in [*FAMILY, *hooked]:
         rules = load_rules(preset)
+        if args.only is not None and rules.name not in args.only:
+            continue
         lineups = _lineups(rules.players)
         found = sum(compare(rules, names, 20261202, args.games) for names in lineups)
         total += len(lineups) * args.games
         bad += found
-        print(f"{preset}: {len(lineups) * args.games:,} games, {found} different", flush=True)
+        print(f"{rules.name}: {len(lineups) * args.games:,} games, {found} different", flush=True)
     rnd, blocks = random.Random(1), 0
     while blocks < args.blocks:
         players = rnd.choice([2, 2, 3, 4, 5])

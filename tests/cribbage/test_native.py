@@ -90,13 +90,14 @@ def test_the_family_holds_the_rules_that_are_data():
 def test_a_variant_without_a_port_plays_in_python_and_the_run_says_why(tmp_path, capsys):
     """Porting a variant to the native lane is an optimisation, not a condition of shipping it
     (issue 41): a rule set with a variant that has none plays in the Python engine, and the run's
-    first line says which and why."""
-    crib3 = Path(__file__).resolve().parents[2] / "examples" / "variants" / "crib3.yaml"
+    first line says which and why (pone_crib adds a phase and a decision: no hook of the lane's
+    can play them)."""
+    pone_crib = Path(__file__).resolve().parents[2] / "examples" / "variants" / "pone_crib.yaml"
     cfg = tmp_path / "exp.yaml"
-    cfg.write_text(f"name: x\nvariants: [standard, '{crib3}']\nlineup: [ev, greedy]\nmatches: 2\n")
+    cfg.write_text(f"name: x\nvariants: [standard, '{pone_crib}']\nlineup: [ev, greedy]\nmatches: 2\n")
     assert main(["run", str(cfg), "--serial", "--out", str(tmp_path / "out")]) == 0
-    assert ("engine: native lane for 1 of 2 tables, pure Python for the rest (crib3: the variant crib3 is not in "
-            "the native lane)") in capsys.readouterr().err
+    assert ("engine: native lane for 1 of 2 tables, pure Python for the rest (pone_crib: the variant pone_crib is "
+            "not in the native lane)") in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("preset", FAMILY)

@@ -299,7 +299,7 @@ typedef struct {
     double own[52 * 52], opp[52 * 52], single[13], hold[53][EV_HAND + 1][5], reply;
     double wild_keep, wild_crib; /* V-JOKERS: a kept joker's show, a crib with a joker in it */
 } EvTables;
-enum { NOMEM = -1, ENDLESS = -2, ILLEGAL = -3, UNSAMPLED = -4, OFFBOARD = -5 }; /* failures (the GIL held) */
+enum { NOMEM = -1, ENDLESS = -2, ILLEGAL = -3, UNSAMPLED = -4, OFFBOARD = -5, HOOKFAIL = -6 }; /* failures (the GIL held) */
 enum { REFUSED = 2, REPLAYED = 3 }; /* how a scripted replay ends (strategies/expert.py _Script) */
 
 static int rank_of(int c) { return c >> 2; }
@@ -528,6 +528,9 @@ typedef struct {
     double miss[MAXP], vigilance[MAXP];
     MT count_rng;               /* its draws: random.Random(derive(seed, match, game, COUNTING)) */
     int zero_hand;              /* V-BACKTEN both: the crib owner's hand scored nothing this deal */
+    PyObject *hook;             /* a designer's after_count hooks, in Python (lane.LaneHooks), or NULL */
+    PyObject *capsule;          /* this game, as the hooks' state reads it (made once a game) */
+    int hook_failed;            /* a hook raised: the game stops, its exception set */
     int hands[MAXP][MAXH], hlen[MAXP];
     int crib[MAXC], clen, starter;
     int kinds[MAXP];
@@ -1692,10 +1695,30 @@ static int nineteen(Game *g, int seat, int64_t points) {
     return 0;
 }
 
-/* The variants' after_count hooks in the registry's order (back ten, then nineteen): 1 when the
- * game is decided. */
+#define GAME_CAPSULE "cribsim.lane.game"
+#define DONE_CAPSULE "cribsim.lane.done" /* a game over: its state is gone */
+
+/* A designer's after_count hooks, which have no port to C: lane.LaneHooks calls them in Python
+ * with a state of this game (its scores, seats, cards, award: the hook_* functions below), and
+ * answers whether the game is decided. A hook that raises stops the game with its exception.
+ * 1 when the game is decided (or stopped). The GIL is held: games with hooks run with it. */
+static int py_after_count(Game *g, int seat, int64_t points, int source) {
+    PyObject *res = PyObject_CallFunction(g->hook, "OiLii", g->capsule, seat, (long long)points, source, g->deal_no);
+    if (!res) {
+        g->hook_failed = 1;
+        return 1;
+    }
+    int decided = PyObject_IsTrue(res);
+    Py_DECREF(res);
+    if (decided < 0) g->hook_failed = 1;
+    return decided != 0;
+}
+
+/* The variants' after_count hooks in the registry's order (back ten, then nineteen, then the
+ * hooks of variants of one's own): 1 when the game is decided. */
 static int after_count(Game *g, int seat, int64_t points, int source) {
-    return back_ten(g, seat, points, source) || nineteen(g, seat, points);
+    return back_ten(g, seat, points, source) || nineteen(g, seat, points) ||
+           (g->hook && py_after_count(g, seat, points, source));
 }
 
 /* A hand or crib's ``pts`` to ``seat`` (phases.count_hand); under a counting model as
@@ -1794,11 +1817,32 @@ static void counting_model(Game *g, const double *counters) {
     if (g->counting) mt_seed64(&g->count_rng, derive(key, 4));
 }
 
-/* A whole game: 0, NOMEM or ENDLESS (the caller frees g->trail in every case). */
+static int play_deals(Game *g, const int *kinds, const EvTables *const *ev, const double *counters, int64_t seed,
+                      int64_t match, int64_t game_no, int first_dealer);
+
+/* One game (0, NOMEM, ENDLESS or HOOKFAIL; the caller frees g->trail in every case): the game's
+ * state made afresh, then its deals; ``hook``: a designer's after_count hooks in Python, or NULL
+ * (with hooks the GIL must be held). */
 static int play_game(Game *g, const Rules *r, const int *kinds, const EvTables *const *ev, const double *counters,
-                     int64_t seed, int64_t match, int64_t game_no, int first_dealer) {
+                     int64_t seed, int64_t match, int64_t game_no, int first_dealer, PyObject *hook) {
     memset(g, 0, sizeof *g);
     g->r = r;
+    if (hook) {
+        g->hook = hook;
+        g->capsule = PyCapsule_New(g, GAME_CAPSULE, NULL);
+        if (!g->capsule) return HOOKFAIL;
+    }
+    int code = play_deals(g, kinds, ev, counters, seed, match, game_no, first_dealer);
+    if (g->capsule) { /* the hooks' state of this game is gone: a state kept after it refuses to be read */
+        PyCapsule_SetName(g->capsule, DONE_CAPSULE);
+        Py_CLEAR(g->capsule);
+    }
+    return g->hook_failed ? HOOKFAIL : code;
+}
+
+static int play_deals(Game *g, const int *kinds, const EvTables *const *ev, const double *counters, int64_t seed,
+                      int64_t match, int64_t game_no, int first_dealer) {
+    const Rules *r = g->r;
     g->n = (int)r->players;
     g->seed = seed, g->match = match, g->game_no = game_no;
     counting_model(g, counters);
@@ -1850,6 +1894,7 @@ static int failed(int code) {
     else if (code == ILLEGAL) PyErr_SetString(PyExc_ValueError, "the rollout's first card is not legal");
     else if (code == UNSAMPLED) PyErr_SetString(PyExc_ValueError, "a sample of more cards than are left");
     else if (code == OFFBOARD) PyErr_SetString(PyExc_ValueError, "scores outside the board table");
+    else if (code == HOOKFAIL && !PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "a hook failed");
     return code < 0;
 }
 
@@ -1981,12 +2026,62 @@ static PyObject *result_of(const Game *g) {
     return out;
 }
 
-PyDoc_STRVAR(game_doc, "game(rules, kinds, values, seed, match, game_no, first_dealer, counters=None) -> (winner, "
+PyDoc_STRVAR(game_doc, "game(rules, kinds, values, seed, match, game_no, first_dealer, counters=None, hook=None) -> (winner, "
                        "first dealer, deals, decisions, scores, points by role and source, trail, places, first "
                        "scores, metrics)\n\n"
                        "One game at the address (seed, match, game_no); first_dealer -1 cuts for it (R-DEAL-1). "
                        "values: None, or each seat's ev_values() capsule or None. counters: None, or each seat's "
-                       "miss rate and vigilance in turn (V-MUGGINS), each in [0, 1].");
+                       "miss rate and vigilance in turn (V-MUGGINS), each in [0, 1]. hook: None, or "
+                       "hook(state, seat, points, source, deal) called after each hand and crib is counted "
+                       "(a designer's after_count hooks: lane.LaneHooks), true when the game is decided.");
+
+/* The game a hook's state reads (lane.LaneHooks): NULL, with an error, once it is over. */
+static Game *hooked(PyObject *cap) {
+    return (Game *)PyCapsule_GetPointer(cap, GAME_CAPSULE);
+}
+
+PyDoc_STRVAR(hook_state_doc, "hook_state(game) -> (scores by side, dealer, crib owner, starter, deal)");
+
+static PyObject *py_hook_state(PyObject *self, PyObject *cap) {
+    (void)self;
+    Game *g = hooked(cap);
+    if (!g) return NULL;
+    return Py_BuildValue("(Niiii)", ints(g->scores, g->r->nsides), g->dealer, g->crib_owner, g->starter, g->deal_no);
+}
+
+PyDoc_STRVAR(hook_cards_doc, "hook_cards(game) -> (each seat's hand as counted, the crib)");
+
+static PyObject *py_hook_cards(PyObject *self, PyObject *cap) {
+    (void)self;
+    Game *g = hooked(cap);
+    if (!g) return NULL;
+    PyObject *hands = PyTuple_New(g->n);
+    for (int s = 0; hands && s < g->n; s++) {
+        int64_t cards[MAXH];
+        for (int i = 0; i < g->hlen[s]; i++) cards[i] = g->hands[s][i];
+        PyObject *h = ints(cards, g->hlen[s]);
+        if (!h) Py_CLEAR(hands);
+        else PyTuple_SET_ITEM(hands, s, h);
+    }
+    int64_t crib[MAXC];
+    for (int i = 0; i < g->clen; i++) crib[i] = g->crib[i];
+    return hands ? Py_BuildValue("(NN)", hands, ints(crib, g->clen)) : NULL;
+}
+
+PyDoc_STRVAR(hook_award_doc, "hook_award(game, seat, points, source) -> whether the game is decided (GameState.award)");
+
+static PyObject *py_hook_award(PyObject *self, PyObject *args) {
+    PyObject *cap;
+    int seat, source;
+    long long points;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OiLi", &cap, &seat, &points, &source)) return NULL;
+    Game *g = hooked(cap);
+    if (!g) return NULL;
+    if (seat < 0 || seat >= g->n || source < 0 || source >= NSRC)
+        return PyErr_Format(PyExc_ValueError, "award: no seat %d or source %d", seat, source);
+    return PyBool_FromLong(award(g, seat, points, source));
+}
 
 /* A counting model: None, or a tuple of two floats in [0, 1] a seat. 0, or -1 with an error set. */
 static int parse_counters(PyObject *counters, int64_t players, double *model) {
@@ -2012,16 +2107,17 @@ static PyObject *py_game(PyObject *self, PyObject *args) {
     PyObject *values;
     Game g;
     (void)self;
-    PyObject *counters = Py_None;
+    PyObject *counters = Py_None, *hook = Py_None;
     double model[2 * MAXP];
-    if (!PyArg_ParseTuple(args, "y*y*OLLLi|O", &rb, &kb, &values, &seed, &match, &game_no, &first, &counters))
+    if (!PyArg_ParseTuple(args, "y*y*OLLLi|OO", &rb, &kb, &values, &seed, &match, &game_no, &first, &counters, &hook))
         return NULL;
     PyObject *out = NULL;
     g.trail = NULL;
     if (!parse_rules(&rb, &r) && !parse_seats(&kb, values, &r, kinds, ev)) {
         if (first >= r.players) PyErr_SetString(PyExc_ValueError, "no such first dealer");
         else if (!parse_counters(counters, r.players, model) &&
-                 !failed(play_game(&g, &r, kinds, ev, counters == Py_None ? NULL : model, seed, match, game_no, first)))
+                 !failed(play_game(&g, &r, kinds, ev, counters == Py_None ? NULL : model, seed, match, game_no, first,
+                                   hook == Py_None ? NULL : hook)))
             out = result_of(&g);
         free(g.trail);
     }
@@ -2049,7 +2145,7 @@ static PyObject *py_games(PyObject *self, PyObject *args) {
         int code = 0;
         Py_BEGIN_ALLOW_THREADS
         for (long long m = 0; m < count && !code; m++) {
-            code = play_game(&g, &r, kinds, ev, NULL, seed, first_match + m, 0, -1);
+            code = play_game(&g, &r, kinds, ev, NULL, seed, first_match + m, 0, -1, NULL);
             free(g.trail);
             if (!code) { wins[g.winner]++; decisions += g.asked; }
         }
@@ -2817,6 +2913,9 @@ static PyMethodDef methods[] = {
     {"board_discard", py_board_discard, METH_VARARGS, board_discard_doc},
     {"board_play", py_board_play, METH_VARARGS, board_play_doc},
     {"derive", py_derive, METH_O, derive_doc},
+    {"hook_state", py_hook_state, METH_O, hook_state_doc},
+    {"hook_cards", py_hook_cards, METH_O, hook_cards_doc},
+    {"hook_award", py_hook_award, METH_VARARGS, hook_award_doc},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_lane", "cribsim's native lane (see _lane.c)", -1,

@@ -25,6 +25,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from cribsim.errors import EndlessGame
 from cribsim.matchplay import MatchResult
 from cribsim.strategy import resolve
 
@@ -107,13 +108,27 @@ def status() -> str:
     return f"native lane: {_WHY[0]}"
 
 
+HOOKED = frozenset({"after_count"})  # what a variant without a port may change and still play in the lane
+
+
+def hooked(rules: Rules) -> tuple[Any, ...]:
+    """The variants of ``rules`` without a port whose only change is an ``after_count`` hook: the
+    lane plays their rules, calling their hooks in Python (:class:`LaneHooks`)."""
+    return tuple(v for v in rules.modules if v.native is None and v.changes() and set(v.changes()) <= HOOKED)
+
+
 def refusal(rules: Rules) -> str | None:
     """Why ``rules`` are outside the native lane's family, or None."""
     if rules.game != "cribbage":
         return f"the native lane plays cribbage, not {rules.game}"
-    outside = [v.name for v in rules.modules if v.native is None]
+    called = hooked(rules)
+    outside = [v.name for v in rules.modules if v.native is None and v not in called]
     if outside:
         return f"the variant {outside[0]} is not in the native lane"
+    counted = [v for v in rules.modules if v.after_count is not None]
+    if any(v.native is not None for v in counted[counted.index(called[0]) + 1:]) if called else False:
+        # (the lane counts its own after_count hooks first: a hook of one's own before one of them)
+        return f"the variant {called[0].name}'s after_count comes before a built-in one's"
     if max(rules.deal, rules.dealer_deal) > MAX_HAND:
         return f"hands of more than {MAX_HAND} cards are not in the native lane"
     c = module()
@@ -198,6 +213,8 @@ class NativeLane:
 
     def __post_init__(self) -> None:
         self.packed = pack_rules(self.rules)
+        called = hooked(self.rules)
+        self.hooks = LaneHooks(self.rules, called) if called else None
         self._by_layout: dict[Any, bytes] = {}  # a variant's layout: the rules packed for each game's sides
         self.c = module()
         assert self.c is not None
@@ -217,10 +234,18 @@ class NativeLane:
         rate, vigilance) models players who overlook points, as the engine's ``play_game``."""
         assert self.c is not None
         model = None if counters is None else tuple(float(x) for pair in counters for x in pair)
-        out = self.c.game(self.packed_for(address[1]), bytes(self.kinds[e] for e in entries),
-                          tuple(self.values[e] for e in entries), seed, address[0], address[1],
-                          -1 if first_dealer is None else first_dealer, model)
-        return result(self.rules, out, address[1])
+        hooks = self.hooks
+        if hooks is not None:
+            hooks.new_game()
+        try:
+            out = self.c.game(self.packed_for(address[1]), bytes(self.kinds[e] for e in entries),
+                              tuple(self.values[e] for e in entries), seed, address[0], address[1],
+                              -1 if first_dealer is None else first_dealer, model, hooks)
+        except RuntimeError as e:
+            if "did not end within" in str(e):  # (the engine's own MAX_DEALS: one line, as the engine says it)
+                raise EndlessGame(self.rules.name, 10_000, "deals") from None
+            raise
+        return result(self.rules, out, address[1], hooks.metrics if hooks is not None else None)
 
     def packed_for(self, game_no: int) -> bytes:
         """The rules packed with game ``game_no``'s sides and targets (the same every game but
@@ -273,9 +298,10 @@ def rollouts_for(rules: Rules) -> bool:
     gives each game its own sides, the searches read the rules packed for the game
     (``pack_rules(rules, game_no=...)``); with wild cards mc's search runs here too (``mc_play``
     with a joker once per name that fits), but not expert's board (it is for the standard game
-    only)."""
+    only). Rules whose hooks play in Python (:class:`LaneHooks`) are searched in Python: a
+    rollout runs no hook."""
     c = module()
-    return _ROLLOUTS[0] and c is not None and refusal(rules) is None
+    return _ROLLOUTS[0] and c is not None and refusal(rules) is None and not hooked(rules)
 
 
 def ev_capsule(rules: Rules, values: EvValues) -> Any:
@@ -383,13 +409,15 @@ def board_play(view: Any, capsule: Any, packed: bytes, options: Sequence[int], s
     return wins
 
 
-def result(rules: Rules, out: tuple[Any, ...], game_no: int) -> GameResult:
+def result(rules: Rules, out: tuple[Any, ...], game_no: int, more: dict[str, float] | None = None) -> GameResult:
     """The :class:`GameResult` of what ``_lane.game`` returns for game ``game_no`` of a match, as
-    the engine's ``result_of`` makes it."""
+    the engine's ``result_of`` makes it; ``more``: the figures hooks in Python counted."""
     side, first_dealer, deals, decisions, scores, roles, trail, placed, first_scores, counted = out
     c = module()
     names: tuple[str, ...] = c.METRICS if c is not None else ()  # the figures game() counts, as GameState.metric
     metrics = {name: value for name, value in zip(names, counted) if value is not None}  # None: never touched
+    for name, value in (more or {}).items():
+        metrics[name] = metrics.get(name, 0) + value
     sides, targets = rules.program.layout(game_no)
     k = len(sides)
     order, shared = ranked(rules.program, placed, places_of(rules, k), side, list(scores))
@@ -398,6 +426,95 @@ def result(rules: Rules, out: tuple[Any, ...], game_no: int) -> GameResult:
                       sides, targets, tuple(order), sides is not rules.sides, shared,
                       placed or None, first_scores, metrics, None, None,
                       [trail[i:i + k] for i in range(0, len(trail), k)], decisions)
+
+
+class _Decided(Exception):
+    """A hook's award decided the game: the hooks stop there, as the engine's GameOver stops them."""
+
+
+class LaneState:
+    """What a designer's ``after_count`` hook may read and do when the native lane plays its rules:
+    what the engine's game state offers there, and nothing more. It reads the rules, the seats
+    (``n``, ``side_of``), the ``dealer``, the ``crib_owner``, the ``starter``, ``deal_no``, the
+    ``scores`` by side, the hands as counted (``kept``) and the ``crib``; it keeps ``notes`` for
+    the deal; it gives points with ``award`` (the one way to change a score) and counts a figure
+    with ``metric``. Anything else of the engine's state is not here: a hook that needs it plays
+    its rules in Python (make its variant change something more than ``after_count``)."""
+
+    def __init__(self, rules: Rules, lane: Any, metrics: dict[str, float]) -> None:
+        self.rules, self.n, self.side_of = rules, rules.players, rules.side_of
+        self.game: Any = None  # this game in the lane (a capsule; read through the lane's hook_* functions)
+        self._lane, self._metrics = lane, metrics
+        self.notes: dict[str, Any] = {}
+
+    def _state(self) -> tuple[Any, ...]:
+        return self._lane.hook_state(self.game)  # type: ignore[no-any-return]
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self._state()[0])
+
+    @property
+    def dealer(self) -> int:
+        return int(self._state()[1])
+
+    @property
+    def crib_owner(self) -> int:
+        return int(self._state()[2])
+
+    @property
+    def starter(self) -> int:
+        return int(self._state()[3])
+
+    @property
+    def deal_no(self) -> int:
+        return int(self._state()[4])
+
+    @property
+    def kept(self) -> list[tuple[int, ...]]:
+        return list(self._lane.hook_cards(self.game)[0])
+
+    @property
+    def crib(self) -> list[int]:
+        return list(self._lane.hook_cards(self.game)[1])
+
+    def award(self, seat: int, points: int, source: int, reason: str = "", cards: Sequence[int] = ()) -> None:
+        """Give ``points`` to ``seat``'s side (GameState.award): the game ends the instant a side
+        reaches its target."""
+        if self._lane.hook_award(self.game, seat, points, source):
+            raise _Decided()
+
+    def metric(self, name: str, amount: float = 1) -> None:
+        self._metrics[name] = self._metrics.get(name, 0) + amount
+
+
+class LaneHooks:
+    """The after_count hooks of ``called`` (variants without a port) as the native lane calls them:
+    ``hooks(game, seat, points, source, deal)`` after each hand and crib is counted, true when a
+    hook's award decided the game."""
+
+    def __init__(self, rules: Rules, called: Sequence[Any]) -> None:
+        self.fns = tuple(v.after_count for v in called)
+        self.metrics: dict[str, float] = {}
+        self.state = LaneState(rules, module(), self.metrics)
+        self.deal = -1
+
+    def new_game(self) -> None:
+        self.metrics.clear()
+        self.deal = -1
+
+    def __call__(self, game: Any, seat: int, points: int, source: int, deal: int) -> bool:
+        state = self.state
+        state.game = game
+        if deal != self.deal:  # a new deal: the variants' notes of the last one are gone (GameState.new_deal)
+            self.deal = deal
+            state.notes = {}
+        try:
+            for fn in self.fns:
+                fn(state, seat, points, source)
+        except _Decided:
+            return True
+        return False
 
 
 def fast_lane(rules: Rules, strategies: Sequence[tuple[str, dict[str, Any]]]) -> NativeLane | None:

@@ -1,0 +1,96 @@
+"""A designer's variant in the native lane (issue 41, item 3): a variant without a port whose
+only change is an ``after_count`` hook plays its rules in the lane, which calls the hook in
+Python at each count with a state that offers what the engine's offers there (the rules, the
+seats, the dealer, the scores, the cards counted, ``award``, ``metric``) and nothing more. The
+games are the Python engine's, field by field; a hook that raises stops the game with its own
+exception; a hook's state kept after its game refuses to be read."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from cribsim.games.cribbage.engine import play_game
+from cribsim.games.cribbage.native import lane
+from cribsim.ruleset import load_rules, rules_from_mapping
+from cribsim.strategy import factory
+from tests.cribbage.test_native import _lineups, _same_games
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "variants"
+HOOKED = ("crib3", "under4", "dealer_double")
+
+pytestmark = pytest.mark.skipif(lane.module() is None, reason=f"the native lane is {lane.status()}")
+
+
+@pytest.mark.parametrize("name", HOOKED)
+def test_a_hook_variant_plays_the_engines_games_in_the_lane(name):
+    rules = load_rules(str(EXAMPLES / f"{name}.yaml"))
+    assert lane.refusal(rules) is None and lane.hooked(rules)
+    for names in _lineups(2):
+        _same_games(rules, names, 20261206, [(m, m % 3) for m in range(12)])
+
+
+def test_hooks_with_a_counting_model_and_beside_a_built_in_hook_play_the_same_games():
+    """After back ten's own after_count (ported) the hook of one's own still sees the points counted;
+    seats that overlook points (the counting model) too."""
+    rules = rules_from_mapping({"extends": str(EXAMPLES / "under4.yaml"), "name": "under4_back_ten",
+                                "back_ten": "both"}, str(EXAMPLES / "x.yaml"))
+    assert lane.refusal(rules) is None
+    _same_games(rules, ("ev", "greedy"), 7, [(m, 0) for m in range(20)])
+    _same_games(load_rules(str(EXAMPLES / "crib3.yaml")), ("greedy", "hoyle"), 7, [(m, 0) for m in range(20)],
+                counting=True)
+
+
+BROKEN = """
+from cribsim.games.cribbage.engine.variant import Variant
+
+
+class Broken(Variant):
+    name = "broken_hook"
+    rule = "BROKEN-1"
+    summary = "a hook that divides by zero"
+
+    @staticmethod
+    def after_count(g, seat, points, source):
+        if points:
+            return points / 0
+"""
+
+
+def test_a_hook_that_raises_stops_the_game_with_its_own_exception(tmp_path):
+    (tmp_path / "broken_hook.py").write_text(BROKEN)
+    (tmp_path / "broken.yaml").write_text("extends: standard\nname: broken\nvariants: ['broken_hook:Broken']\n")
+    rules = load_rules(str(tmp_path / "broken.yaml"))
+    native = lane.fast_lane(rules, [("greedy", {}), ("greedy", {})])
+    with pytest.raises(ZeroDivisionError):
+        native.play_game(1, (0, 0), None, (0, 1))
+    with pytest.raises(ZeroDivisionError):
+        play_game(rules, [factory("greedy")(random.Random()) for _ in range(2)], 1, (0, 0))
+
+
+def test_a_hooks_state_is_only_its_games(monkeypatch):
+    rules = load_rules(str(EXAMPLES / "crib3.yaml"))
+    variant = lane.hooked(rules)[0]
+    kept = []
+    real = variant.after_count
+
+    def keeping(g, seat, points, source):
+        kept.append(g)
+        assert set(g.__dict__) <= {"rules", "n", "side_of", "game", "_lane", "_metrics", "notes"}
+        assert len(g.kept) == 2 and len(g.crib) == 4 and len(g.scores) == 2 and g.dealer in (0, 1)
+        real(g, seat, points, source)
+
+    monkeypatch.setattr(variant, "after_count", staticmethod(keeping))
+    native = lane.fast_lane(rules, [("ev", {}), ("ev", {})])
+    native.play_game(1, (0, 0), None, (0, 1))
+    with pytest.raises(ValueError):
+        print(kept[-1].scores)  # the game is over: its state is gone
+
+
+def test_a_hook_before_a_built_in_one_plays_in_python():
+    """The lane counts its own after_count hooks first: rules that name one's own before them are
+    refused, and play in Python (the run says why)."""
+    rules = rules_from_mapping({"extends": "standard", "name": "first", "variants": ["crib3:CribThrice", "back_ten"]},
+                               str(EXAMPLES / "x.yaml"))
+    order = [v.name for v in rules.modules if v.after_count is not None]
+    assert (lane.refusal(rules) is None) == (order.index("crib3") > order.index("back_ten"))
