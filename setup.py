@@ -13,20 +13,19 @@ searches, so there are two lanes, pure Python and native, not three."""
 
 from __future__ import annotations
 
-import hashlib
 import runpy
 from pathlib import Path
 
 from setuptools import Extension, setup
 
 HERE = Path(__file__).parent
-LANE = "cribsim/games/cribbage/native/_lane.c"
-LAYOUT = HERE / "cribsim/games/cribbage/native/layout.py"  # the rules struct, declared once (in Python)
+NATIVE = "cribsim/games/cribbage/native"
+LAYOUT = runpy.run_path(str(HERE / NATIVE / "layout.py"))  # the rules struct, declared once (in Python)
 # the struct's C fields, made from that declaration before the lane is compiled
-(HERE / "cribsim/games/cribbage/native/_lane_rules.h").write_text(runpy.run_path(str(LAYOUT))["header"]())
-# lane.source_hash: the C source and the layout it is built with
-lane_hash = hashlib.sha256((HERE / LANE).read_bytes() + LAYOUT.read_bytes()).hexdigest()[:16]
-ext_modules = [Extension("cribsim.games.cribbage.native._lane", [LANE], optional=True,
+(HERE / NATIVE / "_lane_rules.h").write_text(LAYOUT["header"]())
+lane_hash = LAYOUT["source_hash"](HERE / NATIVE)  # of every part of the C source and the layout (lane.source_hash)
+parts = [f"{NATIVE}/{name}" for name in LAYOUT["SOURCES"]]  # _lane.c includes the others
+ext_modules = [Extension("cribsim.games.cribbage.native._lane", parts[:1], depends=parts[1:], optional=True,
                          define_macros=[("LANE_SOURCE", f'"{lane_hash}"')],
                          extra_compile_args=["-O3", "-std=c11", "-ffp-contract=off"])]
 setup(ext_modules=ext_modules)

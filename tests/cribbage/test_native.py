@@ -381,7 +381,7 @@ def test_under_jokers_the_searches_run_natively(monkeypatch):
 def test_a_lane_built_from_another_source_is_not_used(monkeypatch):
     monkeypatch.setattr(lane, "_LOADED", [])
     monkeypatch.setattr(lane, "_WHY", [])
-    monkeypatch.setattr(lane, "source_hash", lambda path=lane.SOURCE: "another")
+    monkeypatch.setattr(lane, "source_hash", lambda folder=lane.SOURCE.parent: "another")
     assert lane.module() is None
     assert "stale" in lane.status()
 

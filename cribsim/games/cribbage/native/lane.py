@@ -16,7 +16,6 @@ module built from another ``_lane.c`` (an editable install after the file change
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import struct
 from collections.abc import Callable, Sequence
@@ -71,13 +70,10 @@ class NativeSeat:
     values: EvValues | None = None
 
 
-LAYOUT = Path(__file__).with_name("layout.py")
-
-
-def source_hash(path: Path = SOURCE) -> str:
-    """The hash a build of ``_lane.c`` carries (``setup.py`` passes it to the compiler): of the C
-    source and of the rules' layout it was built with."""
-    return hashlib.sha256(path.read_bytes() + LAYOUT.read_bytes()).hexdigest()[:16]
+def source_hash(folder: Path = SOURCE.parent) -> str:
+    """The hash a build of the C source carries (``setup.py`` passes it to the compiler): of every
+    part of it and of the rules' layout it was built with (:func:`.layout.source_hash`)."""
+    return layout.source_hash(folder)
 
 
 _LOADED: list[ModuleType | None] = []

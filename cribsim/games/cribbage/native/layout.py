@@ -14,7 +14,27 @@ or variant knob, is carried by a field here, or the lane refuses a rule set that
 that rule set plays in Python, and the run says why), or it is settled outside a game, in the
 Python match loop (:data:`SETTLED_IN_PYTHON`); a planted key that is none of these fails it.
 
-This module imports nothing: the build reads it before cribsim can be imported."""
+The C source's parts (:data:`SOURCES`) and its hash are named here too: the build stamps the
+module with :func:`source_hash`, and the lane is not used where the files have changed since.
+
+This module imports nothing of cribsim: the build reads it before cribsim can be imported."""
+
+import hashlib
+from pathlib import Path
+
+# the C source, by concern: _lane.c includes the parts in this order (one translation unit)
+SOURCES = ("_lane.c", "lane_random.c", "lane_scoring.c", "lane_game.c", "lane_ev.c", "lane_hoyle.c",
+           "lane_variants.c", "lane_play.c", "lane_show.c", "lane_flow.c", "lane_python.c", "lane_search.c",
+           "lane_board.c")
+
+
+def source_hash(folder: Path) -> str:
+    """The hash a build carries: of the C source's parts and of this layout."""
+    h = hashlib.sha256()
+    for name in (*SOURCES, "layout.py"):
+        h.update((folder / name).read_bytes())
+    return h.hexdigest()[:16]
+
 
 MAXP = 5  # seats, and sides, at most (the arrays' length)
 
