@@ -70,6 +70,12 @@ class NativeSeat:
     values: EvValues | None = None
 
 
+def _sources_here() -> bool:
+    """Whether the C source is beside the module (a checkout or an editable install: a wheel
+    carries the built module alone, which is then used as it is)."""
+    return all((SOURCE.parent / name).exists() for name in (*layout.SOURCES, "layout.py"))
+
+
 def source_hash(folder: Path = SOURCE.parent) -> str:
     """The hash a build of the C source carries (``setup.py`` passes it to the compiler): of every
     part of it and of the rules' layout it was built with (:func:`.layout.source_hash`)."""
@@ -89,7 +95,7 @@ def module() -> ModuleType | None:
             mod, why = None, "not built (no C compiler when cribsim was installed)"
         else:
             why = "built"
-            if SOURCE.exists() and getattr(mod, "SOURCE", "") != source_hash():
+            if _sources_here() and getattr(mod, "SOURCE", "") != source_hash():
                 mod, why = None, "stale (built from another _lane.c: run the install command again)"
             elif tuple(getattr(mod, "RULES_LAYOUT", ())) != tuple((n, w) for n, w, _, _ in layout.FIELDS):
                 mod, why = None, "stale (built with another rules layout: run the install command again)"
