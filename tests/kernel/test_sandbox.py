@@ -34,6 +34,15 @@ needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler 
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js on this machine")
 
 
+def _perl_json() -> bool:
+    """Whether Perl and its core JSON::PP (Debian: perl-modules, beside the bare perl-base) are here."""
+    return shutil.which("perl") is not None and subprocess.run(["perl", "-MJSON::PP", "-e", "1"],
+                                                               capture_output=True).returncode == 0
+
+
+needs_perl = pytest.mark.skipif(not _perl_json(), reason="no Perl with its core module JSON::PP on this machine")
+
+
 def records(folder):
     return match_dicts(folder)
 
@@ -123,6 +132,38 @@ def test_a_bot_refuses_the_variants_it_does_not_know_before_anything_is_written(
     with pytest.raises(ConfigError, match=r"bot 'firstcard' cannot play muggins: it does not know the variant "
                                           r"muggins \(it knows none\)"):
         load_experiment(cfg)
+
+
+PERL = """\
+name: perl
+variants: [standard, three_player]
+lineup:
+  - {name: fifteens, command: [perl, fifteens.pl], cwd: bots}
+  - random
+  - greedy
+matches: 10
+seed: 8
+time_limit: 5
+"""
+
+
+@needs_sandbox
+@needs_perl
+def test_the_perl_bot_plays_a_tournament_in_its_sandbox(tmp_path):
+    """examples/bots/fifteens.pl, a bot in a third language, plays every match of a run in its
+    sandbox (shown /usr, where perl and JSON::PP are, and its own file) without a fault, and
+    beats random."""
+    (tmp_path / "bots").mkdir()
+    shutil.copy(BOTS / "fifteens.pl", tmp_path / "bots")
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text(PERL)
+    exp = load_experiment(cfg)
+    assert exp.plugins[0]["name"] == "fifteens" and exp.plugins[0]["variants"] == []
+    run_experiment(exp, tmp_path / "out", serial=True, quiet=True)
+    recs = records(tmp_path / "out")
+    assert len(recs) > 30 and not any(r["forfeit"] for r in recs)
+    wins, n = rate(tmp_path / "out", "fifteens", "random")
+    assert wins >= 0.75 * n, (wins, n)
 
 
 @needs_sandbox
