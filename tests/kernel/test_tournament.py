@@ -509,3 +509,7 @@ def test_the_manifest_records_a_program_bots_command_and_the_hash_of_the_files_i
     assert again != expected.stdout.split()[0]
     run_experiment(load_experiment(write(tmp_path, SMALL)), tmp_path / "c", serial=True, report=False)
     assert "program" not in (tmp_path / "c" / "manifest.json").read_text()
+    documented = re.search(r'"sha256": "(\w+)"', (ROOT / "docs" / "experiments.md").read_text()).group(1)
+    perl = subprocess.run(["sh", "-c", listing.replace("first.py data/", "fifteens.pl")],
+                          cwd=ROOT / "examples" / "bots", capture_output=True, text=True, check=True)
+    assert documented == perl.stdout.split()[0]  # the docs' example, as its own command checks it
