@@ -14,13 +14,16 @@ in chance mode, so OpenSpiel's algorithms and bots run on the engine's own rules
   show, the scores: the earlier deals are public, every card shown at their end); they are not
   a move-by-move history (perfect recall), and only a player's own view is offered;
 - returns at the end: +1 to each seat of the winning side, -1/(sides - 1) to each other seat; a
-  game still going after ``max_steps`` moves ends as a draw (0 each).
+  game still going after ``max_steps`` moves ends as a draw (0 each);
+- ``resample_from_infostate`` draws a state the player to act cannot tell from the real one (a
+  world, ``Table.world``): what OpenSpiel's Python ``ISMCTSBot`` searches.
 
 OpenSpiel clones a Python state by deep-copying its attributes; a table copies itself by
 replaying its game (the engine's state machine is a generator, which cannot be copied)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -30,6 +33,7 @@ try:
 except ImportError as e:  # a plain install: say what to install
     raise ImportError("OpenSpiel is not installed: pip install 'cribsim[openspiel]'") from e
 
+from ..errors import CribsimError
 from ..ruleset import load_rules, preset_names
 from .table import CHANCE, Chooser, Table, game_rewards, table_for
 
@@ -173,6 +177,36 @@ class CribsimState(pyspiel.State):  # type: ignore[misc]
 
     def chosen(self, player: int) -> list[int]:
         return self.chooser.chosen if self.chooser is not None and self.table.actor == player else []
+
+    # ---- what a player cannot see -----------------------------------------------------------
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CribsimState:
+        """A state ``player_id`` cannot tell from this one, everything it has not seen drawn
+        afresh (a world: ``Table.world``), seeded by ``probability_sampler`` (OpenSpiel's: a
+        callable giving numbers in 0..1). For the player to act only (whose view is complete);
+        before the first draw nothing is hidden, so the state's copy. A CribsimError says why
+        not (another player, rules whose worlds cannot be drawn)."""
+        if not self.started:
+            copy: CribsimState = self.clone()
+            return copy
+        if self.is_terminal() or player_id != self.table.actor:
+            raise CribsimError(f"cribsim: a state is resampled for the player to act only (player {player_id} is not "
+                               "to act here)")
+        game: CribsimGame = self.get_game()
+        chosen = self.chosen(player_id)
+        state = game.state_at(self._world(game, player_id, random.Random(int(probability_sampler() * 2 ** 53))))
+        state.moves = self.moves - len(chosen)
+        for token in chosen:
+            state.apply_action(token)
+        return state
+
+    def _world(self, game: CribsimGame, player: int, rng: random.Random) -> Table:
+        """A table at a world of ``player``'s view (see :meth:`resample_from_infostate`)."""
+        table = table_for(game.rules)
+        try:
+            table.world(*self.table.view(player), rng)
+        except ValueError as e:
+            raise CribsimError(f"cribsim: cannot resample: {e}") from None
+        return table
 
     def __str__(self) -> str:
         return self.table.describe() if self.started else "before the first deal"

@@ -79,6 +79,10 @@ class Table(Protocol):
         """Write what ``seat`` sees into ``out`` (zeroed, ``size`` long); ``chosen`` are the
         tokens it has picked so far of its answer."""
 
+    def view(self, seat: int) -> tuple[Any, str]:
+        """What ``seat`` sees (its observation, complete when it is to act) and the decision it
+        is asked or was last asked: what :meth:`world` takes."""
+
     def world(self, view: Any, decision: str, rng: random.Random) -> None:
         """Put the table at a game ``view`` (a seat's observation at ``decision``) cannot be told
         from, what the seat has not seen drawn with ``rng`` (ValueError for rules it cannot

@@ -18,7 +18,7 @@ from typing import Any
 
 from .host import BOOT
 from .procs import Group
-from .protocol import MAX_LINE, decode, encode
+from .protocol import MAX_LINE, decode, encode, quoted
 from .sandbox import Launch, filter_fd
 
 _now = time.monotonic
@@ -172,10 +172,10 @@ class Link:
             reply = decode(line)
         except (ValueError, RecursionError):
             self.kill()
-            raise Garbled("its reply is not JSON") from None
+            raise Garbled(f"its reply is not JSON: {quoted(line)}") from None
         if not isinstance(reply, dict):
             self.kill()
-            raise Garbled("its reply is not a JSON object")
+            raise Garbled(f"its reply is not a JSON object: {quoted(line)}")
         answered = reply.get("id")
         if answered != self.sent or type(answered) is not int:
             self.kill()

@@ -126,6 +126,12 @@ def shown(text: str, limit: int = 200) -> str:
     return out if len(out) <= limit else out[:limit - 3] + "..."
 
 
+def quoted(line: bytes, limit: int = 200) -> str:
+    """A line a player wrote, quoted for a message: as text (a byte that is not UTF-8 as
+    ``\\xff``), without memory addresses (the same in every run), escaped and cut by :func:`shown`."""
+    return "'" + shown(without_addresses(line[:4 * limit].decode("utf-8", "backslashreplace")), limit) + "'"
+
+
 def _short(v: Any, limit: int = 60) -> str:
     try:
         text = without_addresses(repr(v))

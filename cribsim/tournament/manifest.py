@@ -95,25 +95,51 @@ class Stop:
 
 
 @dataclass(frozen=True)
+class Program:
+    """A program bot as run: its command, the files it is shown (relative to its folder, as the
+    config gives them or as found) and the hash of their contents
+    (:func:`cribsim.tournament.programs.shown_sha256`), so a results folder says which program
+    made it."""
+
+    command: list[str]
+    files: list[str]
+    sha256: str
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"command": list(self.command), "files": list(self.files), "sha256": self.sha256}
+
+    @classmethod
+    def from_json(cls, d: JSON) -> Program | None:
+        if not isinstance(d, dict):
+            return None
+        return cls([str(a) for a in d.get("command") or []], [str(f) for f in d.get("files") or []],
+                   str(d.get("sha256", "")))
+
+
+@dataclass(frozen=True)
 class LineupEntry:
-    """A lineup entry as run: its name, strategy, parameters and counting model (if not perfect)."""
+    """A lineup entry as run: its name, strategy, parameters, counting model (if not perfect)
+    and, for a program bot, the program (:class:`Program`)."""
 
     name: str
     strategy: str
     params: dict[str, JSON] = field(default_factory=dict)
     miss_rate: float | None = None
     vigilance: float | None = None
+    program: Program | None = None
 
     def to_json(self) -> dict[str, JSON]:
         d: dict[str, JSON] = {"name": self.name, "strategy": self.strategy, "params": dict(self.params)}
         if self.miss_rate is not None:
             d["miss_rate"], d["vigilance"] = self.miss_rate, self.vigilance
+        if self.program is not None:
+            d["program"] = self.program.to_json()
         return d
 
     @classmethod
     def from_json(cls, d: Mapping[str, JSON]) -> LineupEntry:
         return cls(str(d["name"]), str(d.get("strategy", "")), dict(d.get("params") or {}), d.get("miss_rate"),
-                   d.get("vigilance"))
+                   d.get("vigilance"), Program.from_json(d.get("program")))
 
 
 @dataclass(frozen=True)

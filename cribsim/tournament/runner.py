@@ -48,6 +48,7 @@ from .manifest import (
     now,
     read_sessions,
 )
+from .programs import program_of
 from .raycluster import RAY_LOG, init_ray, joined_cluster, ray_messages_to_log, ray_or_bug, shutdown
 from .report import Sums, write_report
 from .schedule import Pending, Seen, groups_for
@@ -56,7 +57,7 @@ from .sink import Sink, closed_streams, verdict, wanted, warn
 from .summary import SprtUnits, sprt_streams, used_by
 
 if TYPE_CHECKING:
-    from .config import Experiment
+    from .config import Entry, Experiment
 
 # what a run plays with: (context, pending matches, sink) -> the nodes that played them
 Play = Callable[[dict[str, Any], Pending, Sink], set[str]]
@@ -67,9 +68,7 @@ def manifest_for(exp: Experiment) -> Manifest:
     """The manifest of a run of ``exp`` before it plays (status "running")."""
     return Manifest(
         name=exp.name, config_hash=exp.config_hash(), seed=exp.seed, variants=[r.to_dict() for r in exp.variants],
-        lineup=[LineupEntry(e.name, e.strategy, dict(e.params),
-                            *((e.miss_rate, e.vigilance) if e.miss_rate or e.vigilance != 1 else (None, None)))
-                for e in exp.lineup],
+        lineup=[_lineup_entry(e, exp.plugin_dir) for e in exp.lineup],
         tables=[[list(t) for t in ts] for ts in exp.tables], matches=exp.matches, paired=exp.paired,
         per_group=[groups_for(exp, v)[1] for v in range(len(exp.variants))], time_limit=exp.time_limit,
         variant_info=[VariantInfo.from_json(game_named(r.game).summary_info(r)) for r in exp.variants],
@@ -105,6 +104,14 @@ def warn_unmodelled(manifest: Manifest) -> None:
             seen.setdefault(line, []).append(variant)
     for line, variants in seen.items():
         warn(f"{line} (in {', '.join(variants)}): its table there describes a player who does not know that rule")
+
+
+def _lineup_entry(e: Entry, base: str) -> LineupEntry:
+    """A lineup entry as the manifest records it: a perfect counter's model left out, a
+    program's command and files' hash in (``base``: the config's folder)."""
+    counting = e.miss_rate or e.vigilance != 1
+    return LineupEntry(e.name, e.strategy, dict(e.params), e.miss_rate if counting else None,
+                       e.vigilance if counting else None, program_of(e, base))
 
 
 def _strategy_notes(exp: Experiment) -> dict[str, dict[str, list[str]]]:

@@ -346,6 +346,34 @@ def test_a_garbled_reply_is_an_error_forfeit(tmp_path):
     assert e.value.kind == "error" and "not JSON" in e.value.message
 
 
+NOISY = script("""\
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["kind"] == "decide" and msg["obs"]["deal_no"] == 1:
+            sys.stdout.buffer.write(b"\\x1b[2J\\xff<Spam object at 0x%x> " % id(msg) + b"spam " * 100 + b"\\n")
+            sys.stdout.flush()
+        else:
+            send(json.dumps(reply(msg)) + "\\n")
+""")
+
+
+def test_a_reply_that_is_not_json_is_quoted_escaped_and_cut_the_same_in_every_run(tmp_path):
+    """The forfeit quotes the reply (its first 200 characters, every character that is not
+    printable escaped, a byte that is not UTF-8 as \\xff, a memory address left out), and two
+    runs write the same forfeits."""
+    (tmp_path / "noisy.py").write_text(NOISY)
+    cfg = tmp_path / "x.yaml"
+    cfg.write_text(f"name: x\nlineup:\n  - {{name: noisy, command: [{sys.executable}, noisy.py], trusted: true}}\n"
+                   "  - greedy\nmatches: 2\nseed: 4\n")
+    for out in ("a", "b"):
+        run_experiment(load_experiment(cfg), tmp_path / out, serial=True, quiet=True)
+    quote = ("\\x1b[2J\\xff<Spam object> " + "spam " * 100)[:197] + "..."
+    message = f"its reply is not JSON: '{quote}' (the player protocol)"
+    assert [m["forfeit"]["error"] for m in match_dicts(tmp_path / "a")] == [message] * 2
+    assert (tmp_path / "a" / "forfeits.csv").read_bytes() == (tmp_path / "b" / "forfeits.csv").read_bytes()
+    assert quote in (tmp_path / "a" / "forfeits.csv").read_text()
+
+
 
 DOUBLER = script("""\
     # answers its third decision (or, with argv[2] "result", every result) twice, in the way

@@ -17,6 +17,7 @@ import pytest
 
 from cribsim.cli.main import main
 from cribsim.errors import ConfigError, RunFailed
+from cribsim.games.cribbage.cards import card_str
 from cribsim.isolation import sandbox
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
@@ -32,6 +33,15 @@ needs_sandbox = pytest.mark.skipif(sandbox.unavailable() is not None or not sys.
                                    reason=f"no sandbox here: {sandbox.unavailable()}")
 needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc) on this machine")
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js on this machine")
+
+
+def _perl_json() -> bool:
+    """Whether Perl and its core JSON::PP (Debian: perl-modules, beside the bare perl-base) are here."""
+    return shutil.which("perl") is not None and subprocess.run(["perl", "-MJSON::PP", "-e", "1"],
+                                                               capture_output=True).returncode == 0
+
+
+needs_perl = pytest.mark.skipif(not _perl_json(), reason="no Perl with its core module JSON::PP on this machine")
 
 
 def records(folder):
@@ -125,6 +135,38 @@ def test_a_bot_refuses_the_variants_it_does_not_know_before_anything_is_written(
         load_experiment(cfg)
 
 
+PERL = """\
+name: perl
+variants: [standard, three_player]
+lineup:
+  - {name: fifteens, command: [perl, fifteens.pl], cwd: bots}
+  - random
+  - greedy
+matches: 10
+seed: 8
+time_limit: 5
+"""
+
+
+@needs_sandbox
+@needs_perl
+def test_the_perl_bot_plays_a_tournament_in_its_sandbox(tmp_path):
+    """examples/bots/fifteens.pl, a bot in a third language, plays every match of a run in its
+    sandbox (shown /usr, where perl and JSON::PP are, and its own file) without a fault, and
+    beats random."""
+    (tmp_path / "bots").mkdir()
+    shutil.copy(BOTS / "fifteens.pl", tmp_path / "bots")
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text(PERL)
+    exp = load_experiment(cfg)
+    assert exp.plugins[0]["name"] == "fifteens" and exp.plugins[0]["variants"] == []
+    run_experiment(exp, tmp_path / "out", serial=True, quiet=True)
+    recs = records(tmp_path / "out")
+    assert len(recs) > 30 and not any(r["forfeit"] for r in recs)
+    wins, n = rate(tmp_path / "out", "fifteens", "random")
+    assert wins >= 0.75 * n, (wins, n)
+
+
 @needs_sandbox
 def test_the_example_exchange_in_the_readme_is_the_real_one(tmp_path):
     """The README's exchange, hello to result, is what the engine and a recording bot say."""
@@ -152,6 +194,69 @@ RECORDER = script("""\
             log.flush()
             send(text + "\\n")
 """)
+
+
+PAGE_RUN = """\
+name: x
+lineup:
+  - {name: mybot, command: [python3, record.py], cwd: bot, trusted: true}
+  - greedy
+matches: 1
+seed: 1
+match: {first_to: 3}
+"""
+
+
+def _page_block(marker):
+    """The code block after ``<!-- marker -->`` on the protocol page."""
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    return re.search(rf"<!-- {marker} -->\n```\w*\n(.*?)```", text, re.S).group(1)
+
+
+def test_the_whole_exchange_on_the_protocol_page_is_a_real_one(tmp_path):
+    """Every line the protocol page shows, hello to result, is one the engine and a bot said in
+    that order, whole: the first ten and the last two are the exchange's own, and the config the
+    page gives is the one played."""
+    shown = _page_block("exchange").splitlines()
+    assert PAGE_RUN.split("\n", 1)[1] in (ROOT / "docs" / "protocol.md").read_text()
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "record.py").write_text(RECORDER.replace('reply(msg, "recorder")', 'reply(msg, "mybot")'))
+    (tmp_path / "exp.yaml").write_text(PAGE_RUN)
+    run_experiment(load_experiment(tmp_path / "exp.yaml"), tmp_path / "out", serial=True, quiet=True)
+    real = (tmp_path / "bot" / "exchange.txt").read_text().splitlines()
+    assert shown[:10] == real[:10] and shown[-2:] == real[-2:]
+    lines = iter(real)
+    assert all(line in lines for line in shown if line != "...")  # in order, none changed
+
+
+def test_the_protocol_page_explains_every_field_and_names_its_cards_by_their_numbers():
+    """Every key of every message in the page's exchange is named on the page; each field of the
+    observation and of the rules has a row of its own; the cards its reading names by name and
+    number are the numbering's own; its Perl bot is examples/bots/fifteens.pl."""
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    msgs = [json.loads(line[2:]) for line in _page_block("exchange").splitlines() if line != "..."]
+    rows = {name for cell in re.findall(r"^\| ([^|]+) \|", text, re.M) for name in re.findall(r"`(\w+)`", cell)}
+    play = next(m["obs"] for m in msgs if m.get("decision") == "play" and m["obs"]["match_score"] != [0, 0])
+    assert all(play[k] not in ([], [0, 0], None) for k in ("gos", "pile", "played", "shown", "starter"))
+    assert set(play) <= rows and set(msgs[0]["rules"][0]) <= rows
+    keys = {k for m in msgs for k in _keys(m)}
+    assert not [k for k in keys if f"`{k}`" not in text]
+    named = re.findall(r"((?:\b[A2-9TJQK][CDHS] )*[A2-9TJQK][CDHS]) \(([\d, ]+)\)", text)
+    assert len(named) >= 5
+    for names, numbers in named:
+        assert names.split() == [card_str(int(n)) for n in numbers.split(", ")], (names, numbers)
+    assert _page_block("perl-bot") == (BOTS / "fifteens.pl").read_text()
+
+
+def _keys(v):
+    """Every key of a JSON value, at any depth."""
+    if isinstance(v, dict):
+        for k, x in v.items():
+            yield k
+            yield from _keys(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from _keys(x)
 
 
 def _shorten(line):

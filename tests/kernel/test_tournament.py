@@ -20,6 +20,7 @@ from cribsim.tournament import sink
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
 from tests.kernel.matchfile import match_dicts, match_lines
+from tests.kernel.protocol_players import RAW_PLAYER
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -482,3 +483,33 @@ def test_a_run_log_that_is_not_cribsims_is_left_alone_and_an_old_folder_keeps_it
     run_experiment(other, mine, serial=True, report=False, fresh=True)
     assert (mine / "run.json").read_text() == '{"mine": true}\n'  # --fresh removes only what cribsim wrote
 
+
+
+def test_the_manifest_records_a_program_bots_command_and_the_hash_of_the_files_it_is_shown(tmp_path):
+    """A results folder says which program made it: the command, the files shown (a folder's at
+    any depth) and a hash that sha256sum's own listing gives (docs/experiments.md); a run
+    without programs records none, and another file's content gives another hash."""
+    bot = tmp_path / "bot"
+    (bot / "data" / "deep").mkdir(parents=True)
+    (bot / "first.py").write_text(RAW_PLAYER)
+    (bot / "data" / "weights.txt").write_text("1 2 3\n")
+    (bot / "data" / "deep" / "more.txt").write_text("4\n")
+    cfg = write(tmp_path, f"name: p\nlineup:\n  - {{name: first, command: [{sys.executable}, first.py], cwd: bot, "
+                          "files: [first.py, data/], trusted: true}\n  - greedy\nmatches: 1\nseed: 3\n")
+    run_experiment(load_experiment(cfg), tmp_path / "a", serial=True, report=False)
+    listing = "find first.py data/ -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum"
+    expected = subprocess.run(["sh", "-c", listing], cwd=bot, capture_output=True, text=True, check=True)
+    lineup = json.loads((tmp_path / "a" / "manifest.json").read_text())["lineup"]
+    assert lineup[0]["program"] == {"command": [sys.executable, "first.py"], "files": ["first.py", "data"],
+                                    "sha256": expected.stdout.split()[0]}
+    assert "program" not in lineup[1]
+    (bot / "data" / "deep" / "more.txt").write_text("5\n")
+    run_experiment(load_experiment(cfg), tmp_path / "b", serial=True, report=False)
+    again = json.loads((tmp_path / "b" / "manifest.json").read_text())["lineup"][0]["program"]["sha256"]
+    assert again != expected.stdout.split()[0]
+    run_experiment(load_experiment(write(tmp_path, SMALL)), tmp_path / "c", serial=True, report=False)
+    assert "program" not in (tmp_path / "c" / "manifest.json").read_text()
+    documented = re.search(r'"sha256": "(\w+)"', (ROOT / "docs" / "experiments.md").read_text()).group(1)
+    perl = subprocess.run(["sh", "-c", listing.replace("first.py data/", "fifteens.pl")],
+                          cwd=ROOT / "examples" / "bots", capture_output=True, text=True, check=True)
+    assert documented == perl.stdout.split()[0]  # the docs' example, as its own command checks it

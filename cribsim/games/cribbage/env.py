@@ -167,6 +167,10 @@ class CribbageTable:
     def draw(self, outcome: int) -> None:
         self.apply(outcome)
 
+    def view(self, seat: int) -> tuple[Any, str]:
+        g = self.state
+        return g.obs[seat], g.decision or ""
+
     def world(self, view: Any, decision: str, rng: random.Random) -> None:
         self.g = worlds.world(view, decision, rng)
         self._moved()

@@ -114,6 +114,9 @@ class FivesThreesTable:
             raise ValueError(f"tile {outcome} cannot be drawn now")
         self._step(outcome)
 
+    def view(self, seat: int) -> tuple[Any, str]:
+        return self.state.obs[seat], "play"
+
     def world(self, view: Any, decision: str, rng: random.Random) -> None:
         raise ValueError("Fives and Threes cannot draw a seat's unseen tiles yet")
 
