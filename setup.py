@@ -22,10 +22,16 @@ HERE = Path(__file__).parent
 NATIVE = "cribsim/games/cribbage/native"
 LAYOUT = runpy.run_path(str(HERE / NATIVE / "layout.py"))  # the rules struct, declared once (in Python)
 # the struct's C fields, made from that declaration before the lane is compiled
-(HERE / NATIVE / "_lane_rules.h").write_text(LAYOUT["header"]())
+# (written only when it changes, so that an unchanged lane is not compiled again)
+header = HERE / NATIVE / "_lane_rules.h"
+if not header.exists() or header.read_text() != LAYOUT["header"]():
+    header.write_text(LAYOUT["header"]())
 lane_hash = LAYOUT["source_hash"](HERE / NATIVE)  # of every part of the C source and the layout (lane.source_hash)
 parts = [f"{NATIVE}/{name}" for name in LAYOUT["SOURCES"]]  # _lane.c includes the others
-ext_modules = [Extension("cribsim.games.cribbage.native._lane", parts[:1], depends=parts[1:], optional=True,
+# a build again where the header, the layout or a variant's declared fields change
+declared = [f"{NATIVE}/_lane_rules.h", f"{NATIVE}/layout.py",
+            *(str(p.relative_to(HERE)) for p in sorted((HERE / NATIVE).parent.glob("variants/*.py")))]
+ext_modules = [Extension("cribsim.games.cribbage.native._lane", parts[:1], depends=parts[1:] + declared, optional=True,
                          define_macros=[("LANE_SOURCE", f'"{lane_hash}"')],
                          extra_compile_args=["-O3", "-std=c11", "-ffp-contract=off"])]
 setup(ext_modules=ext_modules)

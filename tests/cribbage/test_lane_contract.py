@@ -22,7 +22,7 @@ from cribsim.ruleset import rules_from_mapping
 
 needs_lane = pytest.mark.skipif(lane.module() is None, reason=f"the native lane is {lane.status()}")
 
-CARRIED = {key for _, _, keys, _ in layout.FIELDS for key in keys}
+CARRIED = layout.CARRIED
 
 
 def every_key() -> set[str]:
@@ -61,6 +61,20 @@ def test_a_planted_key_without_a_field_fails_the_check(monkeypatch):
     assert uncovered(every_key()) == ["toss_sixes"]
     monkeypatch.setitem(registry.PARAMS, "scoring_bonus", (registry.VARIANTS["toss_fives"], planted))
     assert uncovered(every_key()) == ["scoring_bonus", "toss_sixes"]
+
+
+def test_a_port_is_declared_where_the_variant_is():
+    """A shipped variant has a lane port (``native``) exactly when its module declares its lane
+    fields (``LANE_FIELDS``, read by the build), under its own name."""
+    with_port = {v.name for v in registry.VARIANTS.values() if v.native is not None}
+    assert set(layout.ported()) == with_port
+
+
+def test_a_field_declared_twice_is_refused(monkeypatch):
+    twice = {**layout.ported(), "again": ((("players", 1, (), "seats again"),), ())}
+    monkeypatch.setattr(layout, "ported", lambda: twice)
+    with pytest.raises(ValueError, match="declared twice.*players"):
+        layout._all_fields()
 
 
 def _other(p: Param, now: Any) -> Any:

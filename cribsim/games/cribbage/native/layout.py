@@ -17,10 +17,16 @@ Python match loop (:data:`SETTLED_IN_PYTHON`); a planted key that is none of the
 The C source's parts (:data:`SOURCES`) and its hash are named here too: the build stamps the
 module with :func:`source_hash`, and the lane is not used where the files have changed since.
 
-This module imports nothing of cribsim: the build reads it before cribsim can be imported."""
+The fields are the core's (:data:`CORE_FIELDS`, here) and each ported variant's own, which its
+module declares as a literal ``LANE_FIELDS`` beside its code (and ``LANE_KEYS``, the keys its port
+carries through the core's fields): a variant's words live in its module. This module imports
+nothing of cribsim, and reads the variants' literals from their source: the build reads it before
+cribsim can be imported."""
 
+import ast
 import hashlib
 from pathlib import Path
+from typing import Any
 
 # the C source, by concern: _lane.c includes the parts in this order (one translation unit)
 SOURCES = ("_lane.c", "lane_random.c", "lane_scoring.c", "lane_game.c", "lane_ev.c", "lane_hoyle.c",
@@ -29,17 +35,21 @@ SOURCES = ("_lane.c", "lane_random.c", "lane_scoring.c", "lane_game.c", "lane_ev
 
 
 def source_hash(folder: Path) -> str:
-    """The hash a build carries: of the C source's parts and of this layout."""
+    """The hash a build carries: of the C source's parts, of this layout and of the fields the
+    variants declare."""
     h = hashlib.sha256()
     for name in (*SOURCES, "layout.py"):
         h.update((folder / name).read_bytes())
+    h.update(repr(FIELDS).encode())
     return h.hexdigest()[:16]
 
 
 MAXP = 5  # seats, and sides, at most (the arrays' length)
 
-# (name, width, keys carried, what it holds)
-FIELDS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
+Field = tuple[str, int, tuple[str, ...], str]  # (name, width, keys carried, what it holds)
+
+# the core's fields: the rules every game has and the point values
+CORE_FIELDS: tuple[Field, ...] = (
     ("players", 1, ("players",), "seats at the table"),
     ("nsides", 1, ("sides",), "sides in this game (a variant's layout may give each game its own)"),
     ("side_of", MAXP, ("sides",), "each seat's side"),
@@ -65,27 +75,57 @@ FIELDS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
     ("limit", 1, ("scoring.count_limit",), "the count's limit"),
     ("hit", 1, ("scoring.hit_limit",), "points for reaching it exactly"),
     ("last_card", 1, ("scoring.last_card",), "the last card of the play"),
-    ("objective", 1, ("variant:lowball",), "1, or -1 where fewer points is better (V-LOWBALL)"),
-    ("toss_fives", 1, ("variant:toss_fives", "toss_fives"), "V-TOSSFIVES: every 5 held goes to the crib"),
-    ("nineteen", 1, ("variant:nineteen", "null_penalty"), "V-NINETEEN: a hand or crib of nothing gives each "
-                                                          "opposing side 1"),
-    ("back_ten", 1, ("variant:back_ten", "back_ten"), "V-BACKTEN: 0 off, 1 both (hand and own crib), 2 each"),
-    ("score_floor", 1, ("score_floor",), "the lowest score going back ten may leave"),
-    ("first_pone_points", 1, ("first_pone_points",), "V-FIVECARD: what the first pone pegs as the game starts"),
-    ("play_once", 1, ("variant:five_card", "play_once"), "V-FIVECARD: the play stops at its first reset"),
-    ("muggins", 1, ("variant:muggins",), "V-MUGGINS: an opponent who notices takes the points overlooked"),
-    ("auction", 1, ("variant:auction",), "V-AUCTION: the players bid for the crib after the deal"),
-    ("min_bid", 1, ("min_bid",), "V-AUCTION: the lowest bid"),
-    ("max_bid", 1, ("max_bid",), "V-AUCTION: the cap on bids"),
+    ("objective", 1, (), "1, or -1 where a variant makes fewer points better"),
+    ("score_floor", 1, ("score_floor",), "the lowest score a penalty may leave"),
     ("floored", 1, ("score_floor",), "the rules set a score floor (score_floor is 0 without one)"),
-    ("canadian", 1, ("variant:canadian",), "V-CANADIAN: two seats dealt 10, each passes 4 to the partner"),
-    ("side_target", MAXP, ("variant:team3", "lone_target", "team_target", "target"),
-     "each side's target in this game (a variant's layout: V-TEAM3-1)"),
-    ("inspect", 1, ("variant:inspect",), "V-TEAM3-2: the lone player keeps any four of its hand and the crib"),
-    ("jokers", 1, ("variant:jokers", "jokers"), "V-JOKERS: wild cards 52, 53, ... added to the deck"),
-    ("joker_pone", 1, ("starter_joker_named_by",), "V-JOKERS: the non-dealer names a joker starter once, for "
-                                                   "everyone"),
+    ("side_target", MAXP, ("target",), "each side's target in this game (a variant's layout may give each its own)"),
 )
+
+VARIANTS = Path(__file__).resolve().parent.parent / "variants"  # the shipped variants' modules
+
+
+def _literal(tree: ast.Module, name: str) -> Any:
+    """The value of a module's top-level ``NAME = literal`` (annotated or not), or None."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            target, value = node.target, node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == name:
+            return ast.literal_eval(value)
+    return None
+
+
+def ported() -> dict[str, tuple[tuple[Field, ...], tuple[str, ...]]]:
+    """Each ported variant's module (by file name): its own fields (``LANE_FIELDS``) and the keys
+    its port carries through the core's fields (``LANE_KEYS``), read from the module's source
+    without importing it. A variant without ``LANE_FIELDS`` has no port."""
+    found = {}
+    for path in sorted(VARIANTS.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        fields = _literal(tree, "LANE_FIELDS")
+        if fields is not None:
+            found[path.stem] = (tuple(fields), tuple(_literal(tree, "LANE_KEYS") or ()))
+        elif _literal(tree, "LANE_KEYS") is not None:
+            raise ValueError(f"{path.name}: LANE_KEYS without LANE_FIELDS (use LANE_FIELDS = ())")
+    return found
+
+
+def _all_fields() -> tuple[Field, ...]:
+    fields = CORE_FIELDS + tuple(f for own, _ in ported().values() for f in own)
+    names = [n for n, _, _, _ in fields]
+    if len(set(names)) != len(names):
+        raise ValueError(f"a lane field declared twice: {sorted({n for n in names if names.count(n) > 1})}")
+    return fields
+
+
+# the struct: the core's fields, then each ported variant's own, by module name
+FIELDS: tuple[Field, ...] = _all_fields()
+# every key the struct carries, a variant's ``LANE_KEYS`` included
+CARRIED: frozenset[str] = frozenset({k for _, _, keys, _ in FIELDS for k in keys} |
+                                    {k for _, keys in ported().values() for k in keys})
 
 # rules keys that no game of the lane reads: they are settled around the games, in Python (the
 # match loop: who deals first, skunks, game points) or they only name and describe

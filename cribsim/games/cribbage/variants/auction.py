@@ -42,7 +42,8 @@ def bid_error(obs: Observation, b: Any) -> str | None:
 
 
 def bid_choices(obs: Observation) -> list[Any]:
-    return [None] + list(range(lowest_bid(obs), obs.rules.max_bid + 1))
+    return [None] + list(range(lowest_bid(obs), obs.rules.max_bid + 1),
+)
 
 
 def pass_always(strategy: Any, obs: Observation) -> None:
@@ -124,6 +125,15 @@ def _read_bid(words: list[str], obs: Any) -> int | None:
     return int(words[0])
 
 
+# this variant's fields of the native lane's rules struct, (name, width, keys carried, what it
+# holds): native/layout.py reads this literal without importing the module (the build needs it)
+LANE_FIELDS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
+    ("auction", 1, ("variant:auction",), "V-AUCTION: the players bid for the crib after the deal"),
+    ("min_bid", 1, ("min_bid",), "V-AUCTION: the lowest bid"),
+    ("max_bid", 1, ("max_bid",), "V-AUCTION: the cap on bids"),
+)
+
+
 class Auction(Variant):
     name = "auction"
     rule = "V-AUCTION"
@@ -133,14 +143,16 @@ class Auction(Variant):
         Param("max_bid", int, 29, "a cap on bids (the rule book has none; a reversed objective needs one)",
               lo=1, hi=1000),
     )
-    phases = (Phase("after_deal", auction, "bid"),)
+    phases = (Phase("after_deal", auction, "bid"),
+)
     decisions = (Decision("bid", "a whole number above obs.bid_standing (at least min_bid, at most max_bid), "
                                  "or None to pass", legal=bid_choices, check=bid_error, default=pass_always,
                           show=lambda a: "pass" if a is None else str(a), read=_read_bid,
                           prompt=lambda obs: f"bid for the crib: the standing bid is {obs.bid_standing}"
                                              + (f" (seat {obs.bid_by})" if obs.bid_by >= 0 else "")
                                              + "; a higher bid, or pass",
-                          numbers="max_bid"),)
+                          numbers="max_bid"),
+)
     observation = {"bid_standing": 0, "bid_by": -1, "bids": ()}
     features = (Feature("bid_standing", "number", 30.0), Feature("bid_by", "seat"))
     columns = (Column("crib bought (share of deals)", "ratio", "metrics.crib_bought"),

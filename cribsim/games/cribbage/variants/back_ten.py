@@ -17,14 +17,23 @@ if TYPE_CHECKING:
     from ..engine.state import GameState
 
 
+# this variant's fields of the native lane's rules struct, (name, width, keys carried, what it
+# holds): native/layout.py reads this literal without importing the module (the build needs it)
+LANE_FIELDS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
+    ("back_ten", 1, ("variant:back_ten", "back_ten"), "V-BACKTEN: 0 off, 1 both (hand and own crib), 2 each"),
+)
+
+
 class BackTen(Variant):
     name = "back_ten"
     rule = "V-BACKTEN"
     summary = "a hand (and crib) of nothing sends its owner back 10"
     params = (Param("back_ten", str, "", "both: back 10 when a player's hand and own crib both score 0; "
-                    "each: for every zero hand or crib", choices=("", "both", "each"), on="both"),)
+                    "each: for every zero hand or crib", choices=("", "both", "each"), on="both"),
+)
     enabled_by = ("back_ten",)
-    columns = (Column("back ten points/deal", "ratio", "metrics.back_ten"),)
+    columns = (Column("back ten points/deal", "ratio", "metrics.back_ten"),
+)
     native = staticmethod(lambda rules: {"back_ten": 1 if rules.back_ten == "both" else 2})
 
     @staticmethod

@@ -73,7 +73,8 @@ def pass_worth_most(strategy: Any, obs: Observation) -> tuple[list[int], list[in
     starter (least with a reversed objective)."""
     obj = obs.rules.objective
     show = obs.rules.scorer.show
-    return best_split(obs, lambda keep, passed, thrown: obj * (show(keep, None) + show(passed, None)))
+    return best_split(obs, lambda keep, passed, thrown: obj * (show(keep, None) + show(passed, None)),
+)
 
 
 def canadian_deal(g: GameState) -> None:
@@ -135,6 +136,13 @@ def _read_passes(words: list[str], obs: Any) -> tuple[list[int], list[int]]:
         raise ValueError(str(e).removeprefix("cribsim: ")) from None
 
 
+# this variant's fields of the native lane's rules struct, (name, width, keys carried, what it
+# holds): native/layout.py reads this literal without importing the module (the build needs it)
+LANE_FIELDS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
+    ("canadian", 1, ("variant:canadian",), "V-CANADIAN: two seats dealt 10, each passes 4 to the partner"),
+)
+
+
 class Canadian(Variant):
     name = "canadian"
     rule = "V-CANADIAN"
@@ -148,7 +156,8 @@ class Canadian(Variant):
                           default=pass_worth_most,
                           show=lambda a: f"{cards_str(a[0])} / {cards_str(a[1])}", read=_read_passes,
                           prompt=lambda obs: f"pass {obs.passes} to your partner, then {obs.discards} to the crib "
-                                             "(partner's / crib's)"),)
+                                             "(partner's / crib's)"),
+)
     observation = {"passes": 0}
     # the native lane plays it with random, greedy and ev passing (_lane.c ``canadian_passes``)
     native = staticmethod(lambda rules: {"canadian": 1})

@@ -26,6 +26,14 @@ def three_for_last(g: GameState) -> None:
         g.award((g.dealer + 1) % g.n, g.rules.first_pone_points, OTHER, "three for last")
 
 
+# this variant's fields of the native lane's rules struct, (name, width, keys carried, what it
+# holds): native/layout.py reads this literal without importing the module (the build needs it)
+LANE_FIELDS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
+    ("first_pone_points", 1, ("first_pone_points",), "V-FIVECARD: what the first pone pegs as the game starts"),
+    ("play_once", 1, ("variant:five_card", "play_once"), "V-FIVECARD: the play stops at its first reset"),
+)
+
+
 class FiveCard(Variant):
     name = "five_card"
     rule = "V-FIVECARD"
@@ -36,7 +44,8 @@ class FiveCard(Variant):
         Param("play_once", bool, False, "the play stops after the first 31 or go", on=True),
     )
     enabled_by = ("first_pone_points", "play_once")
-    phases = (Phase("opening", three_for_last),)
+    phases = (Phase("opening", three_for_last),
+)
     native = staticmethod(lambda rules: {"first_pone_points": rules.first_pone_points,
                                          "play_once": int(rules.play_once)})
 

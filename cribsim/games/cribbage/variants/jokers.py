@@ -154,6 +154,15 @@ def count_hand(g: GameState, seat: int, cards: Sequence[int], crib: int, source:
     return pts
 
 
+# this variant's fields of the native lane's rules struct, (name, width, keys carried, what it
+# holds): native/layout.py reads this literal without importing the module (the build needs it)
+LANE_FIELDS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
+    ("jokers", 1, ("variant:jokers", "jokers"), "V-JOKERS: wild cards 52, 53, ... added to the deck"),
+    ("joker_pone", 1, ("starter_joker_named_by",),
+     "V-JOKERS: the non-dealer names a joker starter once, for everyone"),
+)
+
+
 class Jokers(Variant):
     name = "jokers"
     rule = "V-JOKERS"

@@ -27,6 +27,13 @@ def rank_sides(rules: Any, side: int, scores: list[int]) -> tuple[tuple[int, ...
     return order, tied if len(tied) > 1 else None
 
 
+# this variant's fields of the native lane's rules struct, (name, width, keys carried, what it
+# holds): native/layout.py reads this literal without importing the module (the build needs it)
+LANE_FIELDS: tuple[tuple[str, int, tuple[str, ...], str], ...] = ()
+# the keys its port carries through core fields: the lane reads the core ``objective`` field (-1 here)
+LANE_KEYS: tuple[str, ...] = ("variant:lowball",)
+
+
 class Lowball(Variant):
     name = "lowball"
     rule = "V-LOWBALL"

@@ -32,12 +32,20 @@ def missed(g: GameState, seat: int, points: int) -> None:
             return
 
 
+# this variant's fields of the native lane's rules struct, (name, width, keys carried, what it
+# holds): native/layout.py reads this literal without importing the module (the build needs it)
+LANE_FIELDS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
+    ("muggins", 1, ("variant:muggins",), "V-MUGGINS: an opponent who notices takes the points overlooked"),
+)
+
+
 class Muggins(Variant):
     name = "muggins"
     rule = "V-MUGGINS"
     summary = "overlooked points may be taken by an opponent"
     missed = staticmethod(missed)
-    columns = (Column("muggins points/deal", "ratio", "metrics.muggins"),)
+    columns = (Column("muggins points/deal", "ratio", "metrics.muggins"),
+)
     # the native lane plays it, the seats' counting models included (_lane.c ``missed``)
     native = staticmethod(lambda rules: {"muggins": 1})
 

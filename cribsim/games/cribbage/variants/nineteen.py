@@ -15,13 +15,23 @@ if TYPE_CHECKING:
     from ..engine.state import GameState
 
 
+# this variant's fields of the native lane's rules struct, (name, width, keys carried, what it
+# holds): native/layout.py reads this literal without importing the module (the build needs it)
+LANE_FIELDS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
+    ("nineteen", 1, ("variant:nineteen", "null_penalty"),
+     "V-NINETEEN: a hand or crib of nothing gives each opposing side 1"),
+)
+
+
 class Nineteen(Variant):
     name = "nineteen"
     rule = "V-NINETEEN"
     summary = "a hand or crib of nothing gives each opposing side 1"
-    params = (Param("null_penalty", bool, False, "a hand or crib scoring 0 gives each opposing side 1", on=True),)
+    params = (Param("null_penalty", bool, False, "a hand or crib scoring 0 gives each opposing side 1", on=True),
+)
     enabled_by = ("null_penalty",)
-    columns = (Column("nineteen points/deal", "ratio", "metrics.nineteen"),)
+    columns = (Column("nineteen points/deal", "ratio", "metrics.nineteen"),
+)
     native = staticmethod(lambda rules: {"nineteen": 1})
 
     @staticmethod

@@ -32,6 +32,14 @@ def layout(rules: Any, g: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, 
     return ((lone,), team), (rules.lone_target, rules.team_target)
 
 
+# this variant's fields of the native lane's rules struct, (name, width, keys carried, what it
+# holds): native/layout.py reads this literal without importing the module (the build needs it)
+LANE_FIELDS: tuple[tuple[str, int, tuple[str, ...], str], ...] = ()
+# the keys its port carries through core fields: the lane reads each game's sides and targets
+# from the core ``side_target`` field
+LANE_KEYS: tuple[str, ...] = ("variant:team3", "lone_target", "team_target")
+
+
 class Team3(Variant):
     name = "team3"
     rule = "V-TEAM3-1"

@@ -18,11 +18,19 @@ from ..engine.variant import Variant
 FIVE = 4  # rank index of the 5
 
 
+# this variant's fields of the native lane's rules struct, (name, width, keys carried, what it
+# holds): native/layout.py reads this literal without importing the module (the build needs it)
+LANE_FIELDS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
+    ("toss_fives", 1, ("variant:toss_fives", "toss_fives"), "V-TOSSFIVES: every 5 held goes to the crib"),
+)
+
+
 class TossFives(Variant):
     name = "toss_fives"
     rule = "V-TOSSFIVES"
     summary = "every 5 held goes to the crib"
-    params = (Param("toss_fives", bool, False, "every 5 a player holds must go into the crib", on=True),)
+    params = (Param("toss_fives", bool, False, "every 5 a player holds must go into the crib", on=True),
+)
     enabled_by = ("toss_fives",)
     needs = ("discard_rule",)
     native = staticmethod(lambda rules: {"toss_fives": 1})
