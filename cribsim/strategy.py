@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Protocol, cast
 
+from . import owncode
 from .errors import ConfigError, CribsimError, describe
 from .game import Rules
 from .games import default_name, game_named
@@ -138,6 +139,7 @@ def resolve(spec: Any, game: str | None = None) -> type[Any]:
     if not isinstance(cls, type):
         raise CribsimError(f"cribsim: strategy {_shown(spec)}: {cls_name!r} is a {type(cls).__name__}, not a strategy "
                            "class")
+    owncode.mark(mod_name, f"strategy {target}")  # (a trusted one's exception names it; not cribsim's own)
     plays = getattr(cls, "game", "") or default_name()
     if plays != game:
         raise CribsimError(f"cribsim: strategy {_shown(spec)} plays {_shown(plays)}, not {game}")

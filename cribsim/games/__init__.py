@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .. import owncode
 from ..codepath import expose_named
 from ..errors import ConfigError, CribsimError
 from ..game import Game
@@ -59,6 +60,7 @@ def _load(name: str, module: str, attr: str, source: str, key: str) -> Game[Any]
     if not isinstance(game, Game):
         raise ConfigError(source, key, f"game {name!r}: {module}.{attr} is not a cribsim.game.Game instance")
     game.name = name  # known by the name it was found by, in every process
+    owncode.mark(module, f"game {name}")  # its exceptions name it (not cribsim's own)
     _LOADED[name] = game
     return game
 

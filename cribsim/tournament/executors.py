@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from .. import codepath
 from ..errors import CribsimError, RunFailed, describe
+from ..owncode import OwnCodeError
 from ..records import Forfeit, MatchRecord
 from .batch import Sealed, play_places, release, seal, spec_at
 from .schedule import Pending
@@ -190,8 +191,7 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
                 except ray.exceptions.RayTaskError as e:
                     if stop is not None and stop.requested:
                         continue  # interrupted along with us
-                    raise RunFailed(f"cribsim: run failed: match {spec_at(ctx, batch[0]).id}..: "
-                                    f"{_task_error(e)}") from None
+                    raise _task_failed(e, f"match {spec_at(ctx, batch[0]).id}..") from None
                 except ray.exceptions.RayError:
                     if stop is not None and stop.requested:
                         continue
@@ -211,6 +211,15 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
             with contextlib.suppress(Exception):
                 ray.cancel(ref, force=True)
     return nodes
+
+
+def _task_failed(e: BaseException, match: str) -> CribsimError:
+    """The run's error for a Ray task that raised while playing ``match``: code of one's own
+    that raised says so itself (it names its match)."""
+    cause = getattr(e, "cause", None)
+    if isinstance(cause, OwnCodeError):
+        return OwnCodeError(str(cause))
+    return RunFailed(f"cribsim: run failed: {match}: {_task_error(e)}")
 
 
 def _task_error(e: BaseException) -> str:
@@ -243,7 +252,7 @@ def _salvage(ray: Any, single: Any, ctx: dict[str, Any], sent: tuple[Any, Shippe
         try:
             sealed.merge(ray.get(ref, timeout=max(0.0, until - time.monotonic())))
         except ray.exceptions.RayTaskError as e:
-            raise RunFailed(f"cribsim: run failed: match {spec.id}: {_task_error(e)}") from None
+            raise _task_failed(e, f"match {spec.id}") from None
         except (ray.exceptions.GetTimeoutError, ray.exceptions.RayError) as e:
             if isinstance(e, ray.exceptions.GetTimeoutError):
                 with contextlib.suppress(Exception):

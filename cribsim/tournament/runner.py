@@ -25,6 +25,7 @@ from ..games import game_named
 from ..isolation.bots import shown_of
 from ..lock import FolderLock, describe_holder, holder
 from ..nofollow import refuse_links
+from ..owncode import OwnCodeError
 from ..records import MatchRecord
 from ..strategy import notes as strategy_notes
 from . import checkpoint, resumekey
@@ -308,6 +309,7 @@ class Run:
     sums: Sums | None = None  # the merged sums of every result, when the run ended well
     looked_finished: bool = False  # the quick look found a line for every match: no Ray was started
     fast: bool = True  # a game's faster lane where it plays a table (--no-fast: the Python engine only)
+    own_code: bool = False  # it failed in code of one's own (a variant, a game, a strategy): a resume fails too
 
 
 def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = None, workers: int | None = None,
@@ -493,6 +495,8 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
                 status, error = "failed", verdict
     except KeyboardInterrupt:
         status = "interrupted"
+    except OwnCodeError as e:  # a variant, a game or a strategy of one's own raised: the same again on a resume
+        status, error, run.own_code = "failed", str(e).removeprefix("cribsim: "), True
     except RunFailed as e:
         status, error = "failed", str(e).removeprefix("cribsim: run failed: ")
     except OSError as e:
@@ -594,8 +598,9 @@ def _finish(run: Run, played: int, status: str, error: str | None, sprt: SprtUni
         if report_failed and run.report:
             with contextlib.suppress(CribsimError):  # the run's own failure is the one to say
                 write_report(run.out, quiet=run.quiet, locked=True, sums=run.sums)
-        raise RunFailed(_with_log(f"cribsim: run failed: {error}; {played:,} matches saved in {run.out} "
-                                  f"(continue with --resume){note}", run.log))
+        then = "a resume fails the same way until that code is fixed" if run.own_code else "continue with --resume"
+        raise RunFailed(_with_log(f"cribsim: run failed: {error}; {played:,} matches saved in {run.out} ({then}){note}",
+                                  run.log))
     if note:
         raise RunFailed(f"cribsim: run failed: {note.lstrip('; ')}")
     if run.report:
