@@ -4,13 +4,15 @@ file, line, function and what it is, exit 1, never cribsim's "internal error"; a
 the first such error and says that a resume fails the same way until the code is fixed."""
 
 import json
+import sys
 
 import pytest
 
 from cribsim import codepath
 from cribsim.cli.main import main
-from cribsim.errors import RunFailed
+from cribsim.errors import ConfigError, RunFailed
 from cribsim.games.cribbage import variants as registry
+from cribsim.ruleset import rules_from_mapping
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
 
@@ -187,3 +189,29 @@ def test_a_trusted_strategy_is_named_in_play_and_forfeits_in_a_run(own, tmp_path
     assert code == 0, err  # its exception in a decision stays its forfeit
     assert (tmp_path / "out" / "forfeits.csv").read_text().count(",low,error,ZeroDivisionError") == 2
 
+
+def test_a_class_that_is_not_there_gets_a_did_you_mean(own, tmp_path):
+    mod = own(HOOK)
+    source = str(tmp_path / "mine.yaml")
+    with pytest.raises(ConfigError) as e:
+        rules_from_mapping({"extends": "standard", "variants": [f"{mod}:CribDoubel"]}, source)
+    assert str(e.value).endswith(f"no class CribDoubel in {mod} (did you mean CribDouble?)")
+    with pytest.raises(ConfigError) as e:
+        rules_from_mapping({"extends": "standard", "variants": [f"{mod}:Zzz"]}, source)
+    assert str(e.value).endswith(f"no class Zzz in {mod} (its variants: CribDouble, Helped)")
+    with pytest.raises(ConfigError, match="key 'crib_triple_evrey': unknown key .did you mean 'crib_triple_every'"):
+        rules_from_mapping({"extends": "standard", "variants": [f"{mod}:CribDouble"], "crib_triple_evrey": 2}, source)
+
+
+def test_a_strategy_class_or_parameter_that_is_not_there_gets_a_did_you_mean(own, tmp_path, capsys, monkeypatch):
+    mod = own(BOT)
+    monkeypatch.chdir(tmp_path)
+    for spec, hint in ((f"{mod}:Lowe", "(did you mean 'Low'?)"), (f"{mod}:Zzz", "(its classes: Low)")):
+        cfg = tmp_path / "exp.yaml"
+        cfg.write_text(f"name: t\nlineup: [random, {{name: x, strategy: '{spec}', trusted: true}}]\nmatches: 2\n")
+        code, _, err = cli(["run", cfg, "--serial", "--out", tmp_path / "out"], capsys)
+        assert code == 2 and f"module '{mod}' has no '{spec.partition(':')[2]}' {hint}" in err, err
+    cfg.write_text("name: t\nlineup: [random, {name: m, strategy: mc, params: {rolouts: 3}}]\nmatches: 2\n")
+    code, _, err = cli(["run", cfg, "--serial", "--out", tmp_path / "out"], capsys)
+    assert code == 2 and "has no parameter 'rolouts' (did you mean 'rollouts'?)" in err, err
+    sys.modules.pop(mod, None)
