@@ -483,7 +483,7 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
     try:
         tracker = _tracker(run, earlier)
         sink = Sink(jsonl, run.manifest, earlier.records, earlier.partial, earlier.sprt, run.size,
-                    run.progress and not run.quiet, tracker)
+                    run.progress and not run.quiet, tracker, run.exp.max_worker_deaths)
         run.nodes = play(ctx, pending, sink)
         if run.stop.requested:
             status, stopped = "interrupted", True
