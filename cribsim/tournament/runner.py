@@ -376,13 +376,15 @@ def _run_on_ray(run: Run, workers: int | None, address: str | None, batch_second
 
 
 def _with_log(msg: str, log: str | None) -> str:
-    """``msg`` pointing at the log of Ray's own messages, if Ray wrote any."""
+    """``msg`` pointing at the log of Ray's own messages, if Ray wrote any (once: a failed run's
+    message already points there when it leaves :func:`_finish`)."""
     try:
         if not log or os.path.getsize(log) == 0:
             return msg
     except OSError:
         return msg
-    return f"{msg} (Ray's own messages: {log})"
+    said = f" (Ray's own messages: {log})"
+    return msg if said in msg else msg + said
 
 
 def _run_locked(run: Run, play: Play) -> Manifest:

@@ -269,3 +269,17 @@ def test_on_ray_a_pairing_whose_matches_kill_their_worker_stops_after_a_few(tmp_
     assert "(max_worker_deaths: 1); 0 matches saved in" in said
     assert len(match_lines(out)) == 1  # salvaged one by one, and stopped at the first
 
+
+# ---- a failed run's line: each path once -----------------------------------------------
+
+def test_a_failed_run_on_ray_names_rays_log_once(tmp_path, ray_cluster, monkeypatch):
+    log = tmp_path / "ray.log"
+    log.write_text("(raylet) a message of Ray's own\n")
+    monkeypatch.setenv("CRIBSIM_RAY_LOG", str(log))  # as a supervising cribsim run gives it
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: f\nlineup: [random, {name: f, strategy: 'tests.kernel.hardening_plugins:SecondTimeUnlucky', "
+                   "trusted: true}]\nmatches: 6\nseed: 2\n")
+    with pytest.raises(RunFailed) as failed:
+        run_experiment(load_experiment(cfg), tmp_path / "out", workers=2, quiet=True)
+    assert str(failed.value).count(f"(Ray's own messages: {log})") == 1, failed.value
+    assert log.exists()
