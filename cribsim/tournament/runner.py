@@ -533,7 +533,7 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
     if sink is not None and ended_well and run.manifest.stop is None:
         run.sums = Sums(sink.partial, earlier.records)  # the tables without reading the records again
     return _finish(run, played, status, error, sink.sprt if sink is not None else None,
-                   report_failed=verdict is not None)
+                   report_failed=verdict is not None, saved=sink.results if ended_well and sink is not None else None)
 
 
 def _tracker(run: Run, earlier: Earlier) -> checkpoint.Tracker | None:
@@ -574,12 +574,14 @@ def _verdict(run: Run, sink: Sink) -> str | None:
 
 
 def _finish(run: Run, played: int, status: str, error: str | None, sprt: SprtUnits | None = None,
-            report_failed: bool = False) -> Manifest:
+            report_failed: bool = False, saved: int | None = None) -> Manifest:
     """Record how the run ended (the manifest, the run log), say so, and report a run that
     ended well, or that played to its end with too many failed matches (``report_failed``: its
-    summary counts them). A run the SPRT stopped counts, in the manifest, the matches its tables use (the
-    groups up to each stream's decision): how many more were in flight when it stopped depends
-    on the batches, so that count goes to the run log only."""
+    summary counts them). ``played`` counts the failed matches recorded too (the manifest's
+    count); ``saved`` those with a result, what a resume keeps (None: ``played``). A run the
+    SPRT stopped counts, in the manifest, the matches its tables use (the groups up to each
+    stream's decision): how many more were in flight when it stopped depends on the batches, so
+    that count goes to the run log only."""
     m = run.manifest
     counted = played
     if (status == "stopped by the SPRT" or report_failed) and sprt is not None and m.stop is not None:
@@ -600,8 +602,9 @@ def _finish(run: Run, played: int, status: str, error: str | None, sprt: SprtUni
         if report_failed and run.report:
             with contextlib.suppress(CribsimError):  # the run's own failure is the one to say
                 write_report(run.out, quiet=run.quiet, locked=True, sums=run.sums)
+        kept = played if saved is None else saved
         then = "a resume fails the same way until that code is fixed" if run.own_code else "continue with --resume"
-        raise RunFailed(_with_log(f"cribsim: run failed: {error}; {played:,} matches saved in {run.out} ({then}){note}",
+        raise RunFailed(_with_log(f"cribsim: run failed: {error}; {kept:,} matches saved in {run.out} ({then}){note}",
                                   run.log))
     if note:
         raise RunFailed(f"cribsim: run failed: {note.lstrip('; ')}")

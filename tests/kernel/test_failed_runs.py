@@ -270,7 +270,21 @@ def test_on_ray_a_pairing_whose_matches_kill_their_worker_stops_after_a_few(tmp_
     assert len(match_lines(out)) == 1  # salvaged one by one, and stopped at the first
 
 
-# ---- a failed run's line: each path once -----------------------------------------------
+# ---- a failed run's line: what was saved, each path once -----------------------------------------------
+
+def test_a_failed_run_counts_only_the_matches_with_a_result_as_saved(tmp_path, capsys, monkeypatch):
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: f\nlineup: [random, greedy]\nmatches: 1\nseed: 2\n")
+    failing(monkeypatch, lambda _: True)
+    code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", tmp_path / "a"], capsys)
+    assert code == 1 and "every match of random vs greedy in standard failed (2;" in err, err
+    assert f"; 0 matches saved in {tmp_path / 'a'} (continue with --resume)" in err, err
+    cfg.write_text("name: f\nlineup: [random, greedy]\nmatches: 100\nseed: 2\n")
+    monkeypatch.undo()
+    failing(monkeypatch, lambda i: i in ("0.0.3.0", "0.0.7.1"))
+    code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", tmp_path / "b"], capsys)
+    assert code == 1 and "2 of 100 matches failed" in err and "98 matches saved" in err, err
+
 
 def test_a_failed_run_on_ray_names_rays_log_once(tmp_path, ray_cluster, monkeypatch):
     log = tmp_path / "ray.log"
