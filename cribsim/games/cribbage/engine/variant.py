@@ -190,7 +190,10 @@ class Hooks:
       when ``side`` has just reached its target, and the sides sharing the win (or None);
     - ``layout(rules, game) -> (sides, targets)``: a game's own sides and targets;
     - ``missed(g, seat, points)``: points a player overlooked (lost unless a hook takes them);
-    - ``metrics(g) -> {name: number}``: per-game figures for summary columns (a list)."""
+    - ``metrics(g) -> {name: number}``: per-game figures for summary columns (a list).
+
+    Each, with what it may read and change and an example: docs/guide-designers.md (a test
+    reads this class and fails when one is missing there)."""
 
     extra_cards: int = 0
     heels: Callable[[int], bool] | None = None
