@@ -34,17 +34,14 @@ class OwnCodeError(CribsimError):
 @dataclass(frozen=True)
 class Place:
     """Where code of one's own raised: its file's name, the line, the function, whose code it
-    is (``variant crib_triple``) and the role cribsim called it in (``after_count hook``)."""
+    is (``variant crib_triple``) and the role cribsim called it in (``after_count hook``: a
+    variant's function, "" for other code)."""
 
     file: str
     line: int
     function: str
     whose: str
     role: str = ""
-
-    def strategy_only(self) -> bool:
-        """Whether it is a strategy's code and nothing else's (its exceptions are forfeits)."""
-        return all(w.startswith("strategy ") for w in self.whose.split(", "))
 
     def say(self, exc: BaseException, match: str = "") -> str:
         """The one line: ``crib3.py, line 20, in after_count (variant crib_triple): ZeroDivisionError: ...``."""
@@ -74,11 +71,12 @@ def mark(module: str, whose: str, roles: Mapping[str, Callable[..., Any] | None]
 
 
 def _held(module: str) -> str:
-    """Whose code ``module`` (or its top-level package) holds ("": not code of one's own)."""
-    if module in _MODULES:
-        return ", ".join(_MODULES[module])
+    """Whose code ``module`` (or its top-level package) holds ("": not code of one's own); a
+    game's module is the game's (its strategies are part of it)."""
     top = module.split(".")[0]
-    return ", ".join(w for name, held in _MODULES.items() if name.split(".")[0] == top for w in held)
+    held = _MODULES.get(module) or [w for name, ws in _MODULES.items() if name.split(".")[0] == top for w in ws]
+    games = [w for w in held if w.startswith("game ")]
+    return ", ".join(games or held)
 
 
 def where(exc: BaseException) -> Place | None:

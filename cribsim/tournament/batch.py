@@ -192,11 +192,12 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
 
 
 def blamed(e: Exception, dog: Watchdog, match: str) -> int:
-    """The seat whose strategy raised ``e`` (its forfeit); code of one's own that raised it (a
-    variant, a game: the run stops, naming that code) or cribsim's (a bug) is raised."""
+    """The seat whose strategy raised ``e`` (its forfeit); code of one's own that raised it
+    outside a strategy's decision, or a variant's hook under one (a search's rollout): the run
+    stops, naming that code; cribsim's own (a bug) is raised."""
     seat = dog.blame(e)
     place = owncode.where(e)
-    if place is not None and (seat is None or not place.strategy_only()):
+    if place is not None and (seat is None or place.role):
         raise owncode.OwnCodeError(f"cribsim: {place.say(e, match)}") from None
     if seat is None:
         raise e  # not a strategy's fault: a bug to report, not to hide

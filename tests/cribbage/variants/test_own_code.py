@@ -4,7 +4,10 @@ file, line, function and what it is, exit 1, never cribsim's "internal error"; a
 the first such error and says that a resume fails the same way until the code is fixed."""
 
 import json
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -76,6 +79,9 @@ class Low(RandomStrategy):
     def play(self, obs):
         return lowest(obs)
 """
+
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def line_of(source, text):
@@ -188,6 +194,28 @@ def test_a_trusted_strategy_is_named_in_play_and_forfeits_in_a_run(own, tmp_path
     code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", tmp_path / "out"], capsys)
     assert code == 0, err  # its exception in a decision stays its forfeit
     assert (tmp_path / "out" / "forfeits.csv").read_text().count(",low,error,ZeroDivisionError") == 2
+
+
+def test_a_game_of_ones_own_is_named_and_its_strategys_exception_stays_a_forfeit(tmp_path):
+    """tests/toy_game.py with a bug in its own play: the game is named; its built-in strategy
+    that raises in a decision forfeits, as any strategy's does."""
+    toy = (ROOT / "tests" / "toy_game.py").read_text()
+    buggy = toy.replace("scores[seat] += tile\n", "scores[seat] += tile // (deal - deal)\n")
+    (tmp_path / "toy_game.py").write_text(buggy)
+    (tmp_path / "race.yaml").write_text("game: toy_game:GAME\nname: race\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    play = subprocess.run([sys.executable, "-m", "cribsim", "play", "--rules", "race.yaml"], capture_output=True,
+                          text=True, cwd=tmp_path, env=env, timeout=300)
+    assert play.returncode == 1 and play.stderr == (
+        f"cribsim: toy_game.py, line {line_of(buggy, 'tile // (deal - deal)')}, in _run (game toy_game:GAME): "
+        "ZeroDivisionError: integer division or modulo by zero\n"), play.stderr
+    (tmp_path / "toy_game.py").write_text(toy.replace("return max(obs.legal)", "return max(obs.legal) // 0"))
+    (tmp_path / "exp.yaml").write_text("name: r\ngame: toy_game:GAME\nvariants: [race.yaml]\n"
+                                       "lineup: [random, greedy]\nmatches: 2\n")
+    run = subprocess.run([sys.executable, "-m", "cribsim", "run", "exp.yaml", "--serial", "--quiet"],
+                         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "results" / "r" / "forfeits.csv").read_text().count(",greedy,error,ZeroDivisionError") == 2
 
 
 def test_a_class_that_is_not_there_gets_a_did_you_mean(own, tmp_path):
