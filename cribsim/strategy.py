@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, cast
 
+from . import owncode
 from .errors import ConfigError, CribsimError, describe
 from .game import Rules
 from .games import default_name, game_named
@@ -102,7 +103,8 @@ def check_params(cls: Any, params: dict[str, Any], where: str = "params") -> dic
     out = {}
     for k, v in params.items():
         if k not in declared:
-            raise CribsimError(f"cribsim: strategy '{who}' has no parameter {k!r} (parameters: {', '.join(declared)})")
+            raise CribsimError(f"cribsim: strategy '{who}' has no parameter {k!r}{did_you_mean(k, declared)} "
+                               f"(parameters: {', '.join(declared)})")
         try:
             out[k] = declared[k].parse("", v, k)
         except ConfigError as e:
@@ -153,10 +155,12 @@ def resolve(spec: Any, game: str | None = None) -> type[Any]:
                            f"({_describe(e)})") from None
     cls = getattr(mod, cls_name, None)
     if cls is None:
-        raise CribsimError(f"cribsim: strategy {_shown(spec)}: module {mod_name!r} has no {cls_name!r}")
+        raise CribsimError(f"cribsim: strategy {_shown(spec)}: module {mod_name!r} has no {cls_name!r}"
+                           f"{_classes_near(cls_name, mod)}")
     if not isinstance(cls, type):
         raise CribsimError(f"cribsim: strategy {_shown(spec)}: {cls_name!r} is a {type(cls).__name__}, not a strategy "
                            "class")
+    owncode.mark(mod_name, f"strategy {target}")  # (a trusted one's exception names it; not cribsim's own)
     plays = getattr(cls, "game", "") or default_name()
     if plays != game:
         raise CribsimError(f"cribsim: strategy {_shown(spec)} plays {_shown(plays)}, not {game}")
@@ -166,6 +170,13 @@ def resolve(spec: Any, game: str | None = None) -> type[Any]:
         raise CribsimError(f"cribsim: strategy {_shown(spec)}: class {cls_name!r} has no {' or '.join(lacking)} "
                            "method (a strategy subclasses cribsim.strategy.Strategy)")
     return cls
+
+
+def _classes_near(name: str, mod: Any) -> str:
+    """A near miss among the classes ``mod`` defines (`` (did you mean 'LowCard'?)``), else those classes."""
+    classes = [k for k, v in vars(mod).items() if isinstance(v, type) and v.__module__ == mod.__name__]
+    hint = did_you_mean(name, classes)
+    return hint or (f" (its classes: {', '.join(classes)})" if classes else "")
 
 
 def factory(spec: Any, params: Mapping[str, Any] | None = None, rules: Iterable[Any] = (),
@@ -268,8 +279,8 @@ def _check_params(spec: Any, cls: type[Any], params: dict[str, Any]) -> bool:
     if declared and issubclass(cls, Strategy):  # the declared parameters are the checked ones
         for k in params:
             if k not in declared:
-                raise CribsimError(f"cribsim: strategy {_shown(spec)} takes no parameter {k!r} "
-                                   f"(it takes {', '.join(declared)})")
+                raise CribsimError(f"cribsim: strategy {_shown(spec)} takes no parameter {k!r}"
+                                   f"{did_you_mean(k, declared)} (it takes {', '.join(declared)})")
         return True
     try:
         sig = inspect.signature(cls)
@@ -289,7 +300,8 @@ def _check_params(spec: Any, cls: type[Any], params: dict[str, Any]) -> bool:
     for k in params:
         if k not in names:
             takes = f"it takes {', '.join(names)}" if names else "it takes none"
-            raise CribsimError(f"cribsim: strategy {_shown(spec)} takes no parameter {k!r} ({takes})")
+            raise CribsimError(f"cribsim: strategy {_shown(spec)} takes no parameter {k!r}{did_you_mean(k, names)} "
+                               f"({takes})")
     return takes_rng
 
 

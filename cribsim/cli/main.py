@@ -14,7 +14,7 @@ import traceback
 from collections.abc import Sequence
 from typing import NoReturn, cast
 
-from .. import __version__
+from .. import __version__, owncode
 from ..errors import CribsimError, describe, one_line
 from ..games import all_builtin
 from ..suggest import did_you_mean
@@ -74,8 +74,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f": {e.filename}" if getattr(e, "filename", None) else ""
         _say(f"cribsim: {e.strerror or describe(e)}{where}")
         return 1
-    except Exception as e:  # a bug: one line, the traceback with CRIBSIM_DEBUG=1
-        _say(f"cribsim: internal error: {describe(e, 300)} (set CRIBSIM_DEBUG=1 for the traceback)")
+    except Exception as e:  # code of one's own that raised, or a bug: one line, the traceback with CRIBSIM_DEBUG=1
+        place = owncode.where(e)
+        _say(f"cribsim: {place.say(e)}" if place is not None else
+             f"cribsim: internal error: {describe(e, 300)} (set CRIBSIM_DEBUG=1 for the traceback)")
         return 1
     finally:
         _finished()

@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .. import owncode
 from ..codepath import expose_named
 from ..errors import ConfigError, CribsimError
 from ..game import Game
@@ -57,8 +58,11 @@ def _load(name: str, module: str, attr: str, source: str, key: str) -> Game[Any]
         raise ConfigError(source, key, f"game {name!r}: cannot import module {module!r} ({e})") from None
     game = getattr(mod, attr, None)
     if not isinstance(game, Game):
-        raise ConfigError(source, key, f"game {name!r}: {module}.{attr} is not a cribsim.game.Game instance")
+        games = [k for k, v in vars(mod).items() if isinstance(v, Game)]
+        hint = did_you_mean(attr, games) if game is None else ""
+        raise ConfigError(source, key, f"game {name!r}: {module}.{attr} is not a cribsim.game.Game instance{hint}")
     game.name = name  # known by the name it was found by, in every process
+    owncode.mark(module, f"game {name}")  # its exceptions name it (not cribsim's own)
     _LOADED[name] = game
     return game
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .. import codepath
+from .. import codepath, owncode
 from ..book import opening
 from ..errors import IllegalMove, without_addresses
 from ..game import FastLane, Rules
@@ -183,10 +183,7 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
     except IllegalMove as e:
         seat, kind, msg = e.seat, "illegal", str(e)
     except Exception as e:
-        seat = dog.blame(e)
-        if seat is None:
-            raise  # not a strategy's fault: a bug to report, not to hide
-        kind, msg = "error", f"{type(e).__name__}: {e}"
+        seat, kind, msg = blamed(e, dog, spec.id), "error", f"{type(e).__name__}: {e}"
     else:
         rec.winner, rec.game_points = m.winner, list(m.game_points)
         rec.games = [g.record(lvl, rules) for g, lvl in zip(m.games, m.skunks)]
@@ -203,6 +200,19 @@ def play_one(ctx: dict[str, Any], spec: MatchSpec, dog: Watchdog) -> MatchRecord
         rec.log = match_log(ctx, spec, rec, tape, counters)
     _tell_result(bots, rec)
     return rec
+
+
+def blamed(e: Exception, dog: Watchdog, match: str) -> int:
+    """The seat whose strategy raised ``e`` (its forfeit); code of one's own that raised it
+    outside a strategy's decision, or a variant's hook under one (a search's rollout): the run
+    stops, naming that code; cribsim's own (a bug) is raised."""
+    seat = dog.blame(e)
+    place = owncode.where(e)
+    if place is not None and (seat is None or place.role):
+        raise owncode.OwnCodeError(f"cribsim: {place.say(e, match)}") from None
+    if seat is None:
+        raise e  # not a strategy's fault: a bug to report, not to hide
+    return seat
 
 
 def _match_options(ctx: dict[str, Any], spec: MatchSpec,

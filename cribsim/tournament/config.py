@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
             "matches", "paired", "seed", "time_limit", "stop", "record", "deals", "start", "sweep", "sandbox",
-            "max_failed", "hello_limit"}
+            "max_failed", "max_worker_deaths", "hello_limit"}
 ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance", "trusted", "command", "cwd", "files"}
 MAX_COMMAND = 100  # arguments of a program's command
 FORMATS = ("round_robin", "gauntlet", "pairings")
@@ -184,6 +184,8 @@ class Experiment:
     # the share of matches that may fail (no result: a worker that kept dying) before the run
     # fails; a table whose every match failed fails it whatever the share
     max_failed: float = 0.01
+    # a pairing whose first this many matches all failed (their worker died) stops the run
+    max_worker_deaths: int = 3
 
     def config_hash(self) -> str:
         return hashlib.sha256(self.raw.encode()).hexdigest()[:16]
@@ -340,10 +342,12 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
         resolved["sandbox"] = limits.to_dict()
     # (not in the hash: it judges a run, it changes no result, and raising it lets a run resume)
     max_failed = float(_num(source, "max_failed", data.get("max_failed", 0.01), 0, float, 1))
+    deaths = _num(source, "max_worker_deaths", data.get("max_worker_deaths", 3), 1, int, MAX_MATCHES)
     raw = json.dumps(resolved, sort_keys=True, default=list)
     return Experiment(name, source, tuple(variants), tuple(lineup), tables, matches, paired, seed,
                       time_limit, sprt, raw, game, plugin_dir, tuple(caps for _, caps in plugins), record,
-                      tuple(tuple(b) for b in book), tuple(starts), book_path, tuple(sweeps), limits, max_failed)
+                      tuple(tuple(b) for b in book), tuple(starts), book_path, tuple(sweeps), limits, max_failed,
+                      deaths)
 
 
 def _sweep_points(source: str, bases: list[Any], rules: list[Any], sweeps: list[Sweep], match: MatchFormat | None,

@@ -22,9 +22,10 @@ from typing import Any, Literal
 
 from .. import codepath
 from ..errors import CribsimError, RunFailed, describe
+from ..owncode import OwnCodeError
 from ..records import Forfeit, MatchRecord
 from .batch import Sealed, play_places, release, seal, spec_at
-from .schedule import Pending
+from .schedule import MatchSpec, Pending
 from .sink import Sink
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -190,12 +191,11 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
                 except ray.exceptions.RayTaskError as e:
                     if stop is not None and stop.requested:
                         continue  # interrupted along with us
-                    raise RunFailed(f"cribsim: run failed: match {spec_at(ctx, batch[0]).id}..: "
-                                    f"{_task_error(e)}") from None
+                    raise _task_failed(e, f"match {spec_at(ctx, batch[0]).id}..") from None
                 except ray.exceptions.RayError:
-                    if stop is not None and stop.requested:
-                        continue
-                    sealed = _salvage(ray, single, ctx, (ctx_ref, shipped), batch, stop)
+                    if stop is None or not stop.requested:
+                        _salvage(ray, single, ctx, (ctx_ref, shipped), batch, sink, stop)
+                    continue
                 nodes.add(sealed.info.get("node", ""))
                 sink.add(sealed)
                 size = _next_size(sealed.info["seconds"], len(batch), batch_seconds, len(pending), workers)
@@ -205,12 +205,21 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
                     del inflight[ref]  # hung: cancelled, then its matches one by one
                     with contextlib.suppress(Exception):
                         ray.cancel(ref, force=True)
-                    sink.add(_salvage(ray, single, ctx, (ctx_ref, shipped), batch, stop))
+                    _salvage(ray, single, ctx, (ctx_ref, shipped), batch, sink, stop)
     finally:
         for ref in inflight:
             with contextlib.suppress(Exception):
                 ray.cancel(ref, force=True)
     return nodes
+
+
+def _task_failed(e: BaseException, match: str) -> CribsimError:
+    """The run's error for a Ray task that raised while playing ``match``: code of one's own
+    that raised says so itself (it names its match)."""
+    cause = getattr(e, "cause", None)
+    if isinstance(cause, OwnCodeError):
+        return OwnCodeError(str(cause))
+    return RunFailed(f"cribsim: run failed: {match}: {_task_error(e)}")
 
 
 def _task_error(e: BaseException) -> str:
@@ -224,12 +233,13 @@ def _task_error(e: BaseException) -> str:
 
 
 def _salvage(ray: Any, single: Any, ctx: dict[str, Any], sent: tuple[Any, Shipped], batch: list[int],
-             stop: StopFlag | None = None) -> Sealed:
-    """A batch whose worker kept dying, or that hung: play its matches one by one; a match that
-    still kills its worker, or does not finish by its deadline, is recorded as failed (no result),
-    not fatal to the run, with a message that is the same in every run. A match that raises is a
-    bug: the run fails. A stop (Ctrl-C) leaves the matches not yet played to a resumed run."""
-    sealed = seal(ctx, [], {"seconds": 0.0, "node": ""})
+             sink: Sink, stop: StopFlag | None = None) -> None:
+    """A batch whose worker kept dying, or that hung: play its matches one by one, each given to
+    the sink as it ends (which stops the run when a pairing's first matches all fail:
+    ``max_worker_deaths``); a match that still kills its worker, or does not finish by its
+    deadline, is recorded as failed (no result), not fatal to the run, with a message that is
+    the same in every run. A match that raises is a bug: the run fails. A stop (Ctrl-C) leaves
+    the matches not yet played to a resumed run."""
     due = batch_deadline(ctx["time_limit"], 1)
     for place in batch:
         spec = spec_at(ctx, place)
@@ -239,22 +249,29 @@ def _salvage(ray: Any, single: Any, ctx: dict[str, Any], sent: tuple[Any, Shippe
             if stop is not None and stop.requested:
                 with contextlib.suppress(Exception):
                     ray.cancel(ref, force=True)
-                return sealed
+                return
         try:
-            sealed.merge(ray.get(ref, timeout=max(0.0, until - time.monotonic())))
+            sink.add(ray.get(ref, timeout=max(0.0, until - time.monotonic())))
         except ray.exceptions.RayTaskError as e:
-            raise RunFailed(f"cribsim: run failed: match {spec.id}: {_task_error(e)}") from None
+            raise _task_failed(e, f"match {spec.id}") from None
         except (ray.exceptions.GetTimeoutError, ray.exceptions.RayError) as e:
-            if isinstance(e, ray.exceptions.GetTimeoutError):
-                with contextlib.suppress(Exception):
-                    ray.cancel(ref, force=True)
-                why = f"it did not finish within {due:g} s, so its worker was stopped"
-            else:
-                why = _worker_died(e)
-            failed = MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides), -1,
-                                 None, Forfeit(None, None, "crash", why))
-            sealed.merge(seal(ctx, [failed], {"seconds": 0.0}, [spec]))
-    return sealed
+            sink.add(seal(ctx, [_failed(spec, _why(ray, ref, e, due))], {"seconds": 0.0}, [spec]))
+
+
+def _why(ray: Any, ref: Any, e: BaseException, due: float) -> str:
+    """Why a match salvaged one by one has no result: it did not finish in time (its worker is
+    stopped), or its worker died."""
+    if isinstance(e, ray.exceptions.GetTimeoutError):
+        with contextlib.suppress(Exception):
+            ray.cancel(ref, force=True)
+        return f"it did not finish within {due:g} s, so its worker was stopped"
+    return _worker_died(e)
+
+
+def _failed(spec: MatchSpec, why: str) -> MatchRecord:
+    """The record of a match with no result (failed: no side charged)."""
+    return MatchRecord(spec.id, spec.variant, spec.table, spec.group, spec.seating, list(spec.sides), -1,
+                       None, Forfeit(None, None, "crash", why))
 
 
 def _worker_died(e: BaseException) -> str:

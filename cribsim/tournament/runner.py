@@ -25,6 +25,7 @@ from ..games import game_named
 from ..isolation.bots import shown_of
 from ..lock import FolderLock, describe_holder, holder
 from ..nofollow import refuse_links
+from ..owncode import OwnCodeError
 from ..records import MatchRecord
 from ..strategy import notes as strategy_notes
 from ..strategy import unmodelled
@@ -339,6 +340,7 @@ class Run:
     sums: Sums | None = None  # the merged sums of every result, when the run ended well
     looked_finished: bool = False  # the quick look found a line for every match: no Ray was started
     fast: bool = True  # a game's faster lane where it plays a table (--no-fast: the Python engine only)
+    own_code: bool = False  # it failed in code of one's own (a variant, a game, a strategy): a resume fails too
 
 
 def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = None, workers: int | None = None,
@@ -405,13 +407,15 @@ def _run_on_ray(run: Run, workers: int | None, address: str | None, batch_second
 
 
 def _with_log(msg: str, log: str | None) -> str:
-    """``msg`` pointing at the log of Ray's own messages, if Ray wrote any."""
+    """``msg`` pointing at the log of Ray's own messages, if Ray wrote any (once: a failed run's
+    message already points there when it leaves :func:`_finish`)."""
     try:
         if not log or os.path.getsize(log) == 0:
             return msg
     except OSError:
         return msg
-    return f"{msg} (Ray's own messages: {log})"
+    said = f" (Ray's own messages: {log})"
+    return msg if said in msg else msg + said
 
 
 def _run_locked(run: Run, play: Play) -> Manifest:
@@ -513,7 +517,7 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
     try:
         tracker = _tracker(run, earlier)
         sink = Sink(jsonl, run.manifest, earlier.records, earlier.partial, earlier.sprt, run.size,
-                    run.progress and not run.quiet, tracker)
+                    run.progress and not run.quiet, tracker, run.exp.max_worker_deaths)
         run.nodes = play(ctx, pending, sink)
         if run.stop.requested:
             status, stopped = "interrupted", True
@@ -525,6 +529,8 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
                 status, error = "failed", verdict
     except KeyboardInterrupt:
         status = "interrupted"
+    except OwnCodeError as e:  # a variant, a game or a strategy of one's own raised: the same again on a resume
+        status, error, run.own_code = "failed", str(e).removeprefix("cribsim: "), True
     except RunFailed as e:
         status, error = "failed", str(e).removeprefix("cribsim: run failed: ")
     except OSError as e:
@@ -559,7 +565,7 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
     if sink is not None and ended_well and run.manifest.stop is None:
         run.sums = Sums(sink.partial, earlier.records)  # the tables without reading the records again
     return _finish(run, played, status, error, sink.sprt if sink is not None else None,
-                   report_failed=verdict is not None)
+                   report_failed=verdict is not None, saved=sink.results if ended_well and sink is not None else None)
 
 
 def _tracker(run: Run, earlier: Earlier) -> checkpoint.Tracker | None:
@@ -600,12 +606,14 @@ def _verdict(run: Run, sink: Sink) -> str | None:
 
 
 def _finish(run: Run, played: int, status: str, error: str | None, sprt: SprtUnits | None = None,
-            report_failed: bool = False) -> Manifest:
+            report_failed: bool = False, saved: int | None = None) -> Manifest:
     """Record how the run ended (the manifest, the run log), say so, and report a run that
     ended well, or that played to its end with too many failed matches (``report_failed``: its
-    summary counts them). A run the SPRT stopped counts, in the manifest, the matches its tables use (the
-    groups up to each stream's decision): how many more were in flight when it stopped depends
-    on the batches, so that count goes to the run log only."""
+    summary counts them). ``played`` counts the failed matches recorded too (the manifest's
+    count); ``saved`` those with a result, what a resume keeps (None: ``played``). A run the
+    SPRT stopped counts, in the manifest, the matches its tables use (the groups up to each
+    stream's decision): how many more were in flight when it stopped depends on the batches, so
+    that count goes to the run log only."""
     m = run.manifest
     counted = played
     if (status == "stopped by the SPRT" or report_failed) and sprt is not None and m.stop is not None:
@@ -626,8 +634,10 @@ def _finish(run: Run, played: int, status: str, error: str | None, sprt: SprtUni
         if report_failed and run.report:
             with contextlib.suppress(CribsimError):  # the run's own failure is the one to say
                 write_report(run.out, quiet=run.quiet, locked=True, sums=run.sums)
-        raise RunFailed(_with_log(f"cribsim: run failed: {error}; {played:,} matches saved in {run.out} "
-                                  f"(continue with --resume){note}", run.log))
+        kept = played if saved is None else saved
+        then = "a resume fails the same way until that code is fixed" if run.own_code else "continue with --resume"
+        raise RunFailed(_with_log(f"cribsim: run failed: {error}; {kept:,} matches saved in {run.out} ({then}){note}",
+                                  run.log))
     if note:
         raise RunFailed(f"cribsim: run failed: {note.lstrip('; ')}")
     if run.report:

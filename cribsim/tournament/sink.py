@@ -100,6 +100,36 @@ def verdict(counts: dict[tuple[int, int], list[int]], first_failure: str, max_fa
     return None
 
 
+class Deaths:
+    """A pairing (a table of a variant) whose first matches all fail (no result: their worker
+    died, or was stopped past its deadline) stops the run once ``limit`` of them have, rather
+    than let every match of it kill its worker in turn. A pairing that has a result (on disk
+    before, or in this run) is judged at the end only (:func:`verdict`)."""
+
+    def __init__(self, limit: int, manifest: Manifest, earlier: Partial) -> None:
+        self.limit, self.manifest = limit, manifest
+        self.alive = {key for key, (n, failed) in earlier.tables.items() if n > failed}
+        self.failed: dict[tuple[int, int], int] = {}
+
+    def add(self, batch: Partial) -> None:
+        """Count a written batch; raises RunFailed when a pairing reaches the limit."""
+        for key, (n, failed) in sorted(batch.tables.items()):
+            if key in self.alive:
+                continue
+            if n > failed:
+                self.alive.add(key)
+                continue
+            self.failed[key] = self.failed.get(key, 0) + failed
+            if self.failed[key] >= self.limit:
+                raise RunFailed(f"cribsim: run failed: {self._said(key)} ({batch.first_failure()}); the run stopped "
+                                f"there rather than play the rest (max_worker_deaths: {self.limit})")
+
+    def _said(self, key: tuple[int, int]) -> str:
+        m, (v, t) = self.manifest, key
+        table = " vs ".join(m.entry_names[e] for e in m.tables[v][t])
+        return f"the first {self.failed[key]:,} matches of {table} in {m.variant_names[v]} all failed"
+
+
 class Sink:
     """Appends each sealed batch to matches.jsonl.gz (and its game records to games/), merges
     its sums, tracks the SPRT, reports progress. What it keeps does not grow with the matches
@@ -107,7 +137,8 @@ class Sink:
     run with ``stop:`` the sequential test's outcomes (``sprt``)."""
 
     def __init__(self, path: Path, manifest: Manifest, earlier: Records, partial: Partial,
-                 sprt: SprtUnits | None, total: int, progress: bool, tracker: Tracker | None = None) -> None:
+                 sprt: SprtUnits | None, total: int, progress: bool, tracker: Tracker | None = None,
+                 max_worker_deaths: int = 3) -> None:
         self.path = path
         self.games: Path | None = None  # the game records (record:), appended before the results
         self.logged: set[str] = set()
@@ -130,6 +161,7 @@ class Sink:
         self.tracker = tracker  # the resume checkpoint, kept up to date
         self.bot_logs = BotLogs(path.parent, [e.name for e in manifest.lineup])
         self.retired: set[int] = set()
+        self.deaths = Deaths(max_worker_deaths, manifest, partial)
         self.update_sprt()
 
     def add(self, batch: Sealed) -> None:
@@ -172,6 +204,7 @@ class Sink:
         if self.sprt is not None and batch.sprt is not None:
             self.sprt.merge(batch.sprt)
             self.update_sprt()
+        self.deaths.add(batch.partial)  # (last: what the batch holds is written and counted)
 
     def _places(self, batch: Sealed) -> list[int | None]:
         """Each match's place in the schedule: as the worker had it from the spec, or from its id."""

@@ -70,6 +70,15 @@ class Crasher(RandomStrategy):
         return super().play(obs)
 
 
+class Killer(RandomStrategy):
+    """Kills its worker process every time it plays (played trusted: in the worker's own process)."""
+
+    name = "killer"
+
+    def play(self, obs):
+        os._exit(1)
+
+
 class TileCheater(RandomTiles):
     """Fives and Threes: raises on some decisions and lays a tile it does not hold on others."""
 

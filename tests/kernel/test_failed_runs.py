@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from cribsim.cli.main import main
-from cribsim.errors import CribsimError
+from cribsim.errors import CribsimError, RunFailed
 from cribsim.records import Forfeit, MatchRecord
 from cribsim.tournament import batch
 from cribsim.tournament.config import load_experiment
@@ -52,8 +52,8 @@ def entries(out):
 
 
 def test_a_run_whose_every_match_failed_fails(tmp_path, capsys, monkeypatch):
-    cfg = tmp_path / "exp.yaml"
-    cfg.write_text("name: f\nlineup: [random, greedy]\nmatches: 4\nseed: 2\n")
+    cfg = tmp_path / "exp.yaml"  # (played to its end: fewer failed in a row than max_worker_deaths stops at)
+    cfg.write_text("name: f\nlineup: [random, greedy]\nmatches: 4\nseed: 2\nmax_worker_deaths: 5\n")
     out = tmp_path / "out"
     failing(monkeypatch, lambda _: True)
     code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", out], capsys)
@@ -210,3 +210,90 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path):
     ids = [d["id"] for d in match_dicts(out)]
     assert p.returncode == 130 and err.decode().startswith(f"cribsim: interrupted; {len(ids):,} matches saved"), err
     assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
+
+
+# ---- a pairing whose first matches all fail stops the run (max_worker_deaths) -----------------------
+
+def test_a_pairing_whose_first_matches_all_fail_stops_the_run(tmp_path, capsys, monkeypatch):
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: f\nlineup: [random, greedy]\nmatches: 40\nseed: 2\n")
+    out = tmp_path / "out"
+    failing(monkeypatch, lambda _: True)
+    code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", out], capsys)
+    assert code == 1 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith("cribsim: run failed: the first 4 matches of random vs greedy in standard all failed "
+                          f"(match 0.0.0.0: {WHY}); the run stopped there rather than play the rest "
+                          f"(max_worker_deaths: 3); 0 matches saved in {out} (continue with --resume)"), err
+    assert len(match_lines(out)) == 4  # the first batch, not the 40 matches
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["status"] == "failed" and m["error"].startswith("the first 4 matches") and m["played"] == 0
+
+
+def test_a_pairing_with_a_result_plays_on_and_is_judged_at_the_end(tmp_path, capsys, monkeypatch):
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: f\nlineup: [random, greedy]\nmatches: 20\nseed: 2\nmax_worker_deaths: 2\n")
+    failing(monkeypatch, lambda i: i != "0.0.0.0")  # its first match has a result
+    code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", tmp_path / "out"], capsys)
+    assert code == 1 and "19 of 20 matches failed" in err and "max_worker_deaths" not in err, err
+    assert len(match_lines(tmp_path / "out")) == 20
+
+
+@pytest.mark.parametrize("value", [0, -1, 1.5, "many", True])
+def test_max_worker_deaths_is_a_whole_number(tmp_path, value):
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text(f"name: f\nlineup: [random, greedy]\nmatches: 4\nmax_worker_deaths: {json.dumps(value)}\n")
+    with pytest.raises(CribsimError, match=r"key 'max_worker_deaths': expected a whole number 1\.\."):
+        load_experiment(cfg)
+
+
+def test_max_worker_deaths_leaves_the_config_hash_alone(tmp_path):
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text("name: f\nlineup: [random, greedy]\nmatches: 4\n")
+    b.write_text("name: f\nlineup: [random, greedy]\nmatches: 4\nmax_worker_deaths: 10\n")
+    assert load_experiment(a).config_hash() == load_experiment(b).config_hash()
+    assert load_experiment(a).max_worker_deaths == 3 and load_experiment(b).max_worker_deaths == 10
+
+
+def test_on_ray_a_pairing_whose_matches_kill_their_worker_stops_after_a_few(tmp_path, ray_cluster):
+    """Every match kills its worker (a trusted plug-in in the worker's process): the run stops
+    after the first ``max_worker_deaths`` of them, not after all 40 (6 to 12 s each)."""
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: k\nlineup: [random, {name: killer, strategy: 'tests.kernel.bad_strategies:Killer', "
+                   "trusted: true}]\nmatches: 20\nseed: 2\nmax_worker_deaths: 1\n")
+    out = tmp_path / "out"
+    with pytest.raises(RunFailed) as failed:
+        run_experiment(load_experiment(cfg), out, workers=2, quiet=True)
+    said = str(failed.value)
+    assert said.startswith("cribsim: run failed: the first 1 matches of random vs killer in standard all failed "
+                           "(match 0.0."), said
+    assert "(max_worker_deaths: 1); 0 matches saved in" in said
+    assert len(match_lines(out)) == 1  # salvaged one by one, and stopped at the first
+
+
+# ---- a failed run's line: what was saved, each path once -----------------------------------------------
+
+def test_a_failed_run_counts_only_the_matches_with_a_result_as_saved(tmp_path, capsys, monkeypatch):
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: f\nlineup: [random, greedy]\nmatches: 1\nseed: 2\n")
+    failing(monkeypatch, lambda _: True)
+    code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", tmp_path / "a"], capsys)
+    assert code == 1 and "every match of random vs greedy in standard failed (2;" in err, err
+    assert f"; 0 matches saved in {tmp_path / 'a'} (continue with --resume)" in err, err
+    cfg.write_text("name: f\nlineup: [random, greedy]\nmatches: 100\nseed: 2\n")
+    monkeypatch.undo()
+    failing(monkeypatch, lambda i: i in ("0.0.3.0", "0.0.7.1"))
+    code, _, err = cli(["run", cfg, "--serial", "--quiet", "--out", tmp_path / "b"], capsys)
+    assert code == 1 and "2 of 100 matches failed" in err and "98 matches saved" in err, err
+
+
+def test_a_failed_run_on_ray_names_rays_log_once(tmp_path, ray_cluster, monkeypatch):
+    log = tmp_path / "ray.log"
+    log.write_text("(raylet) a message of Ray's own\n")
+    monkeypatch.setenv("CRIBSIM_RAY_LOG", str(log))  # as a supervising cribsim run gives it
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text("name: f\nlineup: [random, {name: f, strategy: 'tests.kernel.hardening_plugins:SecondTimeUnlucky', "
+                   "trusted: true}]\nmatches: 6\nseed: 2\n")
+    with pytest.raises(RunFailed) as failed:
+        run_experiment(load_experiment(cfg), tmp_path / "out", workers=2, quiet=True)
+    assert str(failed.value).count(f"(Ray's own messages: {log})") == 1, failed.value
+    assert log.exists()

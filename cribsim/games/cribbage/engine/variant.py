@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from cribsim import owncode
 from cribsim.params import Param
 
 if TYPE_CHECKING:
@@ -144,6 +145,12 @@ class Variant:
     missed: ClassVar[Callable[..., None] | None] = None
     metrics: ClassVar[Callable[..., dict[str, float]] | None] = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A variant of one's own is marked as such where it is defined, in every process that
+        imports it: an exception its code raises names it (:mod:`cribsim.owncode`)."""
+        super().__init_subclass__(**kwargs)
+        owncode.mark(cls.__module__, f"variant {cls.name or cls.__name__}", roles(cls))
+
     @classmethod
     def changes(cls) -> tuple[str, ...]:
         """What it changes of the standard game that a player's values may rest on: the hooks it
@@ -157,6 +164,17 @@ class Variant:
     def narrate(cls, e: Event, names: list[str]) -> str | None:
         """A line for one of this variant's events, or None to leave it to the core."""
         return None
+
+
+def roles(cls: type[Variant]) -> dict[str, Callable[..., Any] | None]:
+    """The role of each function a variant gives the engine: its hooks (``after_count hook``), its
+    phases (``after_deal phase``), its decisions' functions (``take_crib default``), its narration."""
+    out: dict[str, Callable[..., Any] | None] = {f"{name} hook": getattr(cls, name, None) for name in cls.HOOKS}
+    out.update({f"{p.slot} phase": p.run for p in cls.phases})
+    for d in cls.decisions:
+        out.update({f"{d.name} {part}": getattr(d, part) for part in ("default", "legal", "check", "show", "read")})
+    out["narrate"] = getattr(cls, "narrate", None)
+    return out
 
 
 @dataclass(frozen=True)
@@ -181,7 +199,10 @@ class Hooks:
       when ``side`` has just reached its target, and the sides sharing the win (or None);
     - ``layout(rules, game) -> (sides, targets)``: a game's own sides and targets;
     - ``missed(g, seat, points)``: points a player overlooked (lost unless a hook takes them);
-    - ``metrics(g) -> {name: number}``: per-game figures for summary columns (a list)."""
+    - ``metrics(g) -> {name: number}``: per-game figures for summary columns (a list).
+
+    Each, with what it may read and change and an example: docs/guide-designers.md (a test
+    reads this class and fails when one is missing there)."""
 
     extra_cards: int = 0
     heels: Callable[[int], bool] | None = None

@@ -19,10 +19,11 @@ import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from types import ModuleType
 
 from cribsim.errors import ConfigError
 from cribsim.params import Param
-from cribsim.suggest import did_you_mean
+from cribsim.suggest import closest, did_you_mean
 
 from ..engine.variant import Variant
 
@@ -90,10 +91,23 @@ def _import(spec: str, source: str, key: str) -> type[Variant]:
         raise ConfigError(source, key, f"variant {spec}: importing module {mod_name!r} failed "
                                        f"({type(e).__name__}: {str(e)[:160]})") from None
     cls = getattr(mod, cls_name, None)
+    if cls is None:
+        raise ConfigError(source, key, f"variant {spec}: no class {cls_name} in {mod_name}{_near(cls_name, mod)}")
     if not (isinstance(cls, type) and issubclass(cls, Variant)) or cls is Variant:
         raise ConfigError(source, key, f"variant {spec}: {cls_name!r} of module {mod_name!r} is not a Variant "
                                        "subclass (cribsim.games.cribbage.engine.variant.Variant)")
     return cls
+
+
+def _near(name: str, mod: ModuleType) -> str:
+    """`` (did you mean CribDouble?)`` for a near miss among the module's variants, else ``
+    (its variants: ...)``, or nothing when it has none."""
+    found = sorted(k for k, v in vars(mod).items()
+                   if isinstance(v, type) and issubclass(v, Variant) and v is not Variant)
+    near = closest(name, found)
+    if near:
+        return f" (did you mean {near[0]}?)"
+    return f" (its variants: {', '.join(found)})" if found else ""
 
 
 def _register(spec: str, cls: type[Variant], source: str, key: str) -> None:
