@@ -11,6 +11,7 @@ from pathlib import Path
 from tabulate import tabulate
 
 from ..errors import CribsimError
+from ..names import file_stem
 from . import folder as fld
 from .aggregate import SUM_ERRORS
 from .analysis import Derived, csv_text, derived, each_used, read_manifest_of
@@ -75,8 +76,11 @@ def write_positions(out_dir: str, variant: str | None = None, bin: int = 5, min_
     if variant is not None and variant not in names:
         raise CribsimError(f"cribsim positions: --variant {variant!r} is not a variant of this run "
                            f"({', '.join(names)})")
-    stem = f"positions_{variant if variant is not None else names[0]}"
-    with derived(out_dir, "positions", (f"{stem}.csv", f"{stem}.png"), out, listed=False) as d:
+    name = variant if variant is not None else names[0]
+    stem, older = f"positions_{file_stem(name)}", f"positions_{name}"
+    files = (f"{stem}.csv", f"{stem}.png")
+    with derived(out_dir, "positions", files, out, listed=False,
+                 older=(f"{older}.csv", f"{older}.png") if older != stem else ()) as d:
         v = names.index(variant) if variant is not None else 0
         counts = PositionCounts(d.manifest, v, bin)
         each_used(d.run / fld.RECORDS, d.manifest, counts.add)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..escape import Foreign, csv_text, markdown_text, terminal_text
+from ..names import file_stem
 from ..records import Column, MatchRecord
 from . import stats
 from .aggregate import ColumnSums, Partial, halves_of_first
@@ -277,7 +278,7 @@ def _forfeit_rows(manifest: Manifest, partial: Partial) -> list[list[Any]]:
 def _matrix(variant: str, names: list[str], present: list[int],
             pair: dict[tuple[int, int], tuple[float, int]]) -> Table:
     """The win-rate matrix, row against column."""
-    mat = Table(f"matrix_{variant}", f"Win rate, row against column ({variant}): "
+    mat = Table(f"matrix_{file_stem(variant)}", f"Win rate, row against column ({variant}): "
                 "score [95% Wilson interval] (matches)", ["entry"] + [names[e] for e in present])
     for a in present:
         row: list[Any] = [names[a]]
