@@ -21,6 +21,7 @@ from .aggregate import SUM_ERRORS, Partial, VariantShape
 from .analysis import each_used, list_files, lock_folder, read_manifest_of
 from .atomic import atomic_write, save_figure
 from .manifest import Manifest
+from .pictures import label_rows, variant_rows
 from .summary import Table, csv_cells, csv_widths, shown_cell
 from .summary import tables as summary_tables
 
@@ -220,16 +221,17 @@ def _plots(out: Path, tables: Sequence[Table], written: list[str]) -> None:
                                  squeeze=False)
         axes = axes[0]
         names = [r[0] for r in variants.rows]
+        rows = variant_rows(names)
         for ax, (title, i) in zip(axes, cols):
             vals = [r[i] if isinstance(r[i], tuple) else (math.nan, math.nan, math.nan) for r in variants.rows]
             ok = [v for v in vals if not math.isnan(v[1])]
             if ok:
-                ax.errorbar([v[0] for v in vals], range(len(vals)),
+                ax.errorbar([v[0] for v in vals], rows,
                             xerr=[[max(0.0, v[0] - v[1]) if not math.isnan(v[1]) else 0 for v in vals],
                                   [max(0.0, v[2] - v[0]) if not math.isnan(v[2]) else 0 for v in vals]],
                             fmt="o", capsize=4)
             ax.set_title(title)
-        axes[0].set_yticks(range(len(names)), names)
+        label_rows(axes[0], names)
         fig.tight_layout()
         written.append("variants.png")
         save_figure(fig, out / "variants.png", 100)

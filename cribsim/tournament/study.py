@@ -40,11 +40,12 @@ def write_compare(out_dir: str, baseline: str | None = None, close: float = 10, 
         c = compare(sums, base)
         head, body = rows(c)
         dhead, dbody = diff_rows(c)
+        differences = f"Differences from {c.columns[c.baseline].name} (per match; paired on the same deals)"
         md = (f"# {d.manifest.name}: variants compared\n\n{recs.results + recs.failed:,} matches; config "
               f"{d.manifest.config_hash}; every cell: estimate [95% interval] (games, or matches for the "
               f"differences). Definitions: docs/metrics.md.\n\n"
               + tabulate(body, headers=head, tablefmt="github", disable_numparse=True)
-              + f"\n\n## Differences from {c.columns[c.baseline].name} (per match; paired on the same deals)\n\n"
+              + f"\n\n## {differences}\n\n"
               + tabulate(dbody, headers=dhead, tablefmt="github", disable_numparse=True) + "\n")
         if sweeps:
             groups = [(s.knobs, sweep_cells(c, s, d.manifest.tables)) for s in sweeps]
@@ -58,6 +59,8 @@ def write_compare(out_dir: str, baseline: str | None = None, close: float = 10, 
         d.write_with("compare.png", lambda path: plot(c, path))
         if not quiet:
             print(tabulate(body, headers=head, tablefmt="simple", disable_numparse=True))
+            if dbody:
+                print(f"\n{differences}\n" + tabulate(dbody, headers=dhead, tablefmt="simple", disable_numparse=True))
             _wrote(d)
         return c
 

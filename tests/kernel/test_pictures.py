@@ -6,6 +6,7 @@ with the older names still reports), a table of no games says so, and a skill ga
 entries that never met says why it is blank."""
 
 import contextlib
+import csv
 import io
 import json
 import re
@@ -14,6 +15,7 @@ import struct
 from pathlib import Path
 
 import pytest
+from matplotlib.container import ErrorbarContainer
 
 from cribsim.cli.main import main
 from cribsim.tournament import compare, report, sweepreport
@@ -68,11 +70,47 @@ def _interval(cell):
     return tuple(float(x) for x in m.groups())
 
 
+def test_compare_png_draws_each_paired_difference_with_its_interval(run):
+    out, figures, _ = run
+    fig, _ = figures["compare.png"]
+    panels = _panels(fig)
+    rows = list(csv.DictReader((out / "compare_diff.csv").open()))
+    assert rows
+    for r in rows:
+        ax = panels[r["metric"]]
+        drawn = next(c for c in ax.containers if isinstance(c, ErrorbarContainer)
+                     and c.get_label().startswith("paired difference"))
+        values = list(drawn.lines[0].get_xdata())
+        bars = [sorted(seg[:, 0]) for seg in drawn.lines[2][0].get_segments()]
+        value, lo, hi = _interval(r["paired difference from standard (matches)"])
+        k = min(range(len(values)), key=lambda i: abs(values[i] - value))
+        assert values[k] == pytest.approx(value, abs=6e-5)
+        assert bars[k] == pytest.approx([lo, hi], abs=6e-5)
+        assert any(list(line.get_xdata()) == [0, 0] for line in ax.lines)  # 0: the baseline
+
+
+def test_compare_prints_the_differences_too(run):
+    out, _, printed = run
+    assert "Differences from standard (per match; paired on the same deals)" in printed
+    first = next(csv.DictReader((out / "compare_diff.csv").open()))
+    assert re.search(re.escape(first["variant"]) + r" +" + re.escape(first["metric"]) + " +"
+                     + re.escape(first["paired difference from standard (matches)"]), printed)
+
+
 def _order(ax):
     """The row labels from the bottom of the picture to its top (as drawn, not as numbered)."""
     ticks = [(ax.transData.transform((0, y))[1], label.get_text().removesuffix(" (baseline)"))
              for y, label in zip(ax.get_yticks(), ax.get_yticklabels())]
     return [name for _, name in sorted(ticks)]
+
+
+def test_every_picture_lists_the_variants_in_one_order(run):
+    _, figures, _ = run
+    names = [n for n in POINTS[:3]] + ["standard[target=61]"]
+    variants = _order(figures["variants.png"][0].axes[0])
+    compared = _order(next(iter(_panels(figures["compare.png"][0]).values())))
+    assert variants == compared
+    assert sorted(variants) == sorted(names)
 
 
 def _png_width(path):
