@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from matplotlib.container import ErrorbarContainer
+from matplotlib.text import Text
 
 from cribsim.cli.main import main
 from cribsim.tournament import compare, report, sweepreport
@@ -115,6 +116,30 @@ def test_every_picture_lists_the_variants_in_one_order(run):
 
 def _png_width(path):
     return struct.unpack(">I", path.read_bytes()[16:20])[0]
+
+
+@pytest.mark.parametrize("name", ["compare.png", "sweep.png"])
+def test_the_pictures_read_at_their_own_size(run, name):
+    """At most 1,200 pixels wide, no text under 9 points (12 pixels at 100 dots an inch)."""
+    out, figures, _ = run
+    fig, dpi = figures[name]
+    assert _png_width(out / name) == round(fig.get_figwidth() * dpi) <= 1200
+    small = {t.get_text(): t.get_fontsize() for t in fig.findobj(Text) if t.get_text() and t.get_visible()
+             and t.get_fontsize() < 9}
+    assert not small
+
+
+def test_sweep_png_marks_the_base_value(run):
+    _, figures, _ = run
+    fig, _ = figures["sweep.png"]
+    panels = [ax for ax in fig.axes if ax.get_title()]
+    assert len(panels) == 2 * 8  # two sweeps, eight metrics each
+    for ax, base in zip(panels, [2] * 8 + [121] * 8):
+        assert any(list(line.get_xdata()) == [base, base] for line in ax.lines), ax.get_title()
+        squares = [line for line in ax.lines if line.get_marker() == "s"]
+        assert [list(line.get_xdata()) for line in squares] == [[base]]
+        bold = [t.get_text() for t in ax.get_xticklabels() if t.get_fontweight() == "bold"]
+        assert bold == [str(base)]
 
 
 def test_file_names_hold_no_shell_glob_characters(run):
