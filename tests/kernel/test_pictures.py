@@ -191,6 +191,21 @@ seed: 3
 """
 
 
+def test_a_table_of_no_games_says_so(tmp_path):
+    """Every match forfeited: the per-game figures say ``no games``, never ``nan``; the CSV keeps
+    its columns, blank."""
+    (tmp_path / "f.yaml").write_text(FORFEITED)
+    assert main(["run", str(tmp_path / "f.yaml"), "--serial", "--quiet", "--out", str(tmp_path / "out")]) == 0
+    summary = (tmp_path / "out" / "summary.md").read_text()
+    table = summary.split("### Variants", 1)[1].split("###", 1)[0]
+    assert "nan" not in summary
+    for row in ("first dealer wins", "deals/game", "skunk rate"):
+        assert re.search(rf"\| {re.escape(row)} +\| no games +\|", table), row
+    row = next(csv.DictReader((tmp_path / "out" / "variants.csv").open()))
+    assert row["games"] == "0" and row["first dealer wins"] == row["deals/game_lo"] == ""
+    assert row["first dealer wins_n"] == "0"
+
+
 GAUNTLET = """\
 name: gauntlet
 variants: [standard]
@@ -204,3 +219,13 @@ seed: 4
 """
 
 
+def test_a_skill_gap_between_entries_that_never_met_says_why(tmp_path):
+    """In a gauntlet the first entry meets each other; the best and the worst, both others,
+    never meet: the summary names them and says why their win rate is blank."""
+    (tmp_path / "g.yaml").write_text(GAUNTLET)
+    assert main(["run", str(tmp_path / "g.yaml"), "--serial", "--quiet", "--out", str(tmp_path / "out")]) == 0
+    table = (tmp_path / "out" / "summary.md").read_text().split("### Variants", 1)[1]
+    assert re.search(r"\| best vs worst +\| ev vs random +\|", table)
+    assert re.search(r"\| skill gap +\| never met \(no such pairing\) +\|", table)
+    row = next(csv.DictReader((tmp_path / "out" / "variants.csv").open()))
+    assert row["best vs worst"] == "ev vs random" and row["skill gap"] == ""
