@@ -11,6 +11,8 @@ import pytest
 from cribsim.cli.main import main
 from cribsim.rulebook import RULE_ID, read_rules
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 ROOT = Path(__file__).resolve().parents[2]
 RULES = read_rules(ROOT / "docs" / "rules.md")
 IDS = {r.id for r in RULES}
