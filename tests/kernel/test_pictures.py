@@ -79,8 +79,10 @@ def test_compare_png_draws_each_paired_difference_with_its_interval(run):
     assert rows
     for r in rows:
         ax = panels[r["metric"]]
-        drawn = next(c for c in ax.containers if isinstance(c, ErrorbarContainer)
-                     and c.get_label().startswith("paired difference"))
+        paired = [c for c in ax.containers if isinstance(c, ErrorbarContainer)
+                  and c.get_label().startswith("paired difference")]
+        assert len(paired) == 1, f"{r['metric']}: no paired differences drawn"
+        drawn = paired[0]
         values = list(drawn.lines[0].get_xdata())
         bars = [sorted(seg[:, 0]) for seg in drawn.lines[2][0].get_segments()]
         value, lo, hi = _interval(r["paired difference from standard (matches)"])
