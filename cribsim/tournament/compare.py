@@ -308,34 +308,35 @@ def plot(c: Comparison, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    ps = panels(c)
-    names = [col.name + (" (baseline)" if v == c.baseline and len(c.columns) > 1 else "")
-             for v, col in enumerate(c.columns)]
-    cols = 3
-    rows_ = -(-len(ps) // cols)
-    fig, axes = plt.subplots(rows_, cols, figsize=(pic.WIDTH, rows_ * (0.3 * len(names) + 1.6) + 0.9),
+    ps, several = panels(c), len(c.columns) > 1
+    names = [col.name + (" (baseline)" if v == c.baseline and several else "") for v, col in enumerate(c.columns)]
+    rows_ = -(-len(ps) // 3)
+    fig, axes = plt.subplots(rows_, 3, figsize=(pic.WIDTH, rows_ * (0.3 * len(names) + 1.6) + 0.9),
                              sharey=True, squeeze=False)
     for ax, panel in zip(axes.flat, ps):
-        (_difference_panel if len(c.columns) > 1 else _value_panel)(ax, panel, c.baseline)
+        (_difference_panel if several else _value_panel)(ax, panel)
     for row in axes:
         pic.label_rows(row[0], names, fontsize=pic.SMALL)
     for ax in list(axes.flat)[len(ps):]:
         ax.axis("off")
-    base = c.columns[c.baseline].name
-    if len(c.columns) > 1:
-        keys = {label: h for ax in axes.flat for h, label in zip(*ax.get_legend_handles_labels())}
-        order = sorted(keys, key=lambda label: [label.startswith(w) for w in ("paired", "unpaired", "")].index(True))
-        fig.legend([keys[k] for k in order], order, loc="upper center", ncols=3, fontsize=pic.SMALL,
-                   bbox_to_anchor=(0.5, 1 - 0.45 / fig.get_figheight()), frameon=False)
-    fig.suptitle(f"Variants compared with {base} (95% intervals; bottom axis: the difference, top axis: the value)"
-                 if len(c.columns) > 1 else f"{base} (95% intervals; one variant: nothing to compare)",
-                 fontsize=pic.HEAD)
-    fig.tight_layout(rect=(0, 0, 1, 1 - (0.75 if len(c.columns) > 1 else 0.4) / fig.get_figheight()))
+    _head(fig, list(axes.flat), c.columns[c.baseline].name, several)
     save_figure(fig, path, pic.DPI)
     plt.close(fig)
 
 
-def _difference_panel(ax: Any, panel: Panel, baseline: int) -> None:
+def _head(fig: Any, axes: list[Any], base: str, several: bool) -> None:
+    """The picture's title and, when it draws differences, one legend for every panel."""
+    if several:
+        keys = {label: h for ax in axes for h, label in zip(*ax.get_legend_handles_labels())}
+        order = sorted(keys, key=lambda label: [label.startswith(w) for w in ("paired", "unpaired", "")].index(True))
+        fig.legend([keys[k] for k in order], order, loc="upper center", ncols=3, fontsize=pic.SMALL,
+                   bbox_to_anchor=(0.5, 1 - 0.45 / fig.get_figheight()), frameon=False)
+    fig.suptitle(f"Variants compared with {base} (95% intervals; bottom axis: the difference, top axis: the value)"
+                 if several else f"{base} (95% intervals; one variant: nothing to compare)", fontsize=pic.HEAD)
+    fig.tight_layout(rect=(0, 0, 1, 1 - (0.75 if several else 0.4) / fig.get_figheight()))
+
+
+def _difference_panel(ax: Any, panel: Panel) -> None:
     title, base, diffs = panel
     rows = pic.variant_rows(diffs)  # (the same rows as the names)
     for kind, shift, style in (("paired", 0.15, {"color": "#1f5fa8"}),
@@ -356,7 +357,7 @@ def _difference_panel(ax: Any, panel: Panel, baseline: int) -> None:
     ax.grid(axis="x", lw=0.3)
 
 
-def _value_panel(ax: Any, panel: Panel, baseline: int) -> None:
+def _value_panel(ax: Any, panel: Panel) -> None:
     title, base, _ = panel
     if base.n and not math.isnan(base.value):
         err = [[np.nan_to_num(base.value - base.lo)], [np.nan_to_num(base.hi - base.value)]]
