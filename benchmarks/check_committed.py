@@ -8,11 +8,13 @@ records too, with the baseline and close margin their files name.
 
 Each NAME is a folder under results/ and the experiment of the same name. The records and the
 run log (kept out of git) are not copied, so every match is played again. Prints one line per
-experiment, the changed files if any, and exits 1 if a file changed. With ``--update`` (after a
-change meant to move them) the changed files replace the committed ones, for a commit to say
-which figures moved and why."""
+experiment, the changed files if any (and the files its manifest lists that are not committed:
+new), and exits 1 if a file changed. With ``--update`` (after a change meant to move them) the
+changed and the new files replace or join the committed ones, for a commit to say which figures
+moved and why; a committed file the re-run no longer writes is named (missing), never removed."""
 
 import csv
+import json
 import re
 import shutil
 import subprocess
@@ -20,6 +22,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from cribsim.names import file_stem
 
 ROOT = Path(__file__).resolve().parents[1]
 UNTRACKED = ("matches.jsonl", "matches.jsonl.gz", "run.json", "resume.ckpt", "resume.key", ".cribsim.lock")
@@ -56,15 +60,23 @@ def check(name: str, update: bool = False) -> bool:
             subprocess.run([sys.executable, "-m", "cribsim", *command, "--quiet"], check=True, cwd=ROOT)
         seconds = time.monotonic() - t0
         after = files(out, names)
+        new = files(out, [n for n in listed(out) if n not in names and n not in UNTRACKED])
     changed = sorted(n for n in before if after.get(n) != before[n])
     if update:
         for n in changed:
             if n in after:  # a file the re-run no longer writes stays, and is named below as missing
                 (committed / n).write_bytes(after[n])
-    changed = [n if n in after else f"{n} (missing)" for n in changed]
+        for n, data in new.items():
+            (committed / n).write_bytes(data)
+    changed = [n if n in after else f"{n} (missing)" for n in changed] + [f"{n} (new)" for n in sorted(new)]
     print(f"{name}: {len(before)} committed files, {'changed: ' + ', '.join(changed) if changed else 'byte-identical'}"
           f" ({seconds:.0f} s)")
     return not changed
+
+
+def listed(out: Path) -> list[str]:
+    """The files the re-run's manifest lists (a file it writes that is not committed is new)."""
+    return [n for n in json.loads((out / "manifest.json").read_text()).get("files") or [] if isinstance(n, str)]
 
 
 def analyses(committed: Path, out: Path) -> list[list[str]]:
@@ -80,11 +92,19 @@ def analyses(committed: Path, out: Path) -> list[list[str]]:
     for f in sorted(committed.glob("positions_*.csv")):
         first = next(csv.DictReader(open(f)))  # its cells' side: the --bin it was made with
         side = str(int(first["dealer_to"]) - int(first["dealer_from"]) + 1)
-        commands.append(["positions", str(out), "--out", str(out), "--variant", f.stem.removeprefix("positions_"),
+        commands.append(["positions", str(out), "--out", str(out), "--variant", variant_of(committed, f.stem),
                          "--bin", side])
     if (committed / "dealstats.csv").exists():
         commands.append(["dealstats", str(out), "--out", str(out)])
     return commands
+
+
+def variant_of(committed: Path, stem: str) -> str:
+    """The variant whose positions file is ``stem`` (``positions_standard_pair=3``: the variant
+    ``standard[pair=3]``, named in a file without brackets; an older folder's, with them)."""
+    names = [v["name"] for v in json.loads((committed / "manifest.json").read_text())["variants"]]
+    stem = stem.removeprefix("positions_")
+    return next((n for n in names if file_stem(n) == stem), stem)
 
 
 def main() -> int:

@@ -32,3 +32,14 @@ def check_name(name: object, entry: bool = False, variant: bool = False) -> str 
         bad = next(ch for ch in name if not pattern.fullmatch(ch))
         return f"a name has only {allowed}, got {name!r} (with {bad!r})"
     return None
+
+
+def file_stem(name: str) -> str:
+    """A variant's name as a file name holds it: a sweep's point ``standard[pair=3,target=91]``
+    becomes ``standard_pair=3,target=91``, with none of the shell's glob characters (``[]*?``: a
+    name can hold no other), so ``ls heatmap_standard_pair=3.png`` needs no quotes; any other
+    name is itself. (Results folders written before hold the name as it is:
+    :func:`cribsim.tournament.folder.variant_files` names both.)"""
+    inner = name[:-1] if name.endswith("]") and "[" in name else name
+    return inner.replace("[", "_").replace("]", "_")
+

@@ -137,12 +137,14 @@ class Derived:
         return self.dest == self.run
 
 
-def destination(run: Path, manifest: Manifest, command: str, files: Sequence[str], out: str | None) -> Path:
-    """Where an analysis goes: ``out``; else the run folder if it already holds these files;
-    else ``<run>-<command>`` beside it."""
+def destination(run: Path, manifest: Manifest, command: str, files: Sequence[str], out: str | None,
+                older: Sequence[str] = ()) -> Path:
+    """Where an analysis goes: ``out``; else the run folder if it already holds these files (or
+    holds them by the ``older`` names an earlier cribsim gave them); else ``<run>-<command>``
+    beside it."""
     if out is not None:
         return Path(out)
-    if set(files) <= set(manifest.files):
+    if set(files) <= set(manifest.files) or (older and set(older) <= set(manifest.files)):
         return run
     whole = run.resolve()  # (a run given as ".": named by its real folder)
     return whole.parent / f"{whole.name}-{command}"
@@ -150,17 +152,18 @@ def destination(run: Path, manifest: Manifest, command: str, files: Sequence[str
 
 @contextlib.contextmanager
 def derived(run_dir: str | os.PathLike[str], command: str, files: Sequence[str],
-            out: str | None = None, listed: bool = True) -> Iterator[Derived]:
+            out: str | None = None, listed: bool = True, older: Sequence[str] = ()) -> Iterator[Derived]:
     """Read the run (locked, so no run writes meanwhile) and open the destination (see the
     module doc); yields the :class:`Derived` to write with, and lists what was written. Its
     records are read into a list when ``listed``; otherwise the analysis reads them as a stream
-    (:func:`each_used`), or not at all."""
+    (:func:`each_used`), or not at all. ``older``: the names an earlier cribsim gave these
+    files, removed from the run's folder once the files are written there again."""
     run = Path(run_dir)
     lock = lock_folder(run, command)
     dest_lock = None
     try:
         manifest, recs = read_folder(run) if listed else (read_manifest_of(run), None)
-        dest = destination(run, manifest, command, files, out)
+        dest = destination(run, manifest, command, files, out, older)
         same = dest.resolve() == run.resolve()
         if not same and run.resolve() in dest.resolve().parents:
             raise CribsimError(f"cribsim {command}: --out {dest}: a folder inside the run's; give the run's own "
@@ -174,13 +177,24 @@ def derived(run_dir: str | os.PathLike[str], command: str, files: Sequence[str],
             raise CribsimError(f"cribsim: cannot write in {d.dest} ({e.strerror or e})") from None
         finally:
             if same:
-                list_files(run, manifest, d.written)
+                list_files(run, manifest, d.written, _replaced(run, manifest, older, d.written))
             elif d.written:
                 _mark(d.dest, run, command, d.written)
     finally:
         if dest_lock is not None:
             dest_lock.release()
         lock.release()
+
+
+def _replaced(run: Path, manifest: Manifest, older: Sequence[str], written: Sequence[str]) -> list[str]:
+    """Remove the files listed under an older name once their new ones are written."""
+    if not written:
+        return []
+    gone = [n for n in older if n in manifest.files and n not in written]
+    for n in gone:
+        with contextlib.suppress(FileNotFoundError):
+            (run / n).unlink()
+    return gone
 
 
 def _own_folder(dest: Path, run: Path, command: str) -> FolderLock:

@@ -10,11 +10,13 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ..errors import CribsimError
 from ..records import GameRecord, MatchRecord
+from . import pictures as pic
 from .atomic import save_figure
 from .comparesums import Cluster, Figure, PairFold, VariantFold
 from .folder import schedule_of
@@ -183,11 +185,7 @@ class Comparison:
         paired = self.pairs.get((b, v))
         out = []
         for i, (name, _) in enumerate(FIGURES):
-            eb, eo = base.figures[name], other.figures[name]
-            unp = _nan()
-            if eb.n > 1 and eo.n > 1 and not math.isnan(_se(eb) + _se(eo)):
-                d, half = eo.value - eb.value, Z95 * math.hypot(_se(eb), _se(eo))
-                unp = Estimate(d, d - half, d + half, eo.n)
+            unp = unpaired(base.figures[name], other.figures[name])
             out.append(Difference(other.name, name, paired.estimate(i) if paired else None, unp))
         return out
 
@@ -263,40 +261,107 @@ def diff_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     return head, out
 
 
+Panel = tuple[str, Estimate, list[Difference | None]]  # a metric: the baseline's value, each variant's difference
+
+
+def panels(c: Comparison) -> list[Panel]:
+    """Every metric of the picture: its title, the baseline's value and each variant's
+    difference from the baseline (None for the baseline itself). Balance and skill are not
+    figures of a game, so their differences are unpaired."""
+    base = c.columns[c.baseline]
+    out: list[Panel] = []
+    for i, (name, _) in enumerate(FIGURES):
+        diffs = [None if v == c.baseline else c.diffs[v][i] for v in range(len(c.columns))]
+        out.append((name, base.figures[name], diffs))
+    for title in ("balance", SKILL):
+        b = _whole(base, title)
+        diffs = [None if v == c.baseline else Difference(col.name, title, None, unpaired(b, _whole(col, title)))
+                 for v, col in enumerate(c.columns)]
+        out.append((title, b, diffs))
+    return out
+
+
+SKILL = "stronger entry's game win rate"
+
+
+def _whole(col: VariantMetrics, title: str) -> Estimate:
+    """A figure of the variant's games as a whole: its balance, or its skill (``SKILL``)."""
+    return (col.balance if title == "balance" else col.skill) or _nan()
+
+
+def unpaired(a: Estimate, b: Estimate) -> Estimate:
+    """``b`` minus ``a`` with the normal interval of two independent estimates (nan where
+    either has no interval)."""
+    if a.n > 1 and b.n > 1 and not math.isnan(_se(a) + _se(b)):
+        d, half = b.value - a.value, Z95 * math.hypot(_se(a), _se(b))
+        return Estimate(d, d - half, d + half, b.n)
+    return _nan()
+
+
 def plot(c: Comparison, path: Path) -> None:
-    """One panel per metric, the variants side by side with their 95% intervals."""
+    """One panel per metric, the variants in rows (:mod:`.pictures`' order): each variant's
+    difference from the baseline with its 95% interval, paired on the same deals (filled) and
+    unpaired (hollow), against 0, the baseline; the top axis reads the value itself (the
+    baseline's plus the difference). A run of one variant shows its values."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    panels = [(name, [col.figures[name] for col in c.columns]) for name, _ in FIGURES]
-    panels.append(("balance", [col.balance or _nan() for col in c.columns]))
-    panels.append(("stronger entry's game win rate", [col.skill or _nan() for col in c.columns]))
-    names = [col.name for col in c.columns]
-    cols = 4 if len(panels) > 9 else 3
-    rows_ = -(-len(panels) // cols)
-    fig, axes = plt.subplots(rows_, cols, figsize=(5.2 * cols, 0.28 * len(names) * rows_ + 1.6 * rows_),
-                             squeeze=False)
-    y = np.arange(len(names))
-    for ax, (title, ests) in zip(axes.flat, panels):
-        v = np.array([e.value for e in ests])
-        lo = np.array([e.lo for e in ests])
-        hi = np.array([e.hi for e in ests])
-        err = np.vstack([np.nan_to_num(v - lo), np.nan_to_num(hi - v)])
-        ax.errorbar(v, y, xerr=err, fmt="o", ms=4, capsize=2, color="#1f5fa8")
-        base = ests[c.baseline].value
-        if not math.isnan(base):
-            ax.axvline(base, color="#999999", lw=0.8, ls="--")
-        ax.set_yticks(y)
-        ax.set_yticklabels(names, fontsize=7)
-        ax.invert_yaxis()
-        ax.set_title(title, fontsize=9)
-        ax.tick_params(axis="x", labelsize=7)
-        ax.grid(axis="x", lw=0.3)
-    for ax in list(axes.flat)[len(panels):]:
+    ps, several = panels(c), len(c.columns) > 1
+    names = [col.name + (" (baseline)" if v == c.baseline and several else "") for v, col in enumerate(c.columns)]
+    rows_ = -(-len(ps) // 3)
+    fig, axes = plt.subplots(rows_, 3, figsize=(pic.WIDTH, rows_ * (0.3 * len(names) + 1.6) + 0.9),
+                             sharey=True, squeeze=False)
+    for ax, panel in zip(axes.flat, ps):
+        (_difference_panel if several else _value_panel)(ax, panel)
+    for row in axes:
+        pic.label_rows(row[0], names, fontsize=pic.SMALL)
+    for ax in list(axes.flat)[len(ps):]:
         ax.axis("off")
-    fig.suptitle(f"Variants compared (95% intervals; dashed: {c.columns[c.baseline].name})", fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / fig.get_figheight()))
-    save_figure(fig, path, 100)
+    _head(fig, list(axes.flat), c.columns[c.baseline].name, several)
+    save_figure(fig, path, pic.DPI)
     plt.close(fig)
+
+
+def _head(fig: Any, axes: list[Any], base: str, several: bool) -> None:
+    """The picture's title and, when it draws differences, one legend for every panel."""
+    if several:
+        keys = {label: h for ax in axes for h, label in zip(*ax.get_legend_handles_labels())}
+        order = sorted(keys, key=lambda label: [label.startswith(w) for w in ("paired", "unpaired", "")].index(True))
+        fig.legend([keys[k] for k in order], order, loc="upper center", ncols=3, fontsize=pic.SMALL,
+                   bbox_to_anchor=(0.5, 1 - 0.45 / fig.get_figheight()), frameon=False)
+    fig.suptitle(f"Variants compared with {base} (95% intervals; bottom axis: the difference, top axis: the value)"
+                 if several else f"{base} (95% intervals; one variant: nothing to compare)", fontsize=pic.HEAD)
+    fig.tight_layout(rect=(0, 0, 1, 1 - (0.75 if several else 0.4) / fig.get_figheight()))
+
+
+def _difference_panel(ax: Any, panel: Panel) -> None:
+    title, base, diffs = panel
+    rows = pic.variant_rows(diffs)  # (the same rows as the names)
+    for kind, shift, style in (("paired", 0.15, {"color": "#1f5fa8"}),
+                               ("unpaired", -0.15, {"color": "#888888", "mfc": "white"})):
+        ests = [(y + shift, getattr(d, kind)) for y, d in zip(rows, diffs) if d is not None and getattr(d, kind)]
+        ests = [(y, e) for y, e in ests if e.n and not math.isnan(e.value)]
+        if ests:
+            v = np.array([e.value for _, e in ests])
+            err = np.vstack([np.nan_to_num(v - [e.lo for _, e in ests]), np.nan_to_num([e.hi for _, e in ests] - v)])
+            ax.errorbar(v, [y for y, _ in ests], xerr=err, fmt="o", ms=5, capsize=3,
+                        label=f"{kind} difference" + (" (the same deals)" if kind == "paired" else ""), **style)
+    ax.axvline(0, color="#444444", lw=1, ls="--", label="0: the baseline")
+    if not math.isnan(base.value):
+        top = ax.secondary_xaxis("top", functions=(lambda d: d + base.value, lambda x: x - base.value))
+        top.tick_params(labelsize=pic.SMALL, colors="#555555")
+    ax.set_title(f"{title}\nbaseline {base.cell()}" if base.n else title, fontsize=pic.TITLE)
+    ax.tick_params(axis="x", labelsize=pic.SMALL)
+    ax.grid(axis="x", lw=0.3)
+
+
+def _value_panel(ax: Any, panel: Panel) -> None:
+    title, base, _ = panel
+    if base.n and not math.isnan(base.value):
+        err = [[np.nan_to_num(base.value - base.lo)], [np.nan_to_num(base.hi - base.value)]]
+        ax.errorbar([base.value], [0], xerr=err, fmt="o", ms=5, capsize=3, color="#1f5fa8")
+    ax.set_title(f"{title}\n{base.cell()}" if base.n else title, fontsize=pic.TITLE)
+    ax.tick_params(axis="x", labelsize=pic.SMALL)
+    ax.grid(axis="x", lw=0.3)

@@ -37,7 +37,7 @@ from ..isolation import check as check_plugin
 from ..isolation import is_plugin
 from ..isolation.bots import Bot, sandbox_on, shown_of
 from ..isolation.sandbox import DEFAULT_LIMITS, Limits, require
-from ..names import check_name
+from ..names import check_name, file_stem
 from ..ruleset import (
     check_match_sides,
     find_rules_file,
@@ -372,7 +372,19 @@ def _sweep_points(source: str, bases: list[Any], rules: list[Any], sweeps: list[
         groups.append((sweep, tuple(points)))
     if len(out) > MAX_VARIANTS:
         raise ConfigError(source, "sweep", f"the sweeps make {len(out)} rule sets; a run plays at most {MAX_VARIANTS}")
+    _distinct_files(source, list(out))
     return list(out.values()), groups
+
+
+def _distinct_files(source: str, names: list[str]) -> None:
+    """Two of a sweep's rule sets whose files would have the same name (``file_stem``: a value
+    with a bracket in it) are refused."""
+    seen: dict[str, str] = {}
+    for n in names:
+        other = seen.setdefault(file_stem(n), n)
+        if other != n:
+            raise ConfigError(source, "sweep", f"the rule sets {other!r} and {n!r} would write files of the same name "
+                                               f"({file_stem(n)}): give the value without brackets")
 
 
 def _sweep_rules(source: str, where: str, spec: Any, base: Any, sweep: Sweep, point: tuple[Any, ...],

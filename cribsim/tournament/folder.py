@@ -18,6 +18,7 @@ from ..errors import CribsimError
 from ..gamelog import GAMES_DIR, GAMES_FILE, MAX_LINE
 from ..gzmembers import HEADER, NotGzip, Scan, members
 from ..lock import LOCK_NAME
+from ..names import file_stem
 from ..nofollow import open_read, open_update
 from ..records import MatchRecord, RecordError, match_from_json
 from .botlogs import BOTS_DIR, log_files
@@ -98,8 +99,17 @@ def owned_files(manifest: Manifest) -> set[str]:
         names.update(f"{t}.csv" for t in FIXED_TABLES)
         names.update(f"{p}.png" for p in FIXED_PLOTS)
         for n in manifest.variant_names:
-            names.update({f"matrix_{n}.csv", f"heatmap_{n}.png"})
+            names.update(variant_files(n, older=True))
     return {n for n in names if _plain_name(n) or n == GAMES_FILE}
+
+
+def variant_files(name: str, older: bool = False) -> set[str]:
+    """A variant's win-rate matrix and heatmap, named by :func:`~cribsim.names.file_stem`
+    (``matrix_standard_pair=3.csv``); ``older``: and as a cribsim before that named them, by the
+    variant's name as it is (``matrix_standard[pair=3].csv``), so that a folder written then is
+    still recognised, and its files replaced."""
+    stems = {file_stem(name), name} if older else {file_stem(name)}
+    return {f"{kind}_{s}.{ext}" for s in stems for kind, ext in (("matrix", "csv"), ("heatmap", "png"))}
 
 
 def bot_logs(manifest: Manifest) -> set[str]:

@@ -21,6 +21,7 @@ from .aggregate import SUM_ERRORS, Partial, VariantShape
 from .analysis import each_used, list_files, lock_folder, read_manifest_of
 from .atomic import atomic_write, save_figure
 from .manifest import Manifest
+from .pictures import label_rows, variant_rows
 from .summary import Table, csv_cells, csv_widths, shown_cell
 from .summary import tables as summary_tables
 
@@ -147,10 +148,13 @@ def _left_out(out: Path, recs: fld.Records) -> str:
 
 def _remove_stale(out: Path, manifest: Manifest, written: Sequence[str], plots: bool) -> list[str]:
     """A table or plot an earlier report wrote that this one has nothing for (no forfeits left,
-    say, once disputed records are left out) is removed: a folder never shows a stale table."""
-    names = {f"{t}.csv" for t in fld.FIXED_TABLES} | {f"matrix_{v}.csv" for v in manifest.variant_names}
-    if plots:
-        names |= {f"{p}.png" for p in fld.FIXED_PLOTS} | {f"heatmap_{v}.png" for v in manifest.variant_names}
+    say, once disputed records are left out), or wrote under a name it no longer uses (a sweep's
+    ``heatmap_standard[pair=3].png``, now ``heatmap_standard_pair=3.png``), is removed: a folder
+    never shows a stale table."""
+    names = {f"{t}.csv" for t in fld.FIXED_TABLES} | {f"{p}.png" for p in fld.FIXED_PLOTS}
+    names |= {f for v in manifest.variant_names for f in fld.variant_files(v, older=True)}
+    if not plots:  # (an earlier report's plots stay: no new ones replace them)
+        names = {n for n in names if not n.endswith(".png")}
     removed = []
     for name in sorted(names & fld.owned_files(manifest) - set(written)):
         path = out / name
@@ -203,8 +207,8 @@ def _plots(out: Path, tables: Sequence[Table], written: list[str]) -> None:
             fig.colorbar(im, ax=ax, label="win rate of row against column")
             ax.set_title(t.title.split(":")[0])
             fig.tight_layout()
-            written.append(f"heatmap_{t.name[7:]}.png")
-            save_figure(fig, out / f"heatmap_{t.name[7:]}.png", 100)
+            written.append(f"heatmap_{t.name.removeprefix('matrix_')}.png")
+            save_figure(fig, out / written[-1], 100)
             plt.close(fig)
     entries = next(t for t in tables if t.name == "entries")
     rated = [r for r in entries.rows if isinstance(r[2], tuple)]  # (not the failed matches' row)
@@ -229,16 +233,17 @@ def _plots(out: Path, tables: Sequence[Table], written: list[str]) -> None:
                                  squeeze=False)
         axes = axes[0]
         names = [r[0] for r in variants.rows]
+        rows = variant_rows(names)
         for ax, (title, i) in zip(axes, cols):
             vals = [r[i] if isinstance(r[i], tuple) else (math.nan, math.nan, math.nan) for r in variants.rows]
             ok = [v for v in vals if not math.isnan(v[1])]
             if ok:
-                ax.errorbar([v[0] for v in vals], range(len(vals)),
+                ax.errorbar([v[0] for v in vals], rows,
                             xerr=[[max(0.0, v[0] - v[1]) if not math.isnan(v[1]) else 0 for v in vals],
                                   [max(0.0, v[2] - v[0]) if not math.isnan(v[2]) else 0 for v in vals]],
                             fmt="o", capsize=4)
             ax.set_title(title)
-        axes[0].set_yticks(range(len(names)), names)
+        label_rows(axes[0], names)
         fig.tight_layout()
         written.append("variants.png")
         save_figure(fig, out / "variants.png", 100)

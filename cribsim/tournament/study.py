@@ -11,6 +11,7 @@ from pathlib import Path
 from tabulate import tabulate
 
 from ..errors import CribsimError
+from ..names import file_stem
 from . import folder as fld
 from .aggregate import SUM_ERRORS
 from .analysis import Derived, csv_text, derived, each_used, read_manifest_of
@@ -39,11 +40,12 @@ def write_compare(out_dir: str, baseline: str | None = None, close: float = 10, 
         c = compare(sums, base)
         head, body = rows(c)
         dhead, dbody = diff_rows(c)
+        differences = f"Differences from {c.columns[c.baseline].name} (per match; paired on the same deals)"
         md = (f"# {d.manifest.name}: variants compared\n\n{recs.results + recs.failed:,} matches; config "
               f"{d.manifest.config_hash}; every cell: estimate [95% interval] (games, or matches for the "
               f"differences). Definitions: docs/metrics.md.\n\n"
               + tabulate(body, headers=head, tablefmt="github", disable_numparse=True)
-              + f"\n\n## Differences from {c.columns[c.baseline].name} (per match; paired on the same deals)\n\n"
+              + f"\n\n## {differences}\n\n"
               + tabulate(dbody, headers=dhead, tablefmt="github", disable_numparse=True) + "\n")
         if sweeps:
             groups = [(s.knobs, sweep_cells(c, s, d.manifest.tables)) for s in sweeps]
@@ -57,6 +59,8 @@ def write_compare(out_dir: str, baseline: str | None = None, close: float = 10, 
         d.write_with("compare.png", lambda path: plot(c, path))
         if not quiet:
             print(tabulate(body, headers=head, tablefmt="simple", disable_numparse=True))
+            if dbody:
+                print(f"\n{differences}\n" + tabulate(dbody, headers=dhead, tablefmt="simple", disable_numparse=True))
             _wrote(d)
         return c
 
@@ -75,8 +79,11 @@ def write_positions(out_dir: str, variant: str | None = None, bin: int = 5, min_
     if variant is not None and variant not in names:
         raise CribsimError(f"cribsim positions: --variant {variant!r} is not a variant of this run "
                            f"({', '.join(names)})")
-    stem = f"positions_{variant if variant is not None else names[0]}"
-    with derived(out_dir, "positions", (f"{stem}.csv", f"{stem}.png"), out, listed=False) as d:
+    name = variant if variant is not None else names[0]
+    stem, older = f"positions_{file_stem(name)}", f"positions_{name}"
+    files = (f"{stem}.csv", f"{stem}.png")
+    with derived(out_dir, "positions", files, out, listed=False,
+                 older=(f"{older}.csv", f"{older}.png") if older != stem else ()) as d:
         v = names.index(variant) if variant is not None else 0
         counts = PositionCounts(d.manifest, v, bin)
         each_used(d.run / fld.RECORDS, d.manifest, counts.add)

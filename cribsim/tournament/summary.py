@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..escape import Foreign, csv_text, markdown_text, terminal_text
+from ..names import file_stem
 from ..records import Column, MatchRecord
 from . import stats
 from .aggregate import ColumnSums, Partial, halves_of_first
@@ -30,6 +31,23 @@ class Table:
     rows: list[list[Any]] = field(default_factory=list)
     transpose: bool = False  # shown with one column per row (wide tables), CSV unchanged
     plot: tuple[str, ...] = ()  # headers of the columns to plot (the variants table)
+
+
+class Said(str):
+    """Words in a cell that has no figure, saying why (a skill gap between entries that never
+    met): shown in the Markdown and terminal tables, blank in the CSV, which holds figures only."""
+
+    __slots__ = ()
+
+
+NO_GAMES = "no games"
+
+
+class NoGames(tuple[float, ...]):
+    """An interval over no games (a variant whose every match was forfeited or failed): shown
+    as ``no games``, blank in the CSV."""
+
+    __slots__ = ()
 
 
 class Whole(tuple[float, ...]):
@@ -226,7 +244,7 @@ def tables(manifest: Manifest, partial: Partial, streams: Sequence[dict[str, Any
         if sums.failed:  # matches with no result (a worker that kept dying): counted in a row of their own
             entry_rows.append([name, FAILED_ROW, "", "", sums.failed])
         mine = {c.header for c in info.columns}
-        row = [name] + [sums.columns.get(c.header, ColumnSums()).cell(c) if c.header in mine else ""
+        row = [name] + [_said(sums.columns.get(c.header, ColumnSums()), c) if c.header in mine else ""
                         for c in columns]
         row += _skill_gap(names, present, idx, bt, pair)
         row.append(sums.forfeited + sums.failed)  # the failed matches too: the forfeits table lists them
@@ -252,16 +270,24 @@ def tables(manifest: Manifest, partial: Partial, streams: Sequence[dict[str, Any
     return out
 
 
+def _said(sums: ColumnSums, col: Column) -> Any:
+    """A column's cell; a figure of no games says so (a variant whose every match was forfeited
+    or failed), where its interval would be blank."""
+    cell = sums.cell(col)
+    return NoGames(cell) if sums.n == 0 and isinstance(cell, tuple) else cell
+
+
 def _skill_gap(names: list[str], present: list[int], idx: dict[int, int], bt: dict[str, Any] | None,
                pair: dict[tuple[int, int], tuple[float, int]]) -> list[Any]:
-    """The best and the worst entry by Elo, and the best's win rate against the worst."""
+    """The best and the worst entry by Elo, and the best's win rate against the worst; where the
+    two never met (a gauntlet, a ladder of pairings), why that rate is blank."""
     if not bt or len(present) < 2:
         return ["", ""]
     order = sorted(present, key=lambda e: -bt["elo"][idx[e]])
     best, worst = order[0], order[-1]
     s, n = pair.get((min(best, worst), max(best, worst)), (0.0, 0))
     if not n:
-        return ["", ""]
+        return [f"{names[best]} vs {names[worst]}", Said("never met (no such pairing)")]
     return [f"{names[best]} vs {names[worst]}", (*stats.wilson(s if best < worst else n - s, n), n)]
 
 
@@ -277,7 +303,7 @@ def _forfeit_rows(manifest: Manifest, partial: Partial) -> list[list[Any]]:
 def _matrix(variant: str, names: list[str], present: list[int],
             pair: dict[tuple[int, int], tuple[float, int]]) -> Table:
     """The win-rate matrix, row against column."""
-    mat = Table(f"matrix_{variant}", f"Win rate, row against column ({variant}): "
+    mat = Table(f"matrix_{file_stem(variant)}", f"Win rate, row against column ({variant}): "
                 "score [95% Wilson interval] (matches)", ["entry"] + [names[e] for e in present])
     for a in present:
         row: list[Any] = [names[a]]
@@ -322,6 +348,8 @@ def shown_cell(c: Any, fmt: str) -> str:
 
 
 def fmt_cell(c: Any) -> str:
+    if isinstance(c, NoGames):
+        return NO_GAMES
     if isinstance(c, tuple):
         if len(c) == 4:  # rate, lo, hi, n
             return f"{c[0]:.3f} [{c[1]:.3f}, {c[2]:.3f}] ({c[3]})"
@@ -357,6 +385,8 @@ def csv_cells(headers: Sequence[str], row: Sequence[Any],
 
 
 def _num(x: Any) -> Any:
+    if isinstance(x, Said):  # (words for the tables shown; the CSV's cell is blank)
+        return ""
     if isinstance(x, Foreign):  # a bot's string: never a formula to a spreadsheet
         return csv_text(x)
     if isinstance(x, float):

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..game import JSON
+from . import pictures as pic
 from .atomic import save_figure
 from .compare import Comparison
 from .manifest import Manifest, SweepRecord
@@ -175,53 +176,79 @@ def sweep_markdown(cells: list[SweepCell], knobs: list[str]) -> str:
 
 
 def plot_sweep(groups: list[Group], path: Path) -> None:
-    """A row of panels per sweep, one panel per metric, against the sweep's first knob (numbers on
-    a numeric axis), one line per base and value of the other knobs, each point with its 95%
-    interval; a circle marks a value that differs from its base's own rules."""
+    """A block of panels per sweep (two rows of four, one panel per metric, legible at the
+    picture's own width: :mod:`.pictures`), each metric against the sweep's first knob (numbers
+    on a numeric axis), one line per base and value of the other knobs, each point with its 95%
+    interval; the base's own rules marked (a square, a grey band and a bold tick at the base's
+    value), a circle around a value that differs from them."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    titles = [t for t, _ in METRICS]
-    fig, axes = plt.subplots(len(groups), len(titles), figsize=(3.1 * len(titles), 2.9 * len(groups) + 0.8),
-                             squeeze=False)
-    for row, (knobs, cells) in zip(axes, groups):
-        _plot_row(row, titles, knobs, cells)
-    fig.suptitle("Along each sweep (95% intervals; circled: differs from the base's own rules)", fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))
-    save_figure(fig, path, 90)
+    block = 2 * 2.6 + 0.8  # inches: a sweep's two rows of panels and its title
+    fig = plt.figure(figsize=(pic.WIDTH, block * len(groups) + 0.5), layout="constrained")
+    blocks = fig.subfigures(len(groups), 1, squeeze=False)[:, 0]
+    for sub, (knobs, cells) in zip(blocks, groups):
+        axes = sub.subplots(2, 4)
+        _plot_block(sub, list(axes.flat), knobs, cells)
+    fig.suptitle("Along each sweep (95% intervals; square, grey band and bold value: the base's own rules; "
+                 "circled: differs from them)", fontsize=pic.HEAD)
+    save_figure(fig, path, pic.DPI)
     plt.close(fig)
 
 
-def _plot_row(row: Any, titles: list[str], knobs: list[str], cells: list[SweepCell]) -> None:
+def base_points(cells: list[SweepCell]) -> dict[str, tuple[JSON, ...]]:
+    """Each base's own values of the sweep's knobs, where the sweep passes through them (a point
+    that is the base's own rules keeps the base's name)."""
+    return {s.base: s.values for s in cells if s.variant == s.base}
+
+
+def _plot_block(sub: Any, axes: list[Any], knobs: list[str], cells: list[SweepCell]) -> None:
     xs = sorted({s.values[0] for s in cells}, key=lambda v: (not isinstance(v, (int, float)), str(v) if not
                                                               isinstance(v, (int, float)) else v))
     numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
     pos = {x: (float(x) if numeric else float(i)) for i, x in enumerate(xs)}
-    for k, (ax, title) in enumerate(zip(row, titles)):
-        lines: dict[tuple[str, tuple[JSON, ...]], list[SweepCell]] = {}
-        for s in cells:
-            if s.metric == title:
-                lines.setdefault((s.base, s.values[1:]), []).append(s)
-        for (base, rest), pts in lines.items():
-            pts.sort(key=lambda s: pos[s.values[0]])
-            x = np.array([pos[s.values[0]] for s in pts])
-            v = np.array([s.estimate.value for s in pts])
-            err = np.vstack([np.nan_to_num(v - np.array([s.estimate.lo for s in pts])),
-                             np.nan_to_num(np.array([s.estimate.hi for s in pts]) - v)])
-            label = base + ("" if not rest else " " + ",".join(f"{n.rsplit('.', 1)[-1]}={r}"
-                                                               for n, r in zip(knobs[1:], rest)))
-            ax.errorbar(x, v, yerr=err, fmt="o-", ms=4, capsize=2, lw=1, label=label)
-            for s, xi, vi in zip(pts, x, v):
-                if s.differs:
-                    ax.plot([xi], [vi], "o", ms=9, mfc="none", color="#c0392b")
-        ax.set_title(title, fontsize=8)
-        ax.set_xlabel(knobs[0], fontsize=8)
+    bases = base_points(cells)
+    for ax, (title, _) in zip(axes, METRICS):
+        _plot_metric(ax, title, knobs, [s for s in cells if s.metric == title], pos, bases)
+        ax.set_title(title, fontsize=pic.TITLE)
+        ax.set_xlabel(knobs[0], fontsize=pic.SMALL)
         if len(xs) <= 12:
-            ax.set_xticks([pos[x] for x in xs])
-            ax.set_xticklabels([_word(x) for x in xs], fontsize=7)
-        ax.tick_params(labelsize=7)
+            ax.set_xticks([pos[x] for x in xs], [_word(x) for x in xs])
+            for x, label in zip(xs, ax.get_xticklabels()):
+                if any(v[0] == x for v in bases.values()):
+                    label.set_fontweight("bold")
+        ax.tick_params(labelsize=pic.SMALL)
         ax.grid(lw=0.3)
-        if k == 0 and len(lines) > 1:
-            ax.legend(fontsize=6)
+    said = "; ".join(f"{b}: " + ", ".join(f"{k.rsplit('.', 1)[-1]}={_word(v)}" for k, v in zip(knobs, vals))
+                     for b, vals in bases.items())
+    sub.suptitle(f"{', '.join(knobs)} (the base's own rules: {said})" if said else
+                 f"{', '.join(knobs)} (not through the base's own values: nothing marked)", fontsize=pic.HEAD)
+    handles, labels = axes[0].get_legend_handles_labels()
+    if len(labels) > 1:
+        sub.legend(handles, labels, loc="outside lower center", ncols=min(4, len(labels)), fontsize=pic.SMALL,
+                   frameon=False)
+
+
+def _plot_metric(ax: Any, title: str, knobs: list[str], cells: list[SweepCell], pos: dict[JSON, float],
+                 bases: dict[str, tuple[JSON, ...]]) -> None:
+    lines: dict[tuple[str, tuple[JSON, ...]], list[SweepCell]] = {}
+    for s in cells:
+        lines.setdefault((s.base, s.values[1:]), []).append(s)
+    for at in sorted({pos[v[0]] for v in bases.values()}):
+        ax.axvline(at, color="#d9d9d9", lw=10, zorder=0)
+    for (base, rest), pts in lines.items():
+        pts.sort(key=lambda s: pos[s.values[0]])
+        x = np.array([pos[s.values[0]] for s in pts])
+        v = np.array([s.estimate.value for s in pts])
+        err = np.vstack([np.nan_to_num(v - np.array([s.estimate.lo for s in pts])),
+                         np.nan_to_num(np.array([s.estimate.hi for s in pts]) - v)])
+        label = base + ("" if not rest else " " + ",".join(f"{n.rsplit('.', 1)[-1]}={_word(r)}"
+                                                           for n, r in zip(knobs[1:], rest)))
+        line = ax.errorbar(x, v, yerr=err, fmt="o-", ms=5, capsize=3, lw=1.2, label=label)
+        for s, xi, vi in zip(pts, x, v):
+            if s.variant == s.base:
+                ax.plot([xi], [vi], "s", ms=9, color=line[0].get_color(), mec="black", mew=1.2)
+            if s.differs:
+                ax.plot([xi], [vi], "o", ms=12, mfc="none", color="#c0392b", mew=1.4)

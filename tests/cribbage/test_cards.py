@@ -8,6 +8,8 @@ from cribsim.games.cribbage.scoring import peg_breakdown, show_breakdown
 from cribsim.ruleset import load_rules
 from tests.cribbage.helpers import C, c1
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 
 @pytest.mark.parametrize("text,expected", [
     ("5H", "5H"), ("TD", "TD"), ("10D", "TD"), ("jd", "JD"), ("aS", "AS"), ("kc", "KC"), (" qh ", "QH"),

@@ -17,6 +17,8 @@ from cribsim.strategy import factory
 from tests.cribbage.helpers import C, game_result
 from tests.cribbage.test_engine_random import Checked, check_game
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 # pairs the rule book leaves undefined, or the engine cannot play exactly: refused
 REFUSED = {("auction", "canadian"), ("canadian", "jokers"), ("canadian", "inspect"), ("canadian", "team3")}
 

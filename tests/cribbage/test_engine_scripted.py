@@ -4,8 +4,12 @@ R-PEG-6 gives the seeds' example plays for two and three players; a four-player 
 checks R-TEAM-1. Each deal is injected through the engine's phase list (the same extension point
 variants use), so the real discard / play / show phases run unchanged."""
 
+import pytest
+
 from cribsim.ruleset import load_rules, rules_from_mapping
 from tests.cribbage.helpers import c1, run_scripted
+
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
 
 run_deal = run_scripted  # every deal here is scripted through the rules' own phases
 

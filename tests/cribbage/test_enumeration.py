@@ -1,6 +1,10 @@
 """R-SHOW-8 in full: every one of the 12,994,800 (4-card hand, starter) pairs, vectorised."""
 
+import pytest
+
 from cribsim.games.cribbage.showstats import TOTAL_PAIRS, all_show_scores, distribution
+
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
 
 R_SHOW_8 = {0: 1009008, 1: 99792, 2: 2813796, 3: 505008, 4: 2855676, 5: 697508, 6: 1800268,
             7: 751324, 8: 1137236, 9: 361224, 10: 388740, 11: 51680, 12: 317340, 13: 19656,

@@ -22,6 +22,8 @@ from tests.cribbage.helpers import C
 from tests.cribbage.test_strategies import obs_for
 from tests.kernel.matchfile import match_dicts
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 
 def random_discard_obs(rng, dealer):
     o = obs_for("AS 2S 3S 4S 5S 6S", dealer=dealer, discards=2)

@@ -8,6 +8,8 @@ from cribsim.ruleset import load_rules, rules_from_mapping
 from cribsim.strategy import factory
 from tests.cribbage.helpers import game_result
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 RULES = {}
 
 

@@ -6,6 +6,8 @@ from cribsim.errors import ConfigError
 from cribsim.games.cribbage.rules import Rules
 from cribsim.ruleset import load_rules, rules_from_mapping
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 
 def test_presets_follow_r_deal_2():
     """R-DEAL-2's table (cards dealt and thrown for 2 to 5 players, every hand 4), R-TEAM-1's

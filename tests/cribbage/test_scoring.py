@@ -17,6 +17,8 @@ from cribsim.games.cribbage.scoring import (
 )
 from tests.cribbage.helpers import C, c1
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 SHOW_CASES = [
     # (hand, starter, crib, expected, rule, why)
     ("5H 5C 5S JD", "5D", False, 29, "R-SHOW-8", "the 29 hand: 16 in fifteens, 12 in pairs, nobs"),

@@ -18,6 +18,8 @@ from cribsim.ruleset import load_rules, rules_from_dict, rules_from_mapping
 from tests.cribbage.helpers import C, c1
 from tests.cribbage.variants.helpers import events, run
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 SHOW_CASES = [
     # (scoring, hand, starter, crib, points, rule, why)
     ({"fifteen": 3, "pair": 3}, "5H 5C 5S JD", "5D", False, 43, "S-DATA-1, S-DATA-2",

@@ -17,6 +17,8 @@ from cribsim.ruleset import load_rules, preset_names
 from cribsim.strategy import factory
 from tests.cribbage.helpers import C
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 CRIBBAGE = [n for n in preset_names() if load_rules(n).game == "cribbage"]
 
 

@@ -14,6 +14,8 @@ from cribsim.ruleset import load_rules, preset_names, rules_from_mapping
 from cribsim.strategy import factory
 from tests.fives_threes.helpers import T, check_game, ft_rules, play_hand, scripted_game
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 RULES = ft_rules()
 
 

@@ -113,8 +113,8 @@ def summarize(manifest: Manifest, records: Sequence[MatchRecord]) -> list[Table]
             order = sorted(present, key=lambda e: -bt["elo"][idx[e]])
             best, worst = order[0], order[-1]
             s, n = pair.get((min(best, worst), max(best, worst)), (0.0, 0))
+            label = f"{names[best]} vs {names[worst]}"  # (named even when they never met: the gap is blank)
             if n:
-                label = f"{names[best]} vs {names[worst]}"
                 gap = (*stats.wilson(s if best < worst else n - s, n), n)
         row += [label, gap]
         row.append(sum(1 for r in recs if r.forfeit) + lost)  # the failed matches too: the forfeits table lists them

@@ -16,6 +16,8 @@ from cribsim.tournament.runner import run_experiment
 from cribsim.tournament.summary import csv_cells, csv_widths, summarize, tables
 from tests.kernel import reference_summary
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 MIXED = """\
 name: mixed
 variants: [standard, lowball_three, auction, muggins, four_player_partners, jokers]

@@ -9,6 +9,8 @@ import pytest
 
 from cribsim.cli.main import main
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 
 def run(argv, capsys, stdin=None, monkeypatch=None):
     if stdin is not None:

@@ -11,6 +11,8 @@ import pytest
 from cribsim.cli.main import main
 from cribsim.rulebook import RULE_ID, read_rules
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 ROOT = Path(__file__).resolve().parents[2]
 RULES = read_rules(ROOT / "docs" / "rules.md")
 IDS = {r.id for r in RULES}
@@ -132,3 +134,21 @@ def test_a_rule_the_engine_does_not_play_is_marked(tmp_path):
     book.write_text("## Part 9: tried\n\n### R-TRY-1: Played\n\nText.\n\n### R-TRY-2: Planned\n\n"
                     "Status: not implemented yet (issue 99).\n\nText.\n")
     assert [(r.id, r.implemented) for r in read_rules(book)] == [("R-TRY-1", True), ("R-TRY-2", False)]
+
+
+def test_the_readme_says_what_a_newcomer_needs_before_its_contents():
+    """Before its contents the README says what cribsim is, the two commands and what they take
+    (their times in the first screen); the benchmark figures are in docs/performance.md, one
+    link away."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    head = readme.split("## Contents", 1)[0]
+    screen = "\n".join(head.splitlines()[:24])
+    assert "cribsim run quickstart" in screen and "python -m pytest" in screen
+    assert len(re.findall(r"\d+ min \d+ s", screen)) >= 2  # the two commands' times
+    assert len(head.splitlines()) <= 36
+    assert not re.findall(r"\d\.\dx\b", head), "speed ratios belong in docs/performance.md"
+    assert "(docs/performance.md#the-native-lane)" in head
+    performance = " ".join((ROOT / "docs" / "performance.md").read_text(encoding="utf-8").split())
+    for figure in ("**6.29x**", "**35.1x**", "**39.9x**", "**34.5x**", "29.72x", "**11.4x**", "24.63x",
+                   "0.517 [0.501, 0.532]", "0.5621 [0.5611, 0.5631]", "within 0.003"):
+        assert figure in performance, figure

@@ -1,6 +1,10 @@
 """Addressed randomness: decks depend only on their address, and are uniform."""
 
+import pytest
+
 from cribsim.rng import addressed_draw, derive
+
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
 
 
 def test_same_address_same_deck_and_neighbours_differ():

@@ -7,6 +7,8 @@ import pytest
 
 from cribsim.tournament import stats
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 
 def test_wilson_hand_worked():
     # 75 of 100, z = 1.96: centre (0.75 + 1.9208/100) / 1.038415 = 0.740752;

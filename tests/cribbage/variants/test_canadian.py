@@ -11,6 +11,8 @@ from cribsim.strategy import factory
 from tests.cribbage.helpers import C
 from tests.cribbage.variants.helpers import observe
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 # ---- V-CANADIAN ---------------------------------------------------------------------------------
 
 def test_canadian_doubles_deal_pass_and_discard():

@@ -7,6 +7,8 @@ from cribsim.errors import ConfigError
 from cribsim.ruleset import load_rules, rules_from_mapping
 from cribsim.strategy import factory
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 # ---- V-3P-SIX, V-SEVENCARD, V-TARGET, R-MATCH-2 ---------------------------------------------------
 
 def test_three_player_dealer_six_deal():

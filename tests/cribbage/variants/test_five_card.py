@@ -2,10 +2,14 @@
 
 
 
+import pytest
+
 from cribsim.games.cribbage.cards import card_str
 from cribsim.ruleset import load_rules
 from tests.cribbage.helpers import C, c1
 from tests.cribbage.variants.helpers import events, run
+
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
 
 # ---- V-FIVECARD --------------------------------------------------------------------------------
 

@@ -10,6 +10,8 @@ from cribsim.ruleset import load_rules, rules_from_mapping
 from tests.cribbage.helpers import C, Scripted, c1
 from tests.cribbage.variants.helpers import events, run
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 # ---- V-JOKERS -----------------------------------------------------------------------------------------
 
 J1, J2 = 52, 53

@@ -11,6 +11,8 @@ from cribsim.strategy import factory
 from tests.cribbage.helpers import C, game_result
 from tests.cribbage.variants.helpers import ZERO, observe, run
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 # ---- V-LOWBALL ------------------------------------------------------------------------------------
 
 def test_lowball_reaching_the_target_loses():

@@ -7,6 +7,8 @@ from cribsim.errors import ConfigError
 from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 # ---- V-MUGGINS --------------------------------------------------------------------------------------
 
 def _match(rules_name, counters, key=3):

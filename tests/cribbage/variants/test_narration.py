@@ -1,3 +1,6 @@
+import pytest
+
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
 """The flow variants narrated by cribsim play: muggins calls, bids, passes, joker names."""
 
 

@@ -9,6 +9,8 @@ from cribsim.games.cribbage.engine.events import CRIB, HAND
 from cribsim.ruleset import load_rules, rules_from_mapping
 from tests.cribbage.variants.helpers import ZERO, after_count, bare_state, events, run
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 # ---- V-NINETEEN, V-BACKTEN ------------------------------------------------------------------------
 
 # Every hand and the crib score nothing with the starter KC: Bob 2C 4D 6H 8S, Alice 2H 4C 6S 8D,

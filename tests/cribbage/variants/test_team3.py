@@ -15,6 +15,8 @@ from tests.cribbage.helpers import C, Scripted
 from tests.cribbage.variants.helpers import bare_state, observe, run
 from tests.kernel.matchfile import match_dicts
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 # ---- V-TEAM3-1, V-TEAM3-2 ---------------------------------------------------------------------------
 
 def test_two_against_one_layout_rotates_the_lone_seat():

@@ -11,6 +11,8 @@ from cribsim.strategy import factory
 from tests.cribbage.helpers import C
 from tests.cribbage.variants.helpers import observe, run
 
+pytestmark = pytest.mark.quick  # the quick tier: python -m pytest -m quick (docs/testing.md)
+
 # ---- V-TOSSFIVES -------------------------------------------------------------------------------
 
 def test_toss_fives_a_five_kept_is_an_illegal_discard():
