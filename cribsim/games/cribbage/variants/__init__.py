@@ -40,8 +40,7 @@ def _discover() -> dict[str, type[Variant]]:
         if not v.name or v.name in found:
             raise ImportError(f"variant module {info.name}: missing or duplicate name {v.name!r}")
         found[v.name] = v
-    return dict(sorted(found.items()),
-)
+    return dict(sorted(found.items()))
 
 
 VARIANTS: dict[str, type[Variant]] = _discover()

@@ -42,8 +42,7 @@ def bid_error(obs: Observation, b: Any) -> str | None:
 
 
 def bid_choices(obs: Observation) -> list[Any]:
-    return [None] + list(range(lowest_bid(obs), obs.rules.max_bid + 1),
-)
+    return [None] + list(range(lowest_bid(obs), obs.rules.max_bid + 1))
 
 
 def pass_always(strategy: Any, obs: Observation) -> None:
@@ -143,16 +142,14 @@ class Auction(Variant):
         Param("max_bid", int, 29, "a cap on bids (the rule book has none; a reversed objective needs one)",
               lo=1, hi=1000),
     )
-    phases = (Phase("after_deal", auction, "bid"),
-)
+    phases = (Phase("after_deal", auction, "bid"),)
     decisions = (Decision("bid", "a whole number above obs.bid_standing (at least min_bid, at most max_bid), "
                                  "or None to pass", legal=bid_choices, check=bid_error, default=pass_always,
                           show=lambda a: "pass" if a is None else str(a), read=_read_bid,
                           prompt=lambda obs: f"bid for the crib: the standing bid is {obs.bid_standing}"
                                              + (f" (seat {obs.bid_by})" if obs.bid_by >= 0 else "")
                                              + "; a higher bid, or pass",
-                          numbers="max_bid"),
-)
+                          numbers="max_bid"),)
     observation = {"bid_standing": 0, "bid_by": -1, "bids": ()}
     features = (Feature("bid_standing", "number", 30.0), Feature("bid_by", "seat"))
     columns = (Column("crib bought (share of deals)", "ratio", "metrics.crib_bought"),

@@ -29,11 +29,9 @@ class BackTen(Variant):
     rule = "V-BACKTEN"
     summary = "a hand (and crib) of nothing sends its owner back 10"
     params = (Param("back_ten", str, "", "both: back 10 when a player's hand and own crib both score 0; "
-                    "each: for every zero hand or crib", choices=("", "both", "each"), on="both"),
-)
+                    "each: for every zero hand or crib", choices=("", "both", "each"), on="both"),)
     enabled_by = ("back_ten",)
-    columns = (Column("back ten points/deal", "ratio", "metrics.back_ten"),
-)
+    columns = (Column("back ten points/deal", "ratio", "metrics.back_ten"),)
     native = staticmethod(lambda rules: {"back_ten": 1 if rules.back_ten == "both" else 2})
 
     @staticmethod

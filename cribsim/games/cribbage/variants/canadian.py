@@ -73,8 +73,7 @@ def pass_worth_most(strategy: Any, obs: Observation) -> tuple[list[int], list[in
     starter (least with a reversed objective)."""
     obj = obs.rules.objective
     show = obs.rules.scorer.show
-    return best_split(obs, lambda keep, passed, thrown: obj * (show(keep, None) + show(passed, None)),
-)
+    return best_split(obs, lambda keep, passed, thrown: obj * (show(keep, None) + show(passed, None)))
 
 
 def canadian_deal(g: GameState) -> None:
@@ -156,8 +155,7 @@ class Canadian(Variant):
                           default=pass_worth_most,
                           show=lambda a: f"{cards_str(a[0])} / {cards_str(a[1])}", read=_read_passes,
                           prompt=lambda obs: f"pass {obs.passes} to your partner, then {obs.discards} to the crib "
-                                             "(partner's / crib's)"),
-)
+                                             "(partner's / crib's)"),)
     observation = {"passes": 0}
     # the native lane plays it with random, greedy and ev passing (_lane.c ``canadian_passes``)
     native = staticmethod(lambda rules: {"canadian": 1})

@@ -44,8 +44,7 @@ class FiveCard(Variant):
         Param("play_once", bool, False, "the play stops after the first 31 or go", on=True),
     )
     enabled_by = ("first_pone_points", "play_once")
-    phases = (Phase("opening", three_for_last),
-)
+    phases = (Phase("opening", three_for_last),)
     native = staticmethod(lambda rules: {"first_pone_points": rules.first_pone_points,
                                          "play_once": int(rules.play_once)})
 

@@ -77,18 +77,15 @@ class Inspect(Variant):
     players = (3,)
     summary = "the lone player keeps any four of its hand and the crib"
     requires = ("team3",)
-    phases = (Phase("after_discard", inspect, "inspect"),
-)
+    phases = (Phase("after_discard", inspect, "inspect"),)
     private = ("inspect",)
     decisions = (Decision("inspect", "the 4 cards to keep of obs.hand + obs.crib",
                           legal=lambda obs: list(combinations(obs.hand + obs.crib, len(obs.hand))),
                           check=keep_error, default=keep_own,
                           prompt=lambda obs: f"your hand {cards_str(obs.hand)}, the crib {cards_str(obs.crib)}: "
-                                             f"keep {len(obs.hand)} of them"),
-)
+                                             f"keep {len(obs.hand)} of them"),)
     observation = {"crib": ()}
-    features = (Feature("crib", "cards"),
-)
+    features = (Feature("crib", "cards"),)
     # the native lane plays it with random, greedy and ev inspecting (_lane.c ``inspect_crib``)
     native = staticmethod(lambda rules: {"inspect": 1})
 

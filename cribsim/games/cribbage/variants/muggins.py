@@ -44,8 +44,7 @@ class Muggins(Variant):
     rule = "V-MUGGINS"
     summary = "overlooked points may be taken by an opponent"
     missed = staticmethod(missed)
-    columns = (Column("muggins points/deal", "ratio", "metrics.muggins"),
-)
+    columns = (Column("muggins points/deal", "ratio", "metrics.muggins"),)
     # the native lane plays it, the seats' counting models included (_lane.c ``missed``)
     native = staticmethod(lambda rules: {"muggins": 1})
 

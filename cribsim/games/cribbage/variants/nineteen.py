@@ -27,11 +27,9 @@ class Nineteen(Variant):
     name = "nineteen"
     rule = "V-NINETEEN"
     summary = "a hand or crib of nothing gives each opposing side 1"
-    params = (Param("null_penalty", bool, False, "a hand or crib scoring 0 gives each opposing side 1", on=True),
-)
+    params = (Param("null_penalty", bool, False, "a hand or crib scoring 0 gives each opposing side 1", on=True),)
     enabled_by = ("null_penalty",)
-    columns = (Column("nineteen points/deal", "ratio", "metrics.nineteen"),
-)
+    columns = (Column("nineteen points/deal", "ratio", "metrics.nineteen"),)
     native = staticmethod(lambda rules: {"nineteen": 1})
 
     @staticmethod

@@ -29,8 +29,7 @@ class TossFives(Variant):
     name = "toss_fives"
     rule = "V-TOSSFIVES"
     summary = "every 5 held goes to the crib"
-    params = (Param("toss_fives", bool, False, "every 5 a player holds must go into the crib", on=True),
-)
+    params = (Param("toss_fives", bool, False, "every 5 a player holds must go into the crib", on=True),)
     enabled_by = ("toss_fives",)
     needs = ("discard_rule",)
     native = staticmethod(lambda rules: {"toss_fives": 1})
