@@ -4,8 +4,11 @@ with a hint, a card it does not hold and an answer that is not a number asked al
 whole games of the standard rules, the auction, jokers and Fives and Threes, each saved and
 replayed to the same end; ``q`` leaves the game; nothing is ever a traceback."""
 
+import copy
+import importlib
 import os
 import pty
+import random
 import re
 import select
 import subprocess
@@ -14,6 +17,14 @@ import time
 from pathlib import Path
 
 import pytest
+
+from cribsim.games import game_named
+from cribsim.games.cribbage.cards import WILD_BASE, card_str
+from cribsim.games.fives_threes.tiles import A, B
+from cribsim.human import HumanSeat
+from cribsim.ruleset import load_rules
+from cribsim.strategy import factory
+from tests.cribbage.helpers import c1
 
 ROOT = Path(__file__).resolve().parents[2]
 PROMPT = re.compile(r"Your ([a-z ]+) \([^;()]*; \? for a hint, q to leave\): $")
@@ -133,3 +144,104 @@ def test_q_leaves_the_game_and_bad_flags_are_one_line(tmp_path):
                        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
                        stdin=subprocess.DEVNULL, timeout=60)
     assert r.returncode == 2 and "the file exists" in r.stderr and existing.read_bytes() == b"mine"
+
+
+# ---- the seat driven in this process, at decisions taken from games ----------------------------------------
+
+def observations(rules_name, decision, keep, seeds=range(1, 40), start=None, strategy="ev"):
+    """Copies of the observations of ``decision`` in games of ``rules_name`` between ``strategy``
+    players (seeds in turn, from ``start`` scores) for which ``keep(obs)`` holds."""
+    rules = load_rules(rules_name)
+    make = factory(strategy, rules=(rules,), game=rules.game)
+    found = []
+
+    class Watching:
+        def __init__(self, inner):
+            self.inner, self.rng = inner, inner.rng
+
+        def __getattr__(self, name):
+            answer = getattr(self.inner, name)
+
+            def asked(obs):
+                if name == decision and keep(obs):
+                    found.append(copy.copy(obs))
+                return answer(obs)
+            return asked
+
+    for seed in seeds:
+        players = [Watching(make(random.Random(s))) for s in range(rules.players)]
+        game_named(rules.game).play_game(rules, players, seed, (0, 0), start_scores=start)
+    assert found, f"no {decision} of {rules_name} in these games"
+    return rules, found
+
+
+def seat_at(rules, decision, obs, typed):
+    """The human seat asked ``decision`` at ``obs``, ``typed`` typed in turn: (its answer, every
+    line it showed and asked). Typing past the script is a failure, naming the last lines."""
+    shown, lines = [], iter(typed)
+
+    def ask(prompt):
+        shown.append(prompt)
+        line = next(lines, None)
+        assert line is not None, "asked again after the last line typed:\n" + "\n".join(shown[-6:])
+        return line
+
+    view = importlib.import_module(game_named(rules.game).human).view(rules)
+    return HumanSeat(view, obs.seat, [], ask, shown.append).decide(decision, obs), shown
+
+
+def test_a_bid_is_typed_as_its_value_and_only_p_or_pass_passes():
+    """The auction's answers are numbers, so they are not listed with numbers (``1) pass 2) 1``
+    made ``1`` a pass): ``1`` bids 1, ``p`` and ``pass`` pass, ``0`` is no bid; the prompt says so."""
+    rules, found = observations("auction", "bid", lambda o: o.bid_standing == 0, seeds=range(1, 2))
+    obs = found[0]
+    answer, shown = seat_at(rules, "bid", obs, ["1"])
+    assert answer == 1
+    assert not any(re.match(r"\s+\d+\) ", line) for line in shown), shown
+    assert any(f"bid 1 to {rules.max_bid}, or p to pass" in line for line in shown), shown
+    assert shown[-1].startswith("Your bid (the bid, or p to pass; ")
+    assert seat_at(rules, "bid", obs, ["p"])[0] is None
+    assert seat_at(rules, "bid", obs, ["pass"])[0] is None
+    answer, shown = seat_at(rules, "bid", obs, ["0", "2"])
+    assert answer == 2 and "  0 is not a legal bid now" in shown
+
+
+def test_a_joker_is_laid_as_a_card_named_in_any_suit_and_never_bare():
+    """``jk as ah`` lays the joker as the ace of hearts (the menu names spades, and the suit never
+    counts in the play); a bare ``jk`` is asked again for its name."""
+    rules, found = observations("jokers", "play", lambda o: any(c >= WILD_BASE for c in o.legal), seeds=range(1, 9))
+    obs = found[0]
+    joker = next(c for c in obs.legal if c >= WILD_BASE)
+    answer, shown = seat_at(rules, "play", obs, ["jk", "jk as ah"])
+    assert answer == (joker, c1("AH"))
+    assert any("name the joker as you lay it: jk as 5h" in line for line in shown), shown
+
+
+def test_the_second_joker_of_the_deck_is_typed_jk_like_the_first():
+    def holds_only_the_second(obs):
+        return WILD_BASE + 1 in obs.hand[1:-1] and WILD_BASE not in obs.hand
+
+    rules, found = observations("jokers", "discard", holds_only_the_second)
+    """``JK`` is whichever joker the seat holds (it was always the first, id 52, refused when the
+    seat held only the second), in either order beside the other card of a discard."""
+    obs = found[0]
+    for other in (obs.hand[0], obs.hand[-1]):  # (a card before the joker in the hand, and one after)
+        if other < WILD_BASE:
+            for typed in (f"jk {card_str(other)}", f"{card_str(other)} jk"):
+                answer, _ = seat_at(rules, "discard", obs, [typed])
+                assert sorted(answer) == sorted([other, WILD_BASE + 1]), typed
+
+
+def test_a_bare_number_is_a_menu_number_never_a_tile():
+    """Fives and Threes: ``12`` was the tile [1|2] with fewer than 12 moves listed, the 12th move
+    with more; it is always a number now, and a tile is typed with its pips apart."""
+    def holds_a_tile_typed_as_a_number(obs):
+        return any(A[t] >= 1 and 10 * A[t] + B[t] > len(obs.legal) for t, _ in obs.legal)
+
+    rules, found = observations("fives_threes", "play", holds_a_tile_typed_as_a_number, seeds=range(1, 3),
+                                 strategy="greedy")
+    obs = found[0]
+    t = next(t for t, _ in obs.legal if A[t] >= 1 and 10 * A[t] + B[t] > len(obs.legal))
+    answer, shown = seat_at(rules, "play", obs, [f"{A[t]}{B[t]}", "1"])
+    assert answer == obs.legal[0]
+    assert f"  {A[t]}{B[t]} is not one of 1 to {len(obs.legal)} (a tile is typed with its pips apart: 1-4)" in shown
