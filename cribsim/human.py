@@ -23,7 +23,7 @@ SHOWN = 40  # answers listed (and taken by number) up to this many; more are typ
 
 
 class Quit(Exception):
-    """The person left the game (``q``, or the end of input)."""
+    """The person left the game: how (``q``, or the end of input) is its message."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ class HumanSeat:
             text = self.ask_line(f"Your {decision.replace('_', ' ')} ({how}; ? for a hint, q to leave): ")
             text = text.strip()
             if text.lower() in ("q", "quit"):
-                raise Quit()
+                raise Quit("q")
             if text == "?":
                 for line in self.view.hint(obs, decision):
                     self.say(line)
@@ -125,7 +125,7 @@ def terminal(stream_in: TextIO, stream_out: TextIO) -> tuple[Callable[[str], str
         stream_out.flush()
         line = stream_in.readline()
         if not line:
-            raise Quit()
+            raise Quit("the end of input")
         return line
 
     def say(line: str) -> None:

@@ -11,6 +11,7 @@ import pty
 import random
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -30,9 +31,12 @@ ROOT = Path(__file__).resolve().parents[2]
 PROMPT = re.compile(r"Your ([a-z ]+) \([^;()]*; \? for a hint, q to leave\): $")
 
 
+CTRL_C = object()  # an answer that is Ctrl-C (SIGINT), not a line typed
+
+
 def play(args, answer, timeout=240.0):
     """Run ``cribsim play`` on a pseudo-terminal; ``answer(decision, screen, asked)`` gives each
-    line typed. Returns (exit code, everything shown, the decisions asked)."""
+    line typed (or CTRL_C). Returns (exit code, everything shown, the decisions asked)."""
     main, sub = pty.openpty()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.Popen([sys.executable, "-m", "cribsim", "play", *args], stdin=sub, stdout=sub, stderr=sub,
@@ -58,7 +62,10 @@ def play(args, answer, timeout=240.0):
                 asked.append(m.group(1))
                 line = answer(m.group(1), screen, asked)
                 screen = ""
-                os.write(main, (line + "\n").encode())
+                if line is CTRL_C:
+                    p.send_signal(signal.SIGINT)
+                else:
+                    os.write(main, (line + "\n").encode())
         p.wait(timeout=30)
     finally:
         if p.poll() is None:
@@ -124,6 +131,30 @@ def test_a_person_never_sees_another_seats_hidden_cards(rules, private):
              ("is dealt" in x or "lays away" in x or private in x)]
     assert not leaks, leaks[:3]
     assert "Bob is dealt" in shown
+
+
+@pytest.mark.parametrize("leave,code,how", [("q", 0, "q"), (CTRL_C, 130, "Ctrl-C")])
+def test_leaving_with_save_keeps_the_game_so_far_which_replay_narrates_as_unfinished(tmp_path, leave, code, how):
+    """``--save`` wrote nothing when the person left: now the game as far as it went, recorded as
+    a forfeited match's last game is (no winner, a forfeit of kind ``unfinished``), which
+    ``cribsim replay`` narrates to where it stops and ``cribsim games`` lists as unfinished."""
+    saved = tmp_path / "left.jsonl.gz"
+    code_seen, shown, asked = play(["--human", "1", "--seed", "3", "--save", str(saved)],
+                                   lambda d, s, a: "1" if len(a) < 4 else leave)
+    assert code_seen == code and len(asked) == 4, shown[-1500:]
+    assert "You left the game." in shown and f"Saved the unfinished game to {saved}" in shown
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    replay = subprocess.run([sys.executable, "-m", "cribsim", "replay", str(saved)], capture_output=True, text=True,
+                            env=env, timeout=120)
+    assert replay.returncode == 0, replay.stderr
+    told = replay.stdout
+    assert "Bob lays away" in told and "Play stops here (the record ends here, at a play decision of seat 1)" in told
+    assert re.search(rf"Unfinished: you left the game \({how}\) after the game's first \d+ answers; the record "
+                     "stops there, and nobody won the game", told), told[-500:]
+    assert "Final score" not in told and "Match: no winner (unfinished), game points 0-0." in told
+    listed = subprocess.run([sys.executable, "-m", "cribsim", "games", str(saved)], capture_output=True, text=True,
+                            env=env, timeout=120)
+    assert "no winner (unfinished)" in listed.stdout, listed.stdout + listed.stderr
 
 
 def test_q_leaves_the_game_and_bad_flags_are_one_line(tmp_path):
