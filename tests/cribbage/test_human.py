@@ -20,12 +20,13 @@ from pathlib import Path
 import pytest
 
 from cribsim.games import game_named
-from cribsim.games.cribbage.cards import WILD_BASE, card_str
+from cribsim.games.cribbage.cards import WILD_BASE, card_str, cards_str
 from cribsim.games.fives_threes.tiles import A, B
 from cribsim.human import HumanSeat
 from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
-from tests.cribbage.helpers import c1
+from strategies.pegtable import cell_index, flat
+from tests.cribbage.helpers import C, c1
 
 ROOT = Path(__file__).resolve().parents[2]
 PROMPT = re.compile(r"Your ([a-z ]+) \([^;()]*; \? for a hint, q to leave\): $")
@@ -276,3 +277,91 @@ def test_a_bare_number_is_a_menu_number_never_a_tile():
     answer, shown = seat_at(rules, "play", obs, [f"{A[t]}{B[t]}", "1"])
     assert answer == obs.legal[0]
     assert f"  {A[t]}{B[t]} is not one of 1 to {len(obs.legal)} (a tile is typed with its pips apart: 1-4)" in shown
+
+
+# ---- the hint: why expert differs from ev ------------------------------------------------------------------
+
+def hinted(rules, decision, found):
+    """(observation, expert's answer as the hint gives it, ev's own answer, the hint's why-lines)
+    for each observation: one table's view, one independent ev player."""
+    view = importlib.import_module(game_named(rules.game).human).view(rules)
+    ev = factory("ev", rules=(rules,), game=rules.game)(random.Random(0))
+    for obs in found:
+        lines = view.hint(obs, decision)
+        said = re.fullmatch(rf"  expert would {decision} (.*)", lines[0]).group(1)
+        yield obs, C(said), getattr(ev, decision)(obs), [x for x in lines if x.startswith("  why: ")]
+
+
+def far_from_the_end(obs):
+    """Whether expert plays by points here: both sides more than its board_from (40) from 121."""
+    return max(obs.scores) < 121 - 40
+
+
+def test_the_hint_says_why_expert_keeps_other_cards_than_ev_from_the_pegging_it_weighs():
+    """At every discard the hint has a why-line exactly when expert's throw is not ev's, and its
+    numbers are the pegging table's difference between the two keeps and ev's expected points
+    (hand and crib) between them: what expert weighed, not a fixed sentence."""
+    rules, found = observations("standard", "discard", far_from_the_end, seeds=range(1, 4))
+    peg_dealer, peg_pone = flat()
+    ev = factory("ev", rules=(rules,), game=rules.game)(random.Random(0))
+    reasons = 0
+    for obs, mine, theirs, why in hinted(rules, "discard", found):
+        if sorted(mine) == sorted(theirs):
+            assert not why, why
+            continue
+        m = re.fullmatch(rf"  why: expert throws {cards_str(mine)}, not ev's {cards_str(theirs)}: it weighs the "
+                         r"pegging of the cards kept, and its keep pegs (\d+\.\d\d) points more than ev's, which "
+                         r"gains only (\d+\.\d\d) in hand and crib", why[0] if len(why) == 1 else "")
+        assert m, why
+        table = peg_dealer if obs.seat == obs.dealer else peg_pone
+        kept = [[c for c in obs.hand if c not in thrown] for thrown in (mine, theirs)]
+        pegs = [table[cell_index([c >> 2 for c in k])] for k in kept]
+        worth = [ev.keep_value(obs, k, t) for k, t in zip(kept, (mine, theirs))]
+        assert float(m.group(1)) == pytest.approx(pegs[0] - pegs[1], abs=0.006)
+        assert float(m.group(2)) == pytest.approx(worth[1] - worth[0], abs=0.006)
+        assert float(m.group(1)) > float(m.group(2))
+        reasons += 1
+    assert reasons >= 3
+
+
+def test_the_hint_says_why_expert_lays_another_card_than_ev_from_its_rollouts():
+    """At every play the why-line is there exactly when expert's card is of another rank than
+    ev's one-ply rule's, with the rollouts' pegging of both cards (expert's the better)."""
+    def a_choice(obs):
+        return far_from_the_end(obs) and len({c >> 2 for c in obs.legal}) > 1
+
+    rules, found = observations("standard", "play", a_choice, seeds=range(1, 3))
+    reasons = 0
+    for _, mine, theirs, why in hinted(rules, "play", found):
+        mine = mine[0]
+        if mine >> 2 == theirs >> 2:
+            assert not why, why
+            continue
+        m = re.fullmatch(rf"  why: expert lays {card_str(mine)}, not ev's {card_str(theirs)}: it plays the rest of "
+                         rf"the play out \(32 rollouts\), where {card_str(mine)} nets ([-+]\d+\.\d\d) points of "
+                         rf"pegging \(ours less theirs\) and {card_str(theirs)} ([-+]\d+\.\d\d); ev looks only at "
+                         r"this card and the next reply", why[0] if len(why) == 1 else "")
+        assert m, why
+        assert float(m.group(1)) >= float(m.group(2))
+        reasons += 1
+    assert reasons >= 3
+
+
+@pytest.mark.parametrize("decision", ["discard", "play"])
+def test_the_hint_says_when_expert_plays_to_the_board_near_the_end(decision):
+    """Near the end (from 100-104 of 121) expert values its candidates by the chance to win: the
+    why-line then gives that chance for its choice and for its best by points (never more)."""
+    def choice(obs):
+        return decision == "discard" or len({c >> 2 for c in obs.legal}) > 1
+
+    rules, found = observations("standard", decision, choice, seeds=range(1, 6), start=(100, 104))
+    board = 0
+    for _, mine, theirs, why in hinted(rules, decision, found):
+        same = sorted(mine) == sorted(theirs) if decision == "discard" else mine[0] >> 2 == theirs >> 2
+        assert bool(why) != same, why
+        m = re.search(r": near the end it plays to the board, and (?:throwing )?(.+) wins (\d+)% of its 32 sampled "
+                      r"deals, (.+) \(its best by points\) (\d+)%$", why[0] if why else "")
+        if m:
+            assert m.group(1) != m.group(3) and int(m.group(2)) >= int(m.group(4)), why
+            board += 1
+    assert board >= 2

@@ -2,7 +2,8 @@
 is :mod:`cribsim.human`). The legal answers are the engine's own (``Decision.legal``), the
 reason an answer is refused the engine's own (``Decision.check``), the news the game's own
 narration of the events so far without the cards this seat may not see, and the hint
-``expert``'s answer with ``ev``'s expected points of the best discards."""
+``expert``'s answer with ``ev``'s expected points of the best discards, and why ``expert``
+differs from ``ev`` where it does (``ExpertStrategy.explain``: from what its decision computed)."""
 
 from __future__ import annotations
 
@@ -120,17 +121,22 @@ class CribbageView:
 
     # ---- help ------------------------------------------------------------------------------------
     def hint(self, obs: Any, decision: str) -> list[str]:
+        """``expert``'s answer; for a discard ``ev``'s expected points of the best three; and in
+        one line why ``expert`` differs from ``ev``'s choice by points, when it does."""
         expert = self._strategy("expert")
-        answer = getattr(expert, decision)(obs)
+        answer, why = expert.explain(obs, decision)
         d = self.rules.program.decisions[decision]
         out = [f"  expert would {decision.replace('_', ' ')} {label(d, _tupled(answer))}"]
         if decision == "discard":
-            ev = self._strategy("ev")
-            ranked = sorted(((ev.keep_value(obs, [c for c in obs.hand if c not in set(o.answer)], list(o.answer)),
-                              o.label) for o in self.options(obs, "discard")), reverse=obs.rules.objective > 0)
-            out.append("  ev's expected points (hand and crib) of the best discards: " +
-                       "; ".join(f"{lab} {v:+.2f}" for v, lab in ranked[:3]))
-        return out
+            out.append(self._ev_discards(obs))
+        return out + ([f"  why: {why}"] if why else [])
+
+    def _ev_discards(self, obs: Any) -> str:
+        ev = self._strategy("ev")
+        ranked = sorted(((ev.keep_value(obs, [c for c in obs.hand if c not in set(o.answer)], list(o.answer)),
+                          o.label) for o in self.options(obs, "discard")), reverse=obs.rules.objective > 0)
+        return "  ev's expected points (hand and crib) of the best discards: " + \
+            "; ".join(f"{lab} {v:+.2f}" for v, lab in ranked[:3])
 
     def _strategy(self, name: str) -> Any:
         if name not in self._strategies:
