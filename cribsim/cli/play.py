@@ -222,9 +222,14 @@ def _save_unfinished(path: Path, rules: Any, tape: GameTape, args: argparse.Name
     no winner, ``forfeit`` of kind ``unfinished``), which ``cribsim replay`` narrates to there."""
     side = next(i for i, s in enumerate(rules.sides) if args.human in s)
     left = {"side": side, "entry": "you", "kind": UNFINISHED,
-            "error": f"you left the game ({how}) after the game's first {len(tape.actions)} answers"}
+            "error": f"you left the game ({how}) {_when(len(tape.actions))}"}
     _write(path, _record(rules, tape, args, -1, [0] * len(rules.sides), left))
     print(f"Saved the unfinished game to {path}: cribsim replay {path}")
+
+
+def _when(answers: int) -> str:
+    return {0: "before any answer", 1: "after the game's first answer"}.get(
+        answers, f"after the game's first {answers} answers")
 
 
 def _record(rules: Any, tape: GameTape, args: argparse.Namespace, winner: int, points: list[int],

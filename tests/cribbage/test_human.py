@@ -134,24 +134,28 @@ def test_a_person_never_sees_another_seats_hidden_cards(rules, private):
     assert "Bob is dealt" in shown
 
 
-@pytest.mark.parametrize("leave,code,how", [("q", 0, "q"), (CTRL_C, 130, "Ctrl-C")])
-def test_leaving_with_save_keeps_the_game_so_far_which_replay_narrates_as_unfinished(tmp_path, leave, code, how):
+@pytest.mark.parametrize("leave,code,how,seat,answered", [("q", 0, "q", 1, 3), (CTRL_C, 130, "Ctrl-C", 1, 3),
+                                                         ("q", 0, "q", 0, 0)])
+def test_leaving_with_save_keeps_the_game_so_far_which_replay_narrates_as_unfinished(tmp_path, leave, code, how, seat,
+                                                                                     answered):
     """``--save`` wrote nothing when the person left: now the game as far as it went, recorded as
     a forfeited match's last game is (no winner, a forfeit of kind ``unfinished``), which
     ``cribsim replay`` narrates to where it stops and ``cribsim games`` lists as unfinished."""
     saved = tmp_path / "left.jsonl.gz"
-    code_seen, shown, asked = play(["--human", "1", "--seed", "3", "--save", str(saved)],
-                                   lambda d, s, a: "1" if len(a) < 4 else leave)
-    assert code_seen == code and len(asked) == 4, shown[-1500:]
+    code_seen, shown, asked = play(["--human", str(seat), "--seed", "3", "--save", str(saved)],
+                                   lambda d, s, a: "1" if len(a) <= answered else leave)
+    assert code_seen == code and len(asked) == answered + 1, shown[-1500:]
     assert "You left the game." in shown and f"Saved the unfinished game to {saved}" in shown
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     replay = subprocess.run([sys.executable, "-m", "cribsim", "replay", str(saved)], capture_output=True, text=True,
                             env=env, timeout=120)
     assert replay.returncode == 0, replay.stderr
     told = replay.stdout
-    assert "Bob lays away" in told and "Play stops here (the record ends here, at a play decision of seat 1)" in told
-    assert re.search(rf"Unfinished: you left the game \({how}\) after the game's first \d+ answers; the record "
-                     "stops there, and nobody won the game", told), told[-500:]
+    where = f"a play decision of seat {seat}" if answered else f"a discard decision of seat {seat}"
+    assert f"Play stops here (the record ends here, at {where})" in told and ("Bob lays away" in told) == (answered > 0)
+    when = r"after the game's first \d+ answers" if answered else "before any answer"  # (seat 0 discards first)
+    assert re.search(rf"Unfinished: you left the game \({how}\) {when}; the record stops there, and nobody won the "
+                     "game", told), told[-500:]
     assert "Final score" not in told and "Match: no winner (unfinished), game points 0-0." in told
     listed = subprocess.run([sys.executable, "-m", "cribsim", "games", str(saved)], capture_output=True, text=True,
                             env=env, timeout=120)
