@@ -37,6 +37,7 @@ GAMES_DIR = "games"
 GAMES_FILE = "games/games.jsonl.gz"  # relative to a results folder
 COMPRESSION = 3  # gzip level: 1 writes 9% more bytes; 6 takes 4x the time for 13% fewer
 MAX_LINE = 50_000_000  # characters of one record (a match of many long games is ~100 kB)
+UNFINISHED = "unfinished"  # the forfeit kind of a game a person left (cribsim play --human --save)
 
 
 class RecordFileError(CribsimError):

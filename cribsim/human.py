@@ -5,9 +5,11 @@ The seat is a strategy like any other to the engine: the engine asks it each dec
 seat's observation, and checks the answer with its own rules. What a person needs around that
 comes from the game's :class:`View` (``Game.human``, a module of the game's package): what to
 show (the hand, the table, the scores), the legal answers by name, reading an answer typed by
-name or number, a hint from the game's best strategy with its values, and what happened since
-the last decision, from the game's own narration of the events so far, without the cards this
-seat may not see. ``?`` asks for the hint, ``q`` leaves the game; an answer that is not legal
+name or by number, a hint from the game's best strategy with its values, and what happened
+since the last decision, from the game's own narration of the events so far, without the cards
+this seat may not see. A typed number is never two things: the answers are numbered only where
+no answer is itself a number (a bid is typed as its value, and bids are not numbered). ``?``
+asks for the hint, ``q`` leaves the game; an answer that is not legal
 is asked again with a one-line reason."""
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ SHOWN = 40  # answers listed (and taken by number) up to this many; more are typ
 
 
 class Quit(Exception):
-    """The person left the game (``q``, or the end of input)."""
+    """The person left the game: how (``q``, or the end of input) is its message."""
 
 
 @dataclass(frozen=True)
@@ -46,8 +48,12 @@ class View(Protocol):
     def read(self, text: str, obs: Any, decision: str, options: Sequence[Option]) -> Option | str:
         """The option ``text`` names (by number or by name), or why it names none."""
 
-    def how(self, decision: str) -> str:
-        """How an answer to ``decision`` is typed (the listed answers shown)."""
+    def numbered(self, decision: str) -> bool:
+        """Whether the answers to ``decision`` are listed with numbers to type (False where a
+        typed number is an answer itself: a bid)."""
+
+    def how(self, decision: str, listed: bool) -> str:
+        """How an answer to ``decision`` is typed (``listed``: its answers are shown numbered)."""
 
     def hint(self, obs: Any, decision: str) -> list[str]:
         """The game's best strategy's answer, with its values where it has them."""
@@ -92,15 +98,16 @@ class HumanSeat:
         for line in self.view.situation(obs, decision):
             self.say(line)
         options = self.view.options(obs, decision)
-        if len(options) <= SHOWN:
+        listed = self.view.numbered(decision) and len(options) <= SHOWN
+        if listed:
             for i, o in enumerate(options, 1):
                 self.say(f"  {i:>2}) {o.label}")
-        how = self.view.how(decision) if len(options) <= SHOWN else "by name"
+        how = self.view.how(decision, listed)
         while True:
             text = self.ask_line(f"Your {decision.replace('_', ' ')} ({how}; ? for a hint, q to leave): ")
             text = text.strip()
             if text.lower() in ("q", "quit"):
-                raise Quit()
+                raise Quit("q")
             if text == "?":
                 for line in self.view.hint(obs, decision):
                     self.say(line)
@@ -118,7 +125,7 @@ def terminal(stream_in: TextIO, stream_out: TextIO) -> tuple[Callable[[str], str
         stream_out.flush()
         line = stream_in.readline()
         if not line:
-            raise Quit()
+            raise Quit("the end of input")
         return line
 
     def say(line: str) -> None:

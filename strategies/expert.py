@@ -37,7 +37,7 @@ import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from cribsim.games.cribbage.cards import VALUE
+from cribsim.games.cribbage.cards import VALUE, card_str, cards_str
 from cribsim.games.cribbage.engine.rollout import DealRollout, PlayRollout
 from cribsim.games.cribbage.native import lane
 from cribsim.params import Param
@@ -210,6 +210,7 @@ class Reader:
 
 class ExpertStrategy(EVStrategy):
     name = "expert"
+    trace: dict[str, Any] | None = None  # what a decision computed, while :meth:`explain` asks
     params: ClassVar[tuple[Param, ...]] = EVStrategy.params + (
         Param("peg_weight", float, 1.0, "weight of the kept cards' pegging value in the discard", lo=-10, hi=10),
         Param("rollouts", int, 32, "mc play rollouts away from the board (0: ev's one-ply rule)", lo=0, hi=100_000),
@@ -297,6 +298,8 @@ class ExpertStrategy(EVStrategy):
         else:
             wins = self._board_discard_wins(obs, top)
         best = max(range(len(top)), key=lambda i: (wins[i], -i))
+        if self.trace is not None:
+            self.trace["board"] = ([t for _, t in top], wins, self.board_samples)
         if wins[best] - wins[0] <= self.board_margin * self.board_samples:
             return top[0][1]  # not clearly better than the best keep by points
         return top[best][1]
@@ -338,6 +341,8 @@ class ExpertStrategy(EVStrategy):
             wins = self._board_play_wins(obs, options)
         best = max(range(len(options)), key=lambda i: wins[i])
         by_points = next(i for i, c in enumerate(options) if c >> 2 == points_choice >> 2)
+        if self.trace is not None:
+            self.trace["board"] = (options, wins, self.board_samples)
         if wins[best] - wins[by_points] <= self.board_margin * self.board_samples:
             return points_choice  # not clearly better than the points rule's card
         return options[best]
@@ -371,11 +376,15 @@ class ExpertStrategy(EVStrategy):
         if values is None or len(obs.hand) != 6 or obs.rules.hand_size != 4:
             return super().discard(obs)
         hand = obs.hand
+        if self.trace is not None:
+            self.trace["ev"] = list(values)
         if self.peg_weight and obs.rules.scoring.standard:  # the table was built for the standard scoring
             table = self.peg_dealer if obs.seat == obs.dealer else self.peg_pone
             w = self.peg_weight
             cells = kept_cells(tuple(c >> 2 for c in hand))
             values = [v + w * table[k] for v, k in zip(values, cells)]
+            if self.trace is not None:
+                self.trace["peg"] = [w * table[k] for k in cells]
         if not self.on_board(obs):
             return self.best_pair(hand, values)
         order = sorted(range(len(values)), key=lambda k: -values[k])
@@ -387,3 +396,93 @@ class ExpertStrategy(EVStrategy):
         if len(obs.legal) > 1 and self.on_board(obs):
             return self.board_play(obs, choice)
         return choice
+
+    # ---- why (a person's hint: cribsim play --human) ------------------------------------------
+    def explain(self, obs: Observation, decision: str) -> tuple[Any, str | None]:
+        """This player's answer to ``decision`` and, where it is not the one ``ev``'s points
+        choose, one line saying why, from what the decision computed (its rollouts played in
+        Python, which choose as the native lane's do)."""
+        trace: dict[str, Any] = {}
+        self.trace = trace
+        if self._mc is not None:
+            self._mc.trace = trace
+        try:
+            answer = getattr(self, decision)(obs)
+        finally:
+            self.trace = None
+            if self._mc is not None:
+                self._mc.trace = None
+        if decision == "discard" and "ev" in trace:
+            return answer, why_discard(obs.hand, answer, trace)
+        if decision == "play":
+            return answer, why_play(answer, self.one_ply(obs), trace)
+        return answer, None
+
+
+def why_discard(hand: tuple[int, ...], answer: list[int], trace: dict[str, Any]) -> str | None:
+    """Why expert's throw is not ``ev``'s (the best by hand and crib), from the discard's trace:
+    the board moved it, or the pegging of the cards kept did; None when they agree."""
+    ev_throw = EVStrategy.best_pair(hand, trace["ev"])
+    if sorted(answer) == sorted(ev_throw):
+        return None
+    head = f"expert throws {cards_str(answer)}, not ev's {cards_str(ev_throw)}"
+    board = trace.get("board")
+    if board is not None and sorted(board[0][0]) != sorted(answer):
+        throws, wins, samples = board
+        at = next(i for i, t in enumerate(throws) if sorted(t) == sorted(answer))
+        return (f"{head}: near the end it plays to the board, and throwing {cards_str(answer)} wins "
+                f"{wins[at] / samples:.0%} of its {samples} sampled deals, {cards_str(throws[0])} (its best by "
+                f"points) {wins[0] / samples:.0%}")
+    if "peg" not in trace:
+        return None
+    k_e, k_b = _pair_index(hand, answer), _pair_index(hand, ev_throw)
+    peg, ev = trace["peg"], trace["ev"]
+    return (f"{head}: it weighs the pegging of the cards kept, and its keep pegs {peg[k_e] - peg[k_b]:.2f} points "
+            f"more than ev's, which gains only {ev[k_b] - ev[k_e]:.2f} in hand and crib")
+
+
+def why_play(answer: Any, ev_answer: Any, trace: dict[str, Any]) -> str | None:
+    """Why expert lays a card of another rank than ``ev``'s one-ply rule (the points now less the
+    next player's likely reply), from the play's trace: the board moved it, or the rollouts of
+    the rest of the play chose it; None when the ranks agree."""
+    mine, theirs = _counted(answer), _counted(ev_answer)
+    rolled = trace.get("rollouts")
+    if mine >> 2 == theirs >> 2:
+        return None
+    head = f"expert lays {_shown(answer)}, not ev's {_shown(ev_answer)}"
+    by_points = rolled[0][rolled[3]][1] if rolled is not None else theirs
+    if "board" in trace and by_points >> 2 != mine >> 2:
+        return f"{head}: {_board_line(trace['board'], mine, by_points)}"
+    return None if rolled is None else f"{head}: {_rollouts_line(rolled, mine, theirs)}"
+
+
+def _board_line(board: tuple[list[int], Any, int], mine: int, by_points: int) -> str:
+    """The board's chances to win of the card laid and of the points' choice."""
+    options, wins, samples = board
+    at = [next(i for i, c in enumerate(options) if c >> 2 == x >> 2) for x in (mine, by_points)]
+    return (f"near the end it plays to the board, and {card_str(mine)} wins {wins[at[0]] / samples:.0%} of its "
+            f"{samples} sampled deals, {card_str(by_points)} (its best by points) {wins[at[1]] / samples:.0%}")
+
+
+def _rollouts_line(rolled: tuple[list[Any], list[int], int, int], mine: int, theirs: int) -> str:
+    """The rollouts' pegging of the card laid and of ``ev``'s."""
+    options, totals, rollouts, _ = rolled
+    at = [next(i for i, (_, c) in enumerate(options) if c >> 2 == x >> 2) for x in (mine, theirs)]
+    return (f"it plays the rest of the play out ({rollouts} rollouts), where {card_str(mine)} nets "
+            f"{totals[at[0]] / rollouts:+.2f} points of pegging (ours less theirs) and {card_str(theirs)} "
+            f"{totals[at[1]] / rollouts:+.2f}; ev looks only at this card and the next reply")
+
+
+def _shown(answer: Any) -> str:
+    """A card of the play as a person reads it (a wild card laid as one: ``JK as 5S``)."""
+    return f"{card_str(answer[0])} as {card_str(answer[1])}" if isinstance(answer, tuple) else card_str(answer)
+
+
+def _counted(answer: Any) -> int:
+    """The card an answer of the play counts as (a wild card laid as one, ``(card, named)``)."""
+    return int(answer[1]) if isinstance(answer, tuple) else int(answer)
+
+
+def _pair_index(hand: tuple[int, ...], pair: list[int]) -> int:
+    i, j = sorted(hand.index(c) for c in pair)
+    return PAIRS[len(hand)].index((i, j))

@@ -91,6 +91,9 @@ def samples_natively(cls: type) -> bool:
 class MCStrategy(EVStrategy):
     name = "mc"
     native_samples: ClassVar[bool] = True  # its sampler_for is the lane's plain sampler
+    # while a decision is explained (``ExpertStrategy.explain``): what its search computed, the
+    # rollouts played here in Python (the native lane's search returns only its choice)
+    trace: dict[str, Any] | None = None
     params: ClassVar[tuple[Param, ...]] = EVStrategy.params + (
         Param("rollouts", int, 64, "play rollouts per decision", lo=1, hi=100_000),
         Param("discard_rollouts", int, 48, "pegging rollouts per discard candidate (0: ev's discard)",
@@ -131,7 +134,7 @@ class MCStrategy(EVStrategy):
         options = play_options(obs) if wild else [(c, c) for c in legal]
         if len(options) == 1:
             return options[0][0]
-        if samples_natively(type(self)):
+        if samples_natively(type(self)) and self.trace is None:
             parts = self._native_parts(obs)  # the whole search in C, where the lane can
             if parts is not None:
                 chosen = lane.mc_play(obs, parts[1], parts[2], self.rollouts, self.rng, self.native_reading(),
@@ -150,6 +153,8 @@ class MCStrategy(EVStrategy):
                 totals[i] += 2 * pegged[mine] - sum(pegged)
         obj = obs.rules.objective  # lowball: the fewest points for our side
         best = max(range(len(options)), key=lambda i: (obj * totals[i], VALUE[options[i][1]]))
+        if self.trace is not None:
+            self.trace["rollouts"] = (options, totals, self.rollouts, best)
         return options[best][0]
 
     def discard(self, obs: Observation) -> list[int]:

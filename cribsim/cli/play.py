@@ -12,7 +12,7 @@ from typing import Any
 
 from ..codepath import expose_named, find, top_name
 from ..errors import CribsimError, IllegalMove
-from ..gamelog import GameTape, MatchLog, append_logs
+from ..gamelog import UNFINISHED, GameTape, MatchLog, append_logs
 from ..games import default_game, game_named
 from ..human import HumanSeat, Quit, terminal
 from ..isolation import Isolated, PluginFault, check, is_plugin
@@ -50,8 +50,9 @@ def add_commands(sub: Any) -> None:
                          "? for a hint from expert, q to leave")
     pl.add_argument("--against", metavar="NAME",
                     help="with --human: the strategy of every other seat (default: the game's own choice)")
-    pl.add_argument("--save", metavar="FILE", help="with --human: save the finished game as a game record "
-                                                   "(a new .jsonl.gz file; cribsim replay FILE narrates it)")
+    pl.add_argument("--save", metavar="FILE", help="with --human: save the game as a game record (a new "
+                                                   ".jsonl.gz file; cribsim replay FILE narrates it), as far as it "
+                                                   "went if you leave it")
     pl.add_argument("--trusted", action="store_true",
                     help="play a module:Class that --strategy or --against names in this process (unsafe: only for "
                          "your own code); without it, such a plug-in plays in the sandbox, as in a run")
@@ -168,15 +169,26 @@ def play_human(args: argparse.Namespace, rules: Any, game: Any) -> int:
           f"play {args.against}")
     try:
         result = game.play_game(rules, make_strategies(makers), args.seed, (0, 0), events=events, tape=tape)
-    except Quit:
-        print("\nYou left the game.")
-        return 0
+    except (Quit, KeyboardInterrupt) as left:
+        return _leave(left, save, rules, tape, args)
     finally:
         _close([other] if isinstance(other, Isolated) else [])
     me.finish()
     print(game.narrate(rules, result)[-1])
     if save is not None and tape is not None:
         _save(save, rules, game, result, tape, args)
+    return 0
+
+
+def _leave(left: BaseException, save: Path | None, rules: Any, tape: GameTape | None,
+           args: argparse.Namespace) -> int:
+    """The person left (``q``, the end of input, or Ctrl-C): the game so far is saved with
+    ``--save``; Ctrl-C then ends as any interrupted command does (exit 130)."""
+    print("\nYou left the game.")
+    if save is not None and tape is not None:
+        _save_unfinished(save, rules, tape, args, "Ctrl-C" if isinstance(left, KeyboardInterrupt) else str(left))
+    if isinstance(left, KeyboardInterrupt):
+        raise left
     return 0
 
 
@@ -201,13 +213,36 @@ def _save(path: Path, rules: Any, game: Any, result: Any, tape: GameTape, args: 
     if over is None:
         raise CribsimError(f"cribsim play: --save: under {rules.name} a match goes on after this game, and a "
                            "record holds whole matches; nothing saved")
+    _write(path, _record(rules, tape, args, over, points, None))
+    print(f"Saved to {path}: cribsim replay {path}")
+
+
+def _save_unfinished(path: Path, rules: Any, tape: GameTape, args: argparse.Namespace, how: str) -> None:
+    """A game the person left, recorded as far as it went (as a forfeited match's last game is:
+    no winner, ``forfeit`` of kind ``unfinished``), which ``cribsim replay`` narrates to there."""
+    side = next(i for i, s in enumerate(rules.sides) if args.human in s)
+    left = {"side": side, "entry": "you", "kind": UNFINISHED,
+            "error": f"you left the game ({how}) {_when(len(tape.actions))}"}
+    _write(path, _record(rules, tape, args, -1, [0] * len(rules.sides), left))
+    print(f"Saved the unfinished game to {path}: cribsim replay {path}")
+
+
+def _when(answers: int) -> str:
+    return {0: "before any answer", 1: "after the game's first answer"}.get(
+        answers, f"after the game's first {answers} answers")
+
+
+def _record(rules: Any, tape: GameTape, args: argparse.Namespace, winner: int, points: list[int],
+            forfeit: dict[str, Any] | None) -> MatchLog:
     names = ["you" if args.human in side else args.against for side in rules.sides]
     strategies = ["human" if args.human in side else args.against for side in rules.sides]
-    log = MatchLog(id="0.0.0.0", experiment="play", variant=rules.name, game=rules.game, rules=rules.to_dict(),
-                   fingerprint=rules.fingerprint(), seed=args.seed, match_key=0, entries=names,
-                   strategies=strategies, winner=over, game_points=points, games=[tape.log()])
+    return MatchLog(id="0.0.0.0", experiment="play", variant=rules.name, game=rules.game, rules=rules.to_dict(),
+                    fingerprint=rules.fingerprint(), seed=args.seed, match_key=0, entries=names,
+                    strategies=strategies, winner=winner, game_points=points, games=[tape.log()], forfeit=forfeit)
+
+
+def _write(path: Path, log: MatchLog) -> None:
     try:
         append_logs(path, [log])
     except OSError as e:
         raise CribsimError(f"cribsim play: --save {path}: {e.strerror or e}") from None
-    print(f"Saved to {path}: cribsim replay {path}")

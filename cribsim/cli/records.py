@@ -14,7 +14,7 @@ from tabulate import tabulate
 from ..book import write_book
 from ..errors import CribsimError
 from ..escape import terminal_text
-from ..gamelog import MatchLog, RecordFileError, check_file, read_logs, records_in
+from ..gamelog import UNFINISHED, MatchLog, RecordFileError, check_file, read_logs, records_in
 from ..games import default_game, game_named
 from ..replay import replay_match, rules_of, secret_for
 from ..seats import seat_names
@@ -56,7 +56,15 @@ def add_commands(sub: Any) -> None:
 
 def _outcome(log: MatchLog) -> str:
     won = "no winner" if log.winner < 0 else f"{log.entries[log.winner]} won"
+    if _unfinished(log):
+        return won + " (unfinished)"
     return won + (f" (forfeit: {log.forfeit['kind']})" if log.forfeit is not None else "")
+
+
+def _unfinished(log: MatchLog) -> bool:
+    """A game a person left (``cribsim play --human --save``): recorded as a forfeit of kind
+    ``unfinished``, its last game as far as it went."""
+    return log.forfeit is not None and log.forfeit["kind"] == UNFINISHED
 
 
 def _selected(path: Any, args: argparse.Namespace) -> Iterator[MatchLog]:
@@ -144,11 +152,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
               + (f" (from {'-'.join(map(str, glog.start_scores))})" if glog.start_scores else "") + " ===")
         print("\n".join(narrate(rules, result, names)))
     if log.forfeit is not None:
-        f = log.forfeit
-        print("\n" + terminal_text(f"Forfeit ({f['kind']}) charged to {_entry(log, f)}: {f['error']}"))
+        print("\n" + terminal_text(_forfeit_line(log, log.forfeit)))
     if args.game is None:
         print(f"\nMatch: {_outcome(log)}, game points {'-'.join(str(p) for p in log.game_points) or '-'}.")
     return 0
+
+
+def _forfeit_line(log: MatchLog, f: dict[str, Any]) -> str:
+    if _unfinished(log):
+        return f"Unfinished: {f['error']}; the record stops there, and nobody won the game."
+    return f"Forfeit ({f['kind']}) charged to {_entry(log, f)}: {f['error']}"
 
 
 def _entry(log: MatchLog, forfeit: dict[str, Any]) -> str:

@@ -2,7 +2,8 @@
 is :mod:`cribsim.human`). The legal answers are the engine's own (``Decision.legal``), the
 reason an answer is refused the engine's own (``Decision.check``), the news the game's own
 narration of the events so far without the cards this seat may not see, and the hint
-``expert``'s answer with ``ev``'s expected points of the best discards."""
+``expert``'s answer with ``ev``'s expected points of the best discards, and why ``expert``
+differs from ``ev`` where it does (``ExpertStrategy.explain``: from what its decision computed)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from cribsim.human import SHOWN, Option
 from cribsim.seats import seat_names, side_names
 from cribsim.strategy import factory
 
-from .cards import WILD_BASE, card_str, cards_str, parse_cards
+from .cards import RANK, WILD_BASE, card_str, cards_str, parse_cards
 from .engine.variant import Decision
 from .narrate import narrate
 from .rules import Rules
@@ -90,44 +91,52 @@ class CribbageView:
         d = self.rules.program.decisions[decision]
         return [Option(a, label(d, a)) for a in d.legal(obs)]
 
-    def how(self, decision: str) -> str:
+    def numbered(self, decision: str) -> bool:
+        """Whether the answers are listed with numbers: not where they are numbers (a bid)."""
+        return self.rules.program.decisions[decision].numbers is None
+
+    def how(self, decision: str, listed: bool) -> str:
         d = self.rules.program.decisions[decision]
-        return "a number or by name" if d.read is None else "as listed"
+        return d.how or ("a number or by name" if listed else "by name")
 
     def read(self, text: str, obs: Any, decision: str, options: Sequence[Option]) -> Option | str:
-        """By number (an option's, unless the decision reads its own words), or by name: cards
-        (``5h 6h``), a card laid as another (``jk as 5h``), ``pass``, or the decision's own."""
+        """By number where the answers are numbered (a bare number is never a name there), else
+        by name: cards (``5h 6h``), a card laid as another (``jk as 5h``, any card of the rank
+        named), ``pass``, or the decision's own words (a bid by its value)."""
         d = self.rules.program.decisions[decision]
         words = text.replace(",", " ").split()
         if not words:
-            return "type an answer (its number or its cards), ? for a hint or q to leave"
-        if d.read is None and len(words) == 1 and words[0].isdecimal() and len(words[0]) < 4:
-            n = int(words[0])
-            if len(options) > SHOWN:
-                return "type the cards: the answers are too many to number"
-            return options[n - 1] if 1 <= n <= len(options) else f"{n} is not one of 1 to {len(options)}"
+            return f"type {d.how or 'an answer (its number or its cards)'}, ? for a hint or q to leave"
+        if d.numbers is None and len(words) == 1 and words[0].isdecimal():
+            return _by_number(words[0], options)
         try:
             answer = d.read(words, obs) if d.read is not None else _cards_answer(words, decision, obs)
         except (CribsimError, ValueError) as e:
             return str(e).removeprefix("cribsim: ")
+        play = decision == "play"
         for o in options:
-            if _same(o.answer, answer):
-                return o
+            if _same(o.answer, answer, play):
+                return Option(answer, label(d, answer)) if play and _laid_as(answer) else o
         return f"{label(d, answer)} is not a legal {decision.replace('_', ' ')} now"
 
     # ---- help ------------------------------------------------------------------------------------
     def hint(self, obs: Any, decision: str) -> list[str]:
+        """``expert``'s answer; for a discard ``ev``'s expected points of the best three; and in
+        one line why ``expert`` differs from ``ev``'s choice by points, when it does."""
         expert = self._strategy("expert")
-        answer = getattr(expert, decision)(obs)
+        answer, why = expert.explain(obs, decision)
         d = self.rules.program.decisions[decision]
         out = [f"  expert would {decision.replace('_', ' ')} {label(d, _tupled(answer))}"]
         if decision == "discard":
-            ev = self._strategy("ev")
-            ranked = sorted(((ev.keep_value(obs, [c for c in obs.hand if c not in set(o.answer)], list(o.answer)),
-                              o.label) for o in self.options(obs, "discard")), reverse=obs.rules.objective > 0)
-            out.append("  ev's expected points (hand and crib) of the best discards: " +
-                       "; ".join(f"{lab} {v:+.2f}" for v, lab in ranked[:3]))
-        return out
+            out.append(self._ev_discards(obs))
+        return out + ([f"  why: {why}"] if why else [])
+
+    def _ev_discards(self, obs: Any) -> str:
+        ev = self._strategy("ev")
+        ranked = sorted(((ev.keep_value(obs, [c for c in obs.hand if c not in set(o.answer)], list(o.answer)),
+                          o.label) for o in self.options(obs, "discard")), reverse=obs.rules.objective > 0)
+        return "  ev's expected points (hand and crib) of the best discards: " + \
+            "; ".join(f"{lab} {v:+.2f}" for v, lab in ranked[:3])
 
     def _strategy(self, name: str) -> Any:
         if name not in self._strategies:
@@ -150,20 +159,38 @@ class CribbageView:
 
 
 def _cards_answer(words: list[str], decision: str, obs: Any) -> Any:
-    """A core decision's answer typed as cards: ``pass``; a card to lay, or one laid as another
-    (``jk as 5h``: whichever wild card this seat holds); the cards of a discard."""
+    """A core decision's answer typed as cards: ``pass``; a card to lay, or a wild card laid as
+    another (``jk as 5h``); the cards of a discard (or of an inspection). ``JK`` is whichever
+    wild card this seat holds."""
     if [w.lower() for w in words] == ["pass"]:
         return None
+    held = [c for c in (*obs.hand, *getattr(obs, "crib", ())) if c >= WILD_BASE]
     if decision != "play":
-        return parse_cards(words)
+        return _as_held(parse_cards(words), held)
     if len(words) == 3 and words[1].lower() == "as":
-        card, named = parse_cards([words[0]])[0], parse_cards([words[2]])[0]
-        if card >= WILD_BASE:
-            card = next((c for c in obs.hand if c >= WILD_BASE), card)
+        card, named = _as_held(parse_cards([words[0]]), held)[0], parse_cards([words[2]])[0]
         return card, named
     if len(words) != 1:
         raise CribsimError("cribsim: lay one card (one laid as another: jk as 5h)")
-    return parse_cards(words)[0]
+    card = _as_held(parse_cards(words), held)[0]
+    if card >= WILD_BASE and card in held:
+        raise CribsimError("cribsim: name the joker as you lay it: jk as 5h (any card that fits the count)")
+    return card
+
+
+def _as_held(cards: list[int], held: list[int]) -> list[int]:
+    """Typed cards with each ``JK`` (numbered 52, 53, ... as typed) made one of the wild cards
+    held, in order: the second joker of the deck is typed ``JK`` too."""
+    wild = iter(held)
+    return [next(wild, c) if c >= WILD_BASE else c for c in cards]
+
+
+def _by_number(word: str, options: Sequence[Option]) -> Option | str:
+    """The option a number typed names."""
+    if len(options) > SHOWN:
+        return "type the answer by name: the answers are too many to number"
+    n = int(word) if len(word) < 6 else 0
+    return options[n - 1] if 1 <= n <= len(options) else f"{word} is not one of 1 to {len(options)}"
 
 
 def view(rules: Rules) -> CribbageView:
@@ -180,16 +207,22 @@ def _rule(rule: Any) -> str:
     return f"include {cards_str(must)}, from {cards_str(pool)}"
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(a: Any, b: Any, play: bool) -> bool:
     """Whether a typed answer is this option: sets of cards in any order (also a tuple of sets),
-    a card laid as another exactly."""
+    in the ``play`` a card laid as another of the same rank (the suit never counts there)."""
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b):
         if all(isinstance(x, (list, tuple)) for x in (*a, *b)):
             return all(sorted(x) == sorted(y) for x, y in zip(a, b))
         if all(isinstance(x, int) for x in (*a, *b)):
-            laid_as = len(a) == 2 and a[0] >= WILD_BASE
-            return tuple(a) == tuple(b) if laid_as else sorted(a) == sorted(b)
+            if play and _laid_as(a):
+                return a[0] == b[0] and RANK[a[1]] == RANK[b[1]]
+            return sorted(a) == sorted(b)
     return bool(a == b)
+
+
+def _laid_as(answer: Any) -> bool:
+    """Whether an answer is a wild card laid as another, ``(card, named)``."""
+    return isinstance(answer, tuple) and len(answer) == 2 and isinstance(answer[0], int) and answer[0] >= WILD_BASE
 
 
 def _tupled(answer: Any) -> Any:

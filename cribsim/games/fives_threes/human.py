@@ -53,18 +53,23 @@ class FivesThreesView:
     def options(self, obs: Any, decision: str) -> list[Option]:
         return [Option(m, f"{tile_str(m[0])}" + (f" on end {m[1]}" if obs.ends is not None else "")) for m in obs.legal]
 
-    def how(self, decision: str) -> str:
+    def numbered(self, decision: str) -> bool:
+        return True
+
+    def how(self, decision: str, listed: bool) -> str:
         return "a number, or a tile and its end"
 
     def read(self, text: str, obs: Any, decision: str, options: Sequence[Option]) -> Option | str:
-        """By number, or a tile and (when both ends take it) the end: ``5-3``, ``5-3 1``,
-        ``[5|3] on end 1``."""
+        """By number (a bare number is always one: a tile is typed with its pips apart), or a
+        tile and (when both ends take it) the end: ``5-3``, ``5-3 1``, ``[5|3] on end 1``."""
         words = [w for w in text.split() if w.lower() not in ("on", "end")]
         if not words:
             return "type an answer (its number or its tile), ? for a hint or q to leave"
-        if len(words) == 1 and words[0].isdecimal() and len(words[0]) < 3 and int(words[0]) <= len(options):
-            n = int(words[0])
-            return options[n - 1] if n >= 1 else f"{n} is not one of 1 to {len(options)}"
+        if len(words) == 1 and words[0].isdecimal():
+            n = int(words[0]) if len(words[0]) < 6 else 0
+            if 1 <= n <= len(options):
+                return options[n - 1]
+            return f"{words[0]} is not one of 1 to {len(options)} (a tile is typed with its pips apart: 1-4)"
         try:
             t = parse_tile(words[0])
         except CribsimError as e:

@@ -66,7 +66,8 @@ class Decision:
     For a person at the table (``cribsim play --human``; None: cards, as the core's decisions
     take them): ``show(answer)`` writes an answer as a person reads it, ``read(words, obs)``
     reads one typed (a ValueError with a one-line reason if it cannot), ``prompt(obs)`` says
-    what is asked.
+    what is asked; where the answers are whole numbers (``numbers``), a typed number is the
+    answer itself, so they are not listed with numbers, and ``how`` says how one is typed.
 
     For an environment (``cribsim.env``), whose agents answer with tokens: ``numbers`` names the
     rules attribute bounding the answers when they are whole numbers (a bid), not cards."""
@@ -80,6 +81,7 @@ class Decision:
     read: Callable[[list[str], Any], Any] | None = None
     prompt: Callable[[Any], str] | None = None
     numbers: str | None = None
+    how: str | None = None
 
 
 @dataclass(frozen=True)

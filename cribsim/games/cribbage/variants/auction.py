@@ -116,12 +116,20 @@ def auction(g: GameState) -> Generator[int, Any, None]:
 
 
 def _read_bid(words: list[str], obs: Any) -> int | None:
-    """A bid typed by a person: a whole number, or pass."""
-    if [w.lower() for w in words] == ["pass"]:
+    """A bid typed by a person: its value (``1`` bids 1), or ``p`` or ``pass``."""
+    if [w.lower() for w in words] in (["p"], ["pass"]):
         return None
     if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 6:
-        raise ValueError("a bid is a whole number, or pass")
+        raise ValueError("a bid is a whole number, or p to pass")
     return int(words[0])
+
+
+def _bid_prompt(obs: Any) -> str:
+    """What a person is asked: the standing bid, and the bids open to them."""
+    lo, hi = lowest_bid(obs), obs.rules.max_bid
+    held = f" (seat {obs.bid_by})" if obs.bid_by >= 0 else ""
+    open_to = f"bid {lo} to {hi}, or p to pass" if lo <= hi else "p to pass (no higher bid is allowed)"
+    return f"bid for the crib: the standing bid is {obs.bid_standing}{held}; {open_to}"
 
 
 # this variant's fields of the native lane's rules struct, (name, width, keys carried, what it
@@ -145,11 +153,8 @@ class Auction(Variant):
     phases = (Phase("after_deal", auction, "bid"),)
     decisions = (Decision("bid", "a whole number above obs.bid_standing (at least min_bid, at most max_bid), "
                                  "or None to pass", legal=bid_choices, check=bid_error, default=pass_always,
-                          show=lambda a: "pass" if a is None else str(a), read=_read_bid,
-                          prompt=lambda obs: f"bid for the crib: the standing bid is {obs.bid_standing}"
-                                             + (f" (seat {obs.bid_by})" if obs.bid_by >= 0 else "")
-                                             + "; a higher bid, or pass",
-                          numbers="max_bid"),)
+                          show=lambda a: "pass" if a is None else str(a), read=_read_bid, prompt=_bid_prompt,
+                          numbers="max_bid", how="the bid, or p to pass"),)
     observation = {"bid_standing": 0, "bid_by": -1, "bids": ()}
     features = (Feature("bid_standing", "number", 30.0), Feature("bid_by", "seat"))
     columns = (Column("crib bought (share of deals)", "ratio", "metrics.crib_bought"),
