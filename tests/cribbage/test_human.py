@@ -250,7 +250,7 @@ def test_a_joker_is_laid_as_a_card_named_in_any_suit_and_never_bare():
     joker = next(c for c in obs.legal if c >= WILD_BASE)
     answer, shown = seat_at(rules, "play", obs, ["jk", "jk as ah"])
     assert answer == (joker, c1("AH"))
-    assert any("name the joker as you lay it: jk as 5h" in line for line in shown), shown
+    assert any("name the wild card as you lay it: jk as 5h" in line for line in shown), shown
 
 
 def test_the_second_joker_of_the_deck_is_typed_jk_like_the_first():

@@ -174,7 +174,7 @@ def _cards_answer(words: list[str], decision: str, obs: Any) -> Any:
         raise CribsimError("cribsim: lay one card (one laid as another: jk as 5h)")
     card = _as_held(parse_cards(words), held)[0]
     if card >= WILD_BASE and card in held:
-        raise CribsimError("cribsim: name the joker as you lay it: jk as 5h (any card that fits the count)")
+        raise CribsimError("cribsim: name the wild card as you lay it: jk as 5h (any card that fits the count)")
     return card
 
 
