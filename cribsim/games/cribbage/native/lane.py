@@ -297,10 +297,11 @@ class NativeLane:
 
         assert self.c is not None
         rules, k = self.rules, len(self.rules.sides)
+        kinds = bytes(255 if kind < 0 else kind for kind in self.kinds)  # (255: an entry it does not play)
         try:
             text, ends, games, matches = self.c.matches(
-                self.packed, bytes(255 if kind < 0 else kind for kind in self.kinds), tuple(self.values), seed, deal_seed,
-                match_format(rules), np.ascontiguousarray(specs, dtype=np.int64).tobytes(), sides_json(rules))
+                self.packed, kinds, tuple(self.values), seed, deal_seed, match_format(rules),
+                np.ascontiguousarray(specs, dtype=np.int64).tobytes(), sides_json(rules))
         except RuntimeError as e:
             if "did not end within" in str(e):
                 raise EndlessGame(rules.name, 10_000, "deals") from None
