@@ -216,8 +216,31 @@ def _add_paired(sums: VariantSums, rows: Ints, winner: Ints, per: int) -> None:
     first = sides.min(axis=1)
     won = sides[np.arange(len(sides)), np.maximum(winner, 0)]
     halves = np.where(winner < 0, 1, np.where(won == first, 2, 0))
-    for t, g, h in zip(rows[:, 1].tolist(), rows[:, 2].tolist(), halves.tolist()):
-        sums.paired.setdefault(t, PairedSums()).add(g, [h], per)
+    for t in np.unique(rows[:, 1]).tolist():
+        mine = rows[:, 1] == t
+        _add_groups(sums.paired.setdefault(t, PairedSums()), rows[mine, 2], halves[mine], per)
+
+
+def _add_groups(ps: PairedSums, groups: Ints, halves: Ints, per: int) -> None:
+    """A table's matches into its paired sums: the groups the batch holds whole at once (what
+    :meth:`PairedSums.add` adds for them), the others match by match."""
+    found, inverse, counts = np.unique(groups, return_inverse=True, return_counts=True)
+    inverse = inverse.reshape(-1)
+    whole = (counts == per) & ~np.isin(found, list(ps.waiting))
+    if whole.any():
+        unit = np.bincount(inverse, weights=halves, minlength=len(found))[whole].astype(np.int64)
+        squares = np.bincount(inverse, weights=halves * halves, minlength=len(found))[whole].astype(np.int64)
+        ps.units += len(unit)
+        ps.su += int(unit.sum())
+        ps.suu += int(np.dot(unit, unit))
+        if per == 2:
+            for u, c in zip(*np.unique(unit, return_counts=True)):
+                ps.penta[int(u)] += int(c)
+        ps.matches += per * len(unit)
+        ps.sm += int(unit.sum())
+        ps.smm += int(squares.sum())
+    for g, h in zip(groups[~whole[inverse]].tolist(), halves[~whole[inverse]].tolist()):
+        ps.add(g, [h], per)
 
 
 def add_column(sums: ColumnSums, col: Column, games: Mapping[str, Ints], n: int) -> None:

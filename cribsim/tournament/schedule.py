@@ -16,7 +16,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import permutations
+from itertools import islice, permutations
 from typing import TYPE_CHECKING, Any
 
 from ..records import MatchRecord
@@ -254,3 +254,12 @@ class Pending:
         self.head = next(self.places, None)
         self.left -= 1
         return place
+
+    def take(self, n: int) -> list[int]:
+        """Up to ``n`` places at once (``popleft`` ``n`` times)."""
+        if self.head is None or n < 1:
+            return []
+        out = [self.head, *islice(self.places, n - 1)]
+        self.head = next(self.places, None)
+        self.left -= len(out)
+        return out
