@@ -80,7 +80,8 @@ def _playable(ctx: dict[str, Any], variant: int, lane: FastLane | None) -> Any:
 def _playable_now(ctx: dict[str, Any], variant: int, lane: FastLane | None) -> Any:
     if lane is None:
         return None
-    fields = lane.batch_fields()
+    batch_fields = getattr(lane, "batch_fields", None)  # (a game's lane from before whole batches: none)
+    fields = batch_fields() if batch_fields is not None else None
     shape: VariantShape = ctx["shapes"][variant]
     if fields is None or not all(_given(c, fields) for c in shape.columns):
         return None
