@@ -18,12 +18,16 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeAlias, TypeVar
 
 from .matchplay import MatchResult, make_strategies, settled
 from .records import Column, GameRecord
 
 if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
     from .gamelog import GameLog, GameTape, MatchTape
     from .opening import Opening
     from .ruleset import MatchFormat
@@ -72,11 +76,45 @@ class PlayedGame(Protocol):
     def record(self, skunk: int, rules: Any) -> GameRecord: ...
 
 
+Ints: TypeAlias = "NDArray[np.int64]"  # (numpy is imported where the arrays are made: a game loads without it)
+
+
+@dataclass(frozen=True)
+class LaneMatches:
+    """A batch of matches a faster lane played whole, in one call (:meth:`FastLane.play_matches`):
+    every match's line of the records file (``text``: what ``json.dumps`` writes of
+    ``MatchRecord.to_json()``, a line a match, in the order asked, each ending at its ``ends``),
+    and what the summary sums read of them: each game's figures by field path (``games``, as
+    :meth:`cribsim.records.GameRecord.value` reads them: ``deals``, ``points.peg.0``; ``game_match``
+    the match of each game), and by match the winning side (-1: drawn), the game points by side
+    and the last game's scores by side (rows of ``game_points`` and ``last_scores``)."""
+
+    text: bytes
+    ends: Ints
+    game_match: Ints
+    games: Mapping[str, Ints]
+    winner: Ints
+    game_points: Ints
+    last_scores: Ints
+
+
 class FastLane(Protocol):
     """A game's faster lane for one rule set and lineup (:meth:`Game.fast_lane`): the same
     matches, record for record, as the game's own ``play_match`` with those strategies."""
 
     name: str  # said in the run's start line and run.json
+
+    def batch_fields(self) -> frozenset[str] | None:
+        """The per-game figures :meth:`play_matches` gives (field paths), or None where it plays
+        no whole batches of its rules (the matches are played one by one)."""
+        ...
+
+    def play_matches(self, seed: int, deal_seed: int, specs: Ints) -> LaneMatches:
+        """Whole matches without a counting model, an opening or a game record, a row of
+        ``specs`` each (variant, table, group, seating, then the lineup entry at each side; every
+        one a match it :meth:`plays`), the first dealer of each cut for, every deck addressed by
+        the match key ``derive(deal_seed, table, group) >> 1`` (:meth:`cribsim.tournament.schedule.Schedule.spec`)."""
+        ...
 
     def plays(self, entries: Sequence[int]) -> bool:
         """Whether it plays a match with these lineup entries seated (by seat)."""

@@ -20,9 +20,11 @@ from ..games import game_named
 from ..isolation import Isolated, PluginFault, timeout_message
 from ..records import Forfeit, MatchRecord
 from ..strategy import factory
+from . import lanebatch
 from .aggregate import Partial
 from .guard import DecisionTimeout, Watchdog
-from .recordfile import encode
+from .lanebatch import LanePlayed
+from .recordfile import compress, encode, line_of
 from .schedule import groups_for
 from .summary import SprtUnits
 
@@ -337,16 +339,50 @@ def spec_at(ctx: dict[str, Any], place: int) -> MatchSpec:
 
 def play_places(ctx: dict[str, Any], places: Sequence[int], node: str = "") -> Sealed:
     """The matches at ``places`` in the run's schedule, played and sealed where they are played:
-    the driver sends bare numbers, and the specs (deal keys, ids) are made here."""
-    specs = [spec_at(ctx, place) for place in places]
-    records, info = play_batch(ctx, specs)
+    the driver sends bare numbers, and the specs (deal keys, ids) are made here. The matches a
+    faster lane plays whole go to it a batch at a time (:mod:`.lanebatch`), the rest one by one."""
+    t0 = time.perf_counter()
+    parts = lanebatch.split(ctx, places, lane_for)
+    specs = [spec_at(ctx, places[i]) for i in parts.rest]
+    if parts.parts:
+        partial = Partial(ctx["shapes"])
+        played = [lanebatch.play(ctx, part, lane, partial) for part in parts.parts
+                  if (lane := lane_for(ctx, part.variant)) is not None]
+        records, info = play_batch(ctx, specs) if specs else ([], _info(t0))
+        sealed = _seal_with(ctx, places, parts.rest, played, partial, records, info)
+        info["seconds"] = time.perf_counter() - t0
+    else:
+        records, info = play_batch(ctx, specs)
+        sealed = seal(ctx, records, info, specs)
     if node:
         info["node"] = node
-    sealed = seal(ctx, records, info, specs)
     sealed.stderr = bots_errors(ctx)
     sealed.retired = {i: news for i, make in enumerate(_FACTORIES.get(ctx["hash"], []))
                       if isinstance(make, Isolated) and (news := make.retired_news())}
     return sealed
+
+
+def _seal_with(ctx: dict[str, Any], places: Sequence[int], rest: Sequence[int], played: Sequence[LanePlayed],
+               partial: Partial, records: Sequence[MatchRecord], info: dict[str, Any]) -> Sealed:
+    """A batch sealed whose matches a lane played whole (``played``, their sums in ``partial``)
+    but for those at the positions ``rest`` (``records``, played one by one): the lines in the
+    order of ``places``, as :func:`seal` writes them."""
+    logs = [r.log for r in records if r.log is not None]
+    for r in records:
+        r.log = None
+    partial.add_all(records)
+    lines, ids = [b""] * len(places), [""] * len(places)
+    for p in played:
+        for pos, line, match_id in zip(p.part.positions, p.lines, p.ids):
+            lines[pos], ids[pos] = line, match_id
+    for pos, r in zip(rest, records):
+        lines[pos], ids[pos] = line_of(r), r.id
+    return Sealed(compress(b"".join(lines)), ids, list(places), partial, None, logs, info)
+
+
+def _info(t0: float) -> dict[str, Any]:
+    """A batch's (pid, node, seconds since ``t0``) for the runner's bookkeeping."""
+    return {"pid": os.getpid(), "node": os.environ.get("CRIBSIM_NODE", ""), "seconds": time.perf_counter() - t0}
 
 
 def bots_errors(ctx: dict[str, Any]) -> dict[int, bytes]:
@@ -374,4 +410,4 @@ def play_batch(ctx: dict[str, Any], specs: Iterable[MatchSpec]) -> tuple[list[Ma
                 out.append(play_one(ctx, spec, dog))
     finally:
         game.allow_fast(before)
-    return out, {"pid": os.getpid(), "node": os.environ.get("CRIBSIM_NODE", ""), "seconds": time.perf_counter() - t0}
+    return out, _info(t0)

@@ -63,6 +63,8 @@ class StopFlag:
 
 def _take(pending: Pending, sink: Sink, size: int) -> list[int]:
     """Up to ``size`` pending matches, by their places in the schedule."""
+    if not sink.closed:  # (every pending match is wanted: taken at once)
+        return pending.take(size)
     batch: list[int] = []
     while pending and len(batch) < size:
         place = pending.popleft()

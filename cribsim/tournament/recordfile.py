@@ -33,7 +33,17 @@ def encode(records: Sequence[MatchRecord]) -> bytes:
     if not records:
         return b""
     text = "".join(json.dumps(r.to_json(), separators=(",", ":")) + "\n" for r in records)
-    return gzip.compress(text.encode(), compresslevel=LEVEL, mtime=0)
+    return compress(text.encode())
+
+
+def line_of(record: MatchRecord) -> bytes:
+    """A record's line, as :func:`encode` writes it."""
+    return (json.dumps(record.to_json(), separators=(",", ":")) + "\n").encode()
+
+
+def compress(text: bytes) -> bytes:
+    """Lines as one gzip member (empty for none)."""
+    return gzip.compress(text, compresslevel=LEVEL, mtime=0) if text else b""
 
 
 def decode(data: bytes) -> list[MatchRecord]:

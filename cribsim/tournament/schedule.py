@@ -16,11 +16,14 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import permutations
-from typing import Any
+from itertools import islice, permutations
+from typing import TYPE_CHECKING, Any
 
 from ..records import MatchRecord
 from ..rng import derive
+
+if TYPE_CHECKING:
+    from ..game import Ints
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,34 @@ class Schedule:
         key = derive(seed, slot.table, slot.group) >> 1  # fits a signed 64-bit address
         return MatchSpec(f"{slot.variant}.{slot.table}.{slot.group}.{slot.seating}", slot.variant, slot.table,
                          slot.group, slot.seating, slot.sides, key, place)
+
+    def variants_of(self, places: Ints) -> Ints:
+        """The variant of each place (an array of :meth:`index` values)."""
+        import numpy as np
+
+        return np.searchsorted(np.asarray(self.base), places, side="right") - 1
+
+    def rows(self, v: int, places: Ints) -> Ints:
+        """A row a place of variant ``v`` (as :meth:`at` reads it): the variant, table, group,
+        seating and the lineup entry at each side, as an array (a batch's matches at once)."""
+        import numpy as np
+
+        q, s = np.divmod(places - self.base[v], self.per[v])
+        t, g = np.divmod(q, self.groups[v])
+        seating = s if self.paired else g % len(self.seats[v])
+        sides = self.sides_of(v)[t, seating]
+        return np.column_stack([np.full_like(t, v), t, g, seating, sides])
+
+    def sides_of(self, v: int) -> Ints:
+        """The lineup entry at each side of variant ``v``'s tables under each seating (an array:
+        table, seating, side), made once."""
+        import numpy as np
+
+        made: dict[int, Ints] = self.__dict__.setdefault("_sides", {})
+        if v not in made:
+            made[v] = np.array([[[table[i] for i in seating] for seating in self.seats[v]] for table in self.tables[v]],
+                               dtype=np.int64).reshape(len(self.tables[v]), len(self.seats[v]), -1)
+        return made[v]
 
     def _slot(self, v: int, t: int, g: int, s: int) -> Slot:
         table = self.tables[v][t]
@@ -223,3 +254,12 @@ class Pending:
         self.head = next(self.places, None)
         self.left -= 1
         return place
+
+    def take(self, n: int) -> list[int]:
+        """Up to ``n`` places at once (``popleft`` ``n`` times)."""
+        if self.head is None or n < 1:
+            return []
+        out = [self.head, *islice(self.places, n - 1)]
+        self.head = next(self.places, None)
+        self.left -= len(out)
+        return out

@@ -686,3 +686,99 @@ def test_the_searchers_take_evs_tables_parameter_in_both_lanes():
     for name, params in SEARCHERS:
         names = [(name, dict(params, tables="standard")), ("ev", {})]
         assert _search_games(rules, names, 2, True) == _search_games(rules, names, 2, False)
+
+
+def _batch_rules():
+    """Rule sets the C match loop plays (``lane.batch_refusal``), with match formats of several games."""
+    named = [load_rules(n) for n in FAMILY]
+    acc = load_rules("match_acc")
+    fixed = rules_from_mapping({"extends": "standard", "name": "three_games", "match": {"games": 3}})
+    triple = rules_from_mapping({"extends": "standard", "name": "triple", "target": 61,
+                                 "match": {"first_to": 5, "game_points": "acc", "triple_skunk_wins_match": True}})
+    return [r for r in [*named, acc, fixed, triple] if lane.batch_refusal(r, bool(lane.hooked(r))) is None]
+
+
+BATCH_RULES = _batch_rules()
+
+
+def _one_by_one(rules, native, specs):
+    """The records of ``specs`` as the runner makes them one match at a time."""
+    from cribsim.records import MatchRecord
+
+    records = []
+    for s in specs:
+        m = native.play_match(5, s.key, [s.sides[side] for side in rules.side_of])
+        rec = MatchRecord(s.id, s.variant, s.table, s.group, s.seating, list(s.sides), m.winner, list(m.game_points),
+                          None)
+        rec.games = [g.record(level, rules) for g, level in zip(m.games, m.skunks)]
+        records.append(rec)
+    return records
+
+
+@pytest.mark.parametrize("rules", BATCH_RULES, ids=[r.name for r in BATCH_RULES])
+def test_whole_matches_in_c_write_the_lines_and_sums_of_the_one_by_one_path(rules):
+    """``_lane.matches`` (the match loop, the lines, the figures) against the runner's one-match
+    path: the same line a match, byte for byte, and the same summary sums (paired and not)."""
+    import numpy as np
+
+    from cribsim.game import LaneMatches
+    from cribsim.games import game_named
+    from cribsim.records import Column
+    from cribsim.tournament import lanebatch
+    from cribsim.tournament.aggregate import Partial, VariantShape
+    from cribsim.tournament.recordfile import line_of
+    from cribsim.tournament.schedule import Schedule
+
+    k = len(rules.sides)
+    native = lane.fast_lane(rules, [("random", {}), ("greedy", {}), ("ev", {"tables": "standard"})])
+    assert native is not None and native.batch_fields() is not None
+    columns = tuple(Column.from_json(c) for c in game_named("cribbage").summary_info(rules)["columns"])
+    for paired in (False, True):
+        tables = [[(i + j) % 3 for i in range(k)] for j in range(3)]
+        schedule = Schedule([tables], 24, paired)
+        specs = [schedule.spec(p, 77) for p in schedule.order()]
+        rows = np.array([[s.variant, s.table, s.group, s.seating, *s.sides] for s in specs], dtype=np.int64)
+        out: LaneMatches = native.play_matches(5, 77, rows)
+        records = _one_by_one(rules, native, specs)
+        assert out.text == b"".join(line_of(r) for r in records), rules.name
+        shape = VariantShape(k, rules.objective, columns, len(schedule.seats[0]) if paired else 1, paired and k == 2)
+        expected, got = Partial([shape]), Partial([shape])
+        expected.add_all(records)
+        lanebatch.add_sums(got, lanebatch.LanePart(0, list(range(len(specs))), rows), out)
+        assert got.variants[0] == expected.variants[0] and got.tables == expected.tables, rules.name
+        assert got.matches == expected.matches
+
+
+def test_the_c_match_loop_takes_only_what_it_plays():
+    """Rules whose games the lane plays but whose match loop or ranking is Python's own: one by one."""
+    for name in ("lowball", "three_player_continued", "three_player_winner_takes_all", "three_player_team"):
+        rules = load_rules(name)
+        if lane.refusal(rules) is None:
+            assert lane.batch_refusal(rules, bool(lane.hooked(rules))) is not None, name
+
+
+BATCHED = """
+name: batched
+variants: [standard, match_acc, three_player, {name: short, extends: four_player_partners, scoring: {go: 2}}]
+lineup: [{name: g, strategy: greedy}, {name: e, strategy: ev}, {name: r, strategy: random},
+         {name: p, strategy: "tests.kernel.bad_strategies:Plain", trusted: true}]
+matches: 12
+paired: true
+seed: 9
+"""
+
+
+def test_a_run_of_whole_batches_writes_the_same_tables_and_records(tmp_path, capsys, monkeypatch):
+    """A run whose batches the lane plays whole but for the plug-in's tables (played one by one,
+    their lines in their places) against ``--no-fast``: the same records, in the same order, and
+    tables."""
+    from cribsim.tournament import lanebatch
+
+    parts = []
+    real = lanebatch.play
+    monkeypatch.setattr(lanebatch, "play", lambda *a: parts.append(a[1]) or real(*a))
+    _run_both_ways(tmp_path, capsys, BATCHED)
+    assert sum(len(p.positions) for p in parts) > 0
+    fast = gzip.decompress((tmp_path / "fast" / "matches.jsonl.gz").read_bytes()).splitlines()
+    slow = gzip.decompress((tmp_path / "slow" / "matches.jsonl.gz").read_bytes()).splitlines()
+    assert fast == slow and len(fast) > sum(len(p.positions) for p in parts)

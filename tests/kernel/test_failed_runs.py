@@ -18,7 +18,7 @@ import pytest
 from cribsim.cli.main import main
 from cribsim.errors import CribsimError, RunFailed
 from cribsim.records import Forfeit, MatchRecord
-from cribsim.tournament import batch
+from cribsim.tournament import batch, lanebatch
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.raycluster import ray_messages_to_log
 from cribsim.tournament.runner import run_experiment
@@ -35,8 +35,10 @@ def cli(argv, capsys):
 
 
 def failing(monkeypatch, which):
-    """Serial batches whose matches ``which(id)`` picks come back failed, as a dying worker's do."""
+    """Serial batches whose matches ``which(id)`` picks come back failed, as a dying worker's do
+    (every match played one by one: a lane's whole batches have no match records to fail)."""
     real = batch.play_batch
+    monkeypatch.setattr(lanebatch, "takes_batches", lambda ctx: False)
 
     def play_batch(ctx, specs):
         records, info = real(ctx, specs)

@@ -27,6 +27,7 @@
  *   lane_show.c: the show (R-SHOW-1..2, V-JOKERS' best naming) and what follows each count:
  *   lane_flow.c: a game's flow: the cut for the first deal (R-DEAL-1), his heels (R-START-2),
  *   lane_python.c: the module's functions: the rules and seats read from Python, a game, a batch of
+ *   lane_batch.c: a batch of whole matches, each written as its line of the records file, with the
  *   lane_search.c: mc's play search (strategies/mc.py, expert.py's reading), rollouts of the play
  *   lane_board.c: expert's board (strategies/expert.py): deals rolled out to the end of the deal,
  */
@@ -51,6 +52,7 @@
 #include "lane_show.c"
 #include "lane_flow.c"
 #include "lane_python.c"
+#include "lane_batch.c"
 #include "lane_search.c"
 #include "lane_board.c"
 
@@ -60,6 +62,7 @@ static PyMethodDef methods[] = {
     {"refuse", py_refuse, METH_O, refuse_doc},
     {"game", py_game, METH_VARARGS, game_doc},
     {"games", py_games, METH_VARARGS, games_doc},
+    {"matches", py_matches, METH_VARARGS, matches_doc},
     {"ev_values", py_ev_values, METH_O, ev_values_doc},
     {"rollout", py_rollout, METH_VARARGS, rollout_doc},
     {"mc_play", py_mc_play, METH_VARARGS, mc_play_doc},

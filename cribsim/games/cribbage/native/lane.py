@@ -17,6 +17,7 @@ module built from another ``_lane.c`` (an editable install after the file change
 from __future__ import annotations
 
 import importlib
+import json
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,16 +26,20 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from cribsim.errors import EndlessGame
+from cribsim.game import LaneMatches
 from cribsim.matchplay import MatchResult
 from cribsim.strategy import resolve
 
+from ..engine.events import SOURCES as SOURCE_NAMES
 from ..engine.game import GameResult, ranked
 from ..engine.state import side_of_seats
-from ..match import games_until_settled
+from ..match import SKUNK_NAMES, games_until_settled
 from ..strategy import BUILTIN
 from . import layout
 
 if TYPE_CHECKING:
+    from cribsim.game import Ints
+
     from ..points import Scoring
     from ..rules import Rules
 
@@ -277,6 +282,76 @@ class NativeLane:
             self.rules,
             lambda dealer, game_no, _points: self.play_game(seed, (match_key, game_no), dealer, entries, counters),
             None)
+
+    def batch_fields(self) -> frozenset[str] | None:
+        """The per-game figures :meth:`play_matches` gives, or None where the C match loop does not
+        play these rules (:func:`batch_refusal`)."""
+        if batch_refusal(self.rules, self.hooks is not None) is not None:
+            return None
+        return frozenset(game_fields(self.rules.players))
+
+    def play_matches(self, seed: int, deal_seed: int, specs: Ints) -> LaneMatches:
+        """Whole matches in one call (``_lane.matches``: the match loop, the records' lines and the
+        figures the summary sums read, in C), for rules :meth:`batch_fields` takes."""
+        import numpy as np
+
+        assert self.c is not None
+        rules, k = self.rules, len(self.rules.sides)
+        kinds = bytes(255 if kind < 0 else kind for kind in self.kinds)  # (255: an entry it does not play)
+        try:
+            text, ends, games, matches = self.c.matches(
+                self.packed, kinds, tuple(self.values), seed, deal_seed, match_format(rules),
+                np.ascontiguousarray(specs, dtype=np.int64).tobytes(), sides_json(rules))
+        except RuntimeError as e:
+            if "did not end within" in str(e):
+                raise EndlessGame(rules.name, 10_000, "deals") from None
+            raise
+        names = game_fields(rules.players)
+        rows = np.frombuffer(games, dtype=np.int64).reshape(-1, len(names) + 1)
+        by_match = np.frombuffer(matches, dtype=np.int64).reshape(-1, 2 + 2 * k)
+        return LaneMatches(text, np.frombuffer(ends, dtype=np.int64), rows[:, 0],
+                           {name: rows[:, 1 + i] for i, name in enumerate(names)}, by_match[:, 0],
+                           by_match[:, 2:2 + k], by_match[:, 2 + k:])
+
+
+def game_fields(players: int) -> list[str]:
+    """The per-game figures ``_lane.matches`` gives after each game's match (lane_batch.c
+    ``game_row``), by their field paths in the game record."""
+    c = module()
+    metrics: tuple[str, ...] = c.METRICS if c is not None else ()
+    return ["deals", "first_dealer_won", "skunk", "decisions", "winner",
+            *(f"points.{src}.{role}" for role in range(players) for src in SOURCE_NAMES),
+            *(f"metrics.{name}" for name in metrics)]
+
+
+def batch_refusal(rules: Rules, hooked: bool) -> str | None:
+    """Why the C match loop (``_lane.matches``) does not play ``rules``, or None: it plays one
+    layout for every game, one place, the table of game points (R-MATCH-1..3) and the sides
+    ranked by score (``Program.rank_sides``), with no hook in Python."""
+    hooks = rules.program.hooks
+    if hooked or hooks.layout is not None or hooks.rank_sides is not None:
+        return "a variant's hook"
+    if rules.match.scoring != "table" or places_of(rules, len(rules.sides)) != 1:
+        return "a match format other than the table of game points"
+    if len(rules.skunk_lines) > 3 or set(rules.match.points_table()) != set(SKUNK_NAMES):
+        return "other skunk lines"
+    return None
+
+
+def match_format(rules: Rules) -> bytes:
+    """The match format as ``_lane.matches`` reads it (lane_batch.c ``F_*``): the games of a fixed
+    match, the game points to win, whether a triple skunk wins the match, the game points of a
+    win, skunk, double and triple skunk, the skunk lines and how many."""
+    fmt, table = rules.match, rules.match.points_table()
+    lines = list(rules.skunk_lines)
+    words = [fmt.games, fmt.first_to, int(fmt.triple_skunk_wins_match), *(table[name] for name in SKUNK_NAMES),
+             *lines, *[0] * (3 - len(lines)), len(lines)]
+    return struct.pack(f"<{len(words)}q", *words)
+
+
+def sides_json(rules: Rules) -> bytes:
+    """The rules' sides as a game record writes them (``"sides":[[0,2],[1,3]]``)."""
+    return json.dumps([list(side) for side in rules.sides], separators=(",", ":")).encode()
 
 
 _ROLLOUTS = [True]  # whether search strategies may roll out here (``--no-fast`` says no)
