@@ -60,18 +60,25 @@ def check(name: str, update: bool = False) -> bool:
             subprocess.run([sys.executable, "-m", "cribsim", *command, "--quiet"], check=True, cwd=ROOT)
         seconds = time.monotonic() - t0
         after = files(out, names)
-        new = files(out, [n for n in listed(out) if n not in names and n not in UNTRACKED])
+        new = files(out, [n for n in listed(out) if n not in names and not records(n)])
     changed = sorted(n for n in before if after.get(n) != before[n])
+    gone = sorted(n for n in changed if n not in after)
     if update:
-        for n in changed:
-            if n in after:  # a file the re-run no longer writes stays, and is named below as missing
-                (committed / n).write_bytes(after[n])
-        for n, data in new.items():
+        for n, data in [*((n, after[n]) for n in changed if n in after), *new.items()]:
+            (committed / n).parent.mkdir(parents=True, exist_ok=True)
             (committed / n).write_bytes(data)
-    changed = [n if n in after else f"{n} (missing)" for n in changed] + [f"{n} (new)" for n in sorted(new)]
+        for n in gone:  # a file of an earlier cribsim the re-run no longer writes (an old name): removed
+            subprocess.run(["git", "rm", "-q", "--", str(committed / n)], cwd=ROOT, check=True)
+    changed = [n if n in after else f"{n} ({'removed' if update else 'missing'})" for n in changed] + \
+        [f"{n} (new)" for n in sorted(new)]
     print(f"{name}: {len(before)} committed files, {'changed: ' + ', '.join(changed) if changed else 'byte-identical'}"
           f" ({seconds:.0f} s)")
     return not changed
+
+
+def records(name: str) -> bool:
+    """Whether a file is one git does not keep (records, the run's own state): never new."""
+    return Path(name).name in UNTRACKED or Path(name).parts[0] == "games"
 
 
 def listed(out: Path) -> list[str]:
