@@ -689,7 +689,7 @@ def test_a_full_disk_keeps_what_was_written(tmp_path, capsys, monkeypatch):
     calls = []
 
     def add(self, batch):
-        calls.append(len(batch.ids))
+        calls.append(batch.size)
         if len(calls) == 2:  # half of the batch reaches the disk, then it is full
             self.f.write(batch.data[:len(batch.data) // 2])
             self.f.flush()
