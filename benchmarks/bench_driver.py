@@ -119,7 +119,7 @@ def driver_costs(tmp: Path, matches: int, sizes: list[int]) -> dict[str, float]:
         rows.append((size, batches, n, cpu, wall))
         print(f"driver: {n:,} matches in {batches:,} batches of {size:,}: {cpu:.3f} s CPU, {wall:.3f} s wall "
               f"({1e6 * wall / n:.3f} us a match)")
-    (s1, b1, n1, c1, w1), (s2, b2, n2, c2, w2) = rows[0], rows[-1]
+    (s1, _, n1, c1, w1), (s2, _, n2, c2, w2) = rows[0], rows[-1]
     # wall = batches * per_batch + matches * per_match, for the two sizes
     per_batch = (w1 / n1 - w2 / n2) / (1 / s1 - 1 / s2)
     per_match = w2 / n2 - per_batch / s2
@@ -293,7 +293,8 @@ def main() -> None:
             Path(args.save).write_text(json.dumps(costs, indent=1))
         if "sim" in args.parts:
             if "workers" not in costs or "d_match" not in costs:
-                sys.exit("bench_driver: sim needs the driver's and the workers' costs (--parts driver,worker or --given)")
+                sys.exit("bench_driver: sim needs the driver's and the workers' costs (--parts driver,worker, "
+                         "or --given)")
             last.append(sim(costs, [int(k) for k in args.workers.split(",")], args.sim_matches))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
