@@ -266,9 +266,93 @@ def sim(costs: dict[str, Any], workers: list[int], matches_per_worker: int) -> s
     return "workers a driver: " + ", ".join(lines)
 
 
+def _session(out: Path) -> dict[str, Any]:
+    return json.loads((out / "run.json").read_text())["sessions"][-1]  # type: ignore[no-any-return]
+
+
+def speed(tmp: Path, matches: int, strategy: str = "random") -> str:
+    """``cribsim run --serial`` against ``--workers 2`` (an embedded Ray, its import, start-up and
+    teardown counted) on the same ``matches`` one-game matches, in this process: the wall times,
+    and the Ray run's steady rate (between its 10th and 90th percent of matches)."""
+    from bench_tournament import Arrivals
+
+    from cribsim.tournament.runner import run_experiment
+
+    exp = experiment(tmp, strategy, matches, 11)
+    t0 = time.perf_counter()
+    run_experiment(exp, tmp / "serial", serial=True, quiet=True, report=False)
+    serial = time.perf_counter() - t0
+    with Arrivals() as arrivals:
+        t0 = time.perf_counter()
+        run_experiment(exp, tmp / "ray", workers=2, quiet=True, report=False)
+        ray_wall = time.perf_counter() - t0
+    steady = arrivals.steady()
+    s = _session(tmp / "ray")
+    print(f"speed, {matches:,} {strategy} matches: serial {serial:.1f} s ({matches / serial:,.0f}/s); 2 workers "
+          f"{ray_wall:.1f} s with Ray's start-up and teardown ({matches / ray_wall:,.0f}/s, "
+          f"{serial / ray_wall:.2f}x the serial rate; Ray up in {s['ray_start_s']} s), steady {steady:,.0f}/s "
+          f"({steady * serial / matches:.2f}x); the driver busy {s['driver_busy']:.1%} of the Ray run; batches "
+          f"{s['batches']}")
+    return (f"{matches:,} matches: 2 workers {serial / ray_wall:.2f}x serial with start-up, "
+            f"{steady * serial / matches:.2f}x steady")
+
+
+def check(tmp: Path, matches: int, costs: dict[str, Any], strategy: str = "random") -> str:
+    """The simulation's rate against runs on this machine: 1 and 2 workers of an embedded Ray
+    and a ``ray.cluster_utils`` cluster of 4 one-CPU nodes, all on its cores (their steady
+    rates), the cores counted: with C cores shared by W workers and the driver, at most C / (u +
+    d) matches a second."""
+    import ray
+    from bench_tournament import Arrivals
+    from ray.cluster_utils import Cluster
+
+    from cribsim.tournament.runner import run_experiment
+
+    w = costs["workers"][strategy]
+    cores = os.cpu_count() or 1
+    d_batch = costs["d_batch"] + costs.get("rt_wall", 0.0)
+    measured, modelled = {}, {}
+
+    def run(k: int, name: str) -> None:
+        run_experiment(experiment(tmp, strategy, 2000, 3), tmp / f"warm{name}", workers=k, quiet=True, report=False)
+        with Arrivals() as arrivals:
+            run_experiment(experiment(tmp, strategy, matches, 30 + k), tmp / name, workers=k, quiet=True,
+                           report=False)
+        measured[name] = arrivals.steady()
+        sim_rate = simulate(w["u"], w["f"], costs["d_match"], d_batch, k, matches)["rate"]
+        modelled[name] = min(sim_rate, cores / (w["u"] + costs["d_match"]))
+        s = _session(tmp / name)
+        print(f"check, {strategy}, {name}: model {modelled[name]:,.0f} matches/s, measured {measured[name]:,.0f} "
+              f"({measured[name] / modelled[name]:.2f} of the model); the driver busy {s['driver_busy']:.1%}, "
+              f"batches {s['batches']}")
+
+    for k in (1, 2):
+        env = {"env_vars": {"PYTHONPATH": os.environ.get("PYTHONPATH", "")}}
+        ray.init(address="local", num_cpus=k, include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.ERROR, runtime_env=env)
+        try:
+            run(k, f"{k} worker{'s' if k > 1 else ''}, embedded Ray")
+        finally:
+            ray.shutdown()
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+    try:
+        for _ in range(3):
+            cluster.add_node(num_cpus=1)
+        ray.init(address=cluster.address, log_to_driver=False, logging_level=logging.ERROR)
+        cluster.wait_for_nodes()
+        run(4, "4 one-CPU nodes (ray.cluster_utils)")
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+    return "check: " + ", ".join(f"{measured[k] / modelled[k]:.2f}" for k in measured) + " of the model"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--parts", default="driver,worker,ray,sim")
+    ap.add_argument("--parts", default="driver,worker,ray,sim",
+                    help="driver, worker, ray, sim, speed (serial against 2 workers), check (runs against the model)")
+    ap.add_argument("--speed-matches", type=int, default=100_000)
+    ap.add_argument("--check-matches", type=int, default=300_000)
     ap.add_argument("--matches", type=int, default=200_000)
     ap.add_argument("--sizes", default="2000,50000")
     ap.add_argument("--strategies", default="random,greedy,hoyle,ev")
@@ -296,6 +380,10 @@ def main() -> None:
                 sys.exit("bench_driver: sim needs the driver's and the workers' costs (--parts driver,worker, "
                          "or --given)")
             last.append(sim(costs, [int(k) for k in args.workers.split(",")], args.sim_matches))
+        if "check" in args.parts:
+            last.append(check(tmp, args.check_matches, costs))
+        if "speed" in args.parts:
+            last.append(speed(tmp, args.speed_matches))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("bench_driver: " + " | ".join(last))
