@@ -250,7 +250,7 @@ def simulate(u: float, f: float, d_match: float, d_batch: float, workers: int, m
 
 
 def sim(costs: dict[str, Any], workers: list[int], matches_per_worker: int) -> str:
-    d_match, d_batch = costs["d_match"], costs["d_batch"] + costs.get("rt_wall", 0.0)
+    d_match, d_batch = costs["d_match"], costs["d_batch"] + costs.get("rt_cpu", 0.0)
     lines = []
     for strategy, w in costs["workers"].items():
         for k in workers:
@@ -270,12 +270,36 @@ def _session(out: Path) -> dict[str, Any]:
     return json.loads((out / "run.json").read_text())["sessions"][-1]  # type: ignore[no-any-return]
 
 
+class Arrivals:
+    """When each batch reached the driver, and the matches so far (Sink.add, wrapped)."""
+
+    def __init__(self) -> None:
+        self.times: list[tuple[float, int]] = []
+        self.real = Sink.add
+
+    def __enter__(self) -> Arrivals:
+        real, times = self.real, self.times
+
+        def add(self_: Sink, batch: Any) -> None:
+            real(self_, batch)
+            times.append((time.perf_counter(), self_.played))
+        Sink.add = add  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        Sink.add = self.real  # type: ignore[method-assign]
+
+    def rate(self) -> float:
+        """Matches a second from the first batch's arrival (the workers up: Ray's start-up and
+        the workers' first batch not counted) to the last's (the run's drain counted)."""
+        (t0, n0), (t1, n1) = self.times[0], self.times[-1]
+        return (n1 - n0) / (t1 - t0)
+
+
 def speed(tmp: Path, matches: int, strategy: str = "random") -> str:
     """``cribsim run --serial`` against ``--workers 2`` (an embedded Ray, its import, start-up and
     teardown counted) on the same ``matches`` one-game matches, in this process: the wall times,
-    and the Ray run's steady rate (between its 10th and 90th percent of matches)."""
-    from bench_tournament import Arrivals
-
+    and the Ray run's rate from its first batch back to its last (:class:`Arrivals`)."""
     from cribsim.tournament.runner import run_experiment
 
     exp = experiment(tmp, strategy, matches, 11)
@@ -286,31 +310,31 @@ def speed(tmp: Path, matches: int, strategy: str = "random") -> str:
         t0 = time.perf_counter()
         run_experiment(exp, tmp / "ray", workers=2, quiet=True, report=False)
         ray_wall = time.perf_counter() - t0
-    steady = arrivals.steady()
+    steady = arrivals.rate()
     s = _session(tmp / "ray")
     print(f"speed, {matches:,} {strategy} matches: serial {serial:.1f} s ({matches / serial:,.0f}/s); 2 workers "
           f"{ray_wall:.1f} s with Ray's start-up and teardown ({matches / ray_wall:,.0f}/s, "
-          f"{serial / ray_wall:.2f}x the serial rate; Ray up in {s['ray_start_s']} s), steady {steady:,.0f}/s "
+          f"{serial / ray_wall:.2f}x the serial rate; Ray up in {s['ray_start_s']} s, the first batch back after "
+          f"{arrivals.times[0][0] - t0:.1f} s), from the first batch back to the last {steady:,.0f}/s "
           f"({steady * serial / matches:.2f}x); the driver busy {s['driver_busy']:.1%} of the Ray run; batches "
           f"{s['batches']}")
     return (f"{matches:,} matches: 2 workers {serial / ray_wall:.2f}x serial with start-up, "
-            f"{steady * serial / matches:.2f}x steady")
+            f"{steady * serial / matches:.2f}x once the workers are up")
 
 
 def check(tmp: Path, matches: int, costs: dict[str, Any], strategy: str = "random") -> str:
     """The simulation's rate against runs on this machine: 1 and 2 workers of an embedded Ray
-    and a ``ray.cluster_utils`` cluster of 4 one-CPU nodes, all on its cores (their steady
-    rates), the cores counted: with C cores shared by W workers and the driver, at most C / (u +
-    d) matches a second."""
+    and a ``ray.cluster_utils`` cluster of 4 one-CPU nodes, all on its cores (their rates from
+    the first batch back to the last), the cores counted: with C cores shared by W workers and
+    the driver, at most C / (u + d) matches a second."""
     import ray
-    from bench_tournament import Arrivals
     from ray.cluster_utils import Cluster
 
     from cribsim.tournament.runner import run_experiment
 
-    w = costs["workers"][strategy]
+    w = worker_costs(tmp, [strategy])[strategy]  # (now: the machine's pace drifts)
     cores = os.cpu_count() or 1
-    d_batch = costs["d_batch"] + costs.get("rt_wall", 0.0)
+    d_batch = costs["d_batch"] + costs.get("rt_cpu", 0.0)
     measured, modelled = {}, {}
 
     def run(k: int, name: str) -> None:
@@ -318,7 +342,7 @@ def check(tmp: Path, matches: int, costs: dict[str, Any], strategy: str = "rando
         with Arrivals() as arrivals:
             run_experiment(experiment(tmp, strategy, matches, 30 + k), tmp / name, workers=k, quiet=True,
                            report=False)
-        measured[name] = arrivals.steady()
+        measured[name] = arrivals.rate()
         sim_rate = simulate(w["u"], w["f"], costs["d_match"], d_batch, k, matches)["rate"]
         modelled[name] = min(sim_rate, cores / (w["u"] + costs["d_match"]))
         s = _session(tmp / name)

@@ -382,10 +382,10 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = Non
 
 # What an embedded Ray costs a run beside its matches, on this project's 2-core VM
 # (docs/performance.md, "Ray's start-up"): importing it, starting it, its workers' first tasks
-# (each imports cribsim) and its teardown, 5.4 to 8.2 s; CRIBSIM_RAY_START (seconds) declares
+# (each imports cribsim) and its teardown, 5.4 to 9.5 s; CRIBSIM_RAY_START (seconds) declares
 # another machine's. RAY_SHARE: the share of a core's pace a Ray worker plays at, its batches'
 # transfer and Ray's own threads counted.
-RAY_START = 5.5
+RAY_START = 8.0
 RAY_SHARE = 0.85
 PROBE_SECONDS = 0.1
 
