@@ -1,8 +1,10 @@
 """Executors: play pending matches in this process (serial) or on Ray, in batches sized to take
-about ``batch_seconds`` each, and hand each batch's records to the sink as it finishes.
+about ``batch_seconds`` each (longer where the driver would be busy more than a tenth of the
+time), and hand each batch's records to the sink as it finishes.
 
-Both call :func:`cribsim.tournament.batch.play_places`: a batch travels as the matches' places in
-the schedule (bare numbers), and its specs are made where it is played. Ray gets the context
+Both call :func:`cribsim.tournament.batch.play_places`: a batch travels as a span of the playing
+order (:class:`~.schedule.Span`: a few numbers, whatever its size), its specs are made where it
+is played, and it comes back as the same span with its records' bytes and sums. Ray gets the context
 once (``ray.put``), two tasks in flight per worker (``ray.wait`` for back-pressure), tasks
 retried if a worker dies, a batch past its deadline cancelled and its matches played one by
 one. Ctrl-C asks the run to stop after the results in hand are written."""

@@ -533,6 +533,8 @@ def test_a_small_run_with_no_workers_asked_plays_serially_and_says_why(tmp_path,
     from cribsim.tournament import runner
 
     monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(runner, "_ray_running", lambda: False)  # (a Ray the other tests' fixture left up)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
     exp = load_experiment(write(tmp_path, SMALL))
     m = run_experiment(exp, tmp_path / "small", report=False)
     err = capsys.readouterr().err
