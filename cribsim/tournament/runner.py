@@ -365,7 +365,7 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = Non
     chosen = None
     if not (serial or finished) and workers is None and not address and not os.environ.get("RAY_ADDRESS") \
             and not _ray_running():
-        chosen = serial_wins(exp, manifest, out if old is not None and not fresh else None, fast)
+        chosen = serial_wins(exp, manifest, old.played if old is not None and not fresh else 0, fast)
         if chosen is not None and not quiet:
             print(f"cribsim: {chosen}", file=sys.stderr)
     with StopFlag() as stop:
@@ -381,10 +381,11 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = Non
 
 
 # What an embedded Ray costs a run beside its matches, on this project's 2-core VM
-# (docs/performance.md, "Ray's start-up"): importing it, starting it, its workers' first tasks
-# (each imports cribsim) and its teardown, 5.4 to 9.5 s; CRIBSIM_RAY_START (seconds) declares
-# another machine's. RAY_SHARE: the share of a core's pace a Ray worker plays at, its batches'
-# transfer and Ray's own threads counted.
+# (docs/performance.md, "Ray's start-up, and when the runner plays serially"): importing it,
+# starting it, its workers' first tasks (each imports cribsim) and its teardown, 4.9 s quiet to
+# 9.5 s with other jobs on the cores; CRIBSIM_RAY_START (seconds) declares another machine's.
+# RAY_SHARE: the share of a core's pace a Ray worker plays at, its batches' transfer and Ray's
+# own threads counted.
 RAY_START = 8.0
 RAY_SHARE = 0.85
 PROBE_SECONDS = 0.1
@@ -403,20 +404,19 @@ def ray_start_seconds() -> float:
         return RAY_START
 
 
-def serial_wins(exp: Experiment, manifest: Manifest, earlier: Path | None, fast: bool) -> str | None:
+def serial_wins(exp: Experiment, manifest: Manifest, done: int, fast: bool) -> str | None:
     """Where no --workers, --address or RAY_ADDRESS was given: the line saying why the run plays
     serially, when its matches would take one core less time than an embedded Ray's start-up
     and teardown (:data:`RAY_START`) and the same matches on every core; None: Ray it is.
     A match's time is measured by playing the first matches of the schedule here for about
     PROBE_SECONDS (a match at least; their results are not kept: the run plays them again).
-    A run with bots of other people's (sandboxed, their deals secret) is not probed: Ray."""
+    ``done``: the matches an earlier run in the folder recorded (its manifest's count: the
+    records are read under the lock). A run with bots of other people's (sandboxed, their deals
+    secret) is not probed: Ray."""
     cores = os.cpu_count() or 1
     if exp.untrusted() or any(e.isolated(exp.game) for e in exp.lineup):
         return None
-    schedule = fld.schedule_of(manifest)
-    left = schedule.size
-    if earlier is not None and (earlier / fld.RECORDS).exists():
-        left -= min(left, fld.count_results(earlier / fld.RECORDS, schedule))
+    left = fld.schedule_of(manifest).size - max(0, done)
     if left <= 0:
         return None
     start = ray_start_seconds()

@@ -596,7 +596,7 @@ def test_name_dotdot_and_a_foreign_folder_lose_nothing(tmp_path, capsys, monkeyp
 
 def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
     cfg = tmp_path / "exp.yaml"
-    cfg.write_text("name: long\nlineup: [random, greedy]\nmatches: 20000\nseed: 6\n")
+    cfg.write_text("name: long\nlineup: [random, greedy]\nmatches: 2000000\nseed: 6\n")  # (long: interrupted)
     out = tmp_path / "out"
     first = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--serial", "--quiet",
                               "--out", str(out)],

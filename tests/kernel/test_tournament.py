@@ -543,8 +543,8 @@ def test_a_small_run_with_no_workers_asked_plays_serially_and_says_why(tmp_path,
     session = json.loads((tmp_path / "small" / "run.json").read_text())["sessions"][-1]
     assert session["mode"] == "serial" and session["chosen"] == said[0].removeprefix("cribsim: ")
     manifest = manifest_for(exp)
-    assert runner.serial_wins(exp, manifest, None, True) is not None
+    assert runner.serial_wins(exp, manifest, 0, True) is not None
     monkeypatch.setenv("CRIBSIM_RAY_START", "0")  # Ray free to start: two cores beat one
-    assert runner.serial_wins(exp, manifest, None, True) is None
+    assert runner.serial_wins(exp, manifest, 0, True) is None
     monkeypatch.setattr(runner.os, "cpu_count", lambda: 1)  # one core: Ray never wins
-    assert runner.serial_wins(exp, manifest, None, True) is not None
+    assert runner.serial_wins(exp, manifest, 0, True) is not None
