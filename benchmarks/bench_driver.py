@@ -249,21 +249,24 @@ def simulate(u: float, f: float, d_match: float, d_batch: float, workers: int, m
     return {"rate": matches / end, "workers_busy": busy_workers / (workers * end), "driver_busy": driver_busy / end}
 
 
-def sim(costs: dict[str, Any], workers: list[int], matches_per_worker: int) -> str:
+def sim(costs: dict[str, Any], workers: list[int], seconds: float) -> str:
+    """Each strategy's run of ``seconds`` of a worker's play a worker, on each number of workers."""
     d_match, d_batch = costs["d_match"], costs["d_batch"] + costs.get("rt_cpu", 0.0)
     lines = []
     for strategy, w in costs["workers"].items():
         for k in workers:
-            got = simulate(w["u"], w["f"], d_match, d_batch, k, k * matches_per_worker)
+            got = last = simulate(w["u"], w["f"], d_match, d_batch, k, k * max(1, int(seconds / w["u"])))
             ideal = k / (w["u"] + w["f"] / executors.LARGEST)
             print(f"sim, {strategy}, {k:,} workers: {got['rate']:,.0f} matches/s ({got['rate'] / ideal:.2f} of the "
                   f"workers' own pace), workers busy {got['workers_busy']:.2f}, driver busy {got['driver_busy']:.2f}")
-        most = d_match + d_batch / executors.LARGEST
-        keeps = (w["u"] + w["f"] / executors.LARGEST) / most
-        print(f"sim, {strategy}: one driver keeps about {keeps:,.0f} workers busy (a worker's {1e6 * w['u']:,.1f} us "
-              f"a match against the driver's {1e6 * most:.3f} us), {0.1 * keeps:,.0f} with the driver busy under 10%")
-        lines.append(f"{strategy} {keeps:,.0f}")
-    return "workers a driver: " + ", ".join(lines)
+        size = max(1, min(executors.LARGEST, int(1.5 / w["u"])))
+        most = d_match + d_batch / size
+        keeps = (w["u"] + w["f"] / size) / most
+        print(f"sim, {strategy}: in batches of 1.5 s ({size:,} matches) one driver keeps about {keeps:,.0f} workers "
+              f"busy (a worker's {1e6 * w['u']:,.1f} us a match against the driver's {1e6 * most:.3f} us); past "
+              "that the batches grow with the workers (_next_size), up to 50,000 matches: the rows above")
+        lines.append(f"{strategy} {last['workers_busy']:.2f}")
+    return f"workers busy with {workers[-1]:,} workers: " + ", ".join(lines)
 
 
 def _session(out: Path) -> dict[str, Any]:
@@ -381,7 +384,10 @@ def main() -> None:
     ap.add_argument("--sizes", default="2000,50000")
     ap.add_argument("--strategies", default="random,greedy,hoyle,ev")
     ap.add_argument("--workers", default="2,100,1000,2000")
-    ap.add_argument("--sim-matches", type=int, default=1_000_000, help="sim: matches a worker")
+    ap.add_argument("--sim-seconds", type=float, default=1800.0, help="sim: a worker's seconds of play a run")
+    ap.add_argument("--slow", default="mc=0.88,expert=1.04",
+                    help="sim: strategies of the Python lane too, as name=seconds a match (docs/performance.md, "
+                         "2026-12-02), their fixed cost a batch 0.3 ms")
     ap.add_argument("--given", help="sim: a JSON file of the costs (as --save writes them)")
     ap.add_argument("--save", help="write the costs measured to this JSON file")
     args = ap.parse_args()
@@ -403,7 +409,10 @@ def main() -> None:
             if "workers" not in costs or "d_match" not in costs:
                 sys.exit("bench_driver: sim needs the driver's and the workers' costs (--parts driver,worker, "
                          "or --given)")
-            last.append(sim(costs, [int(k) for k in args.workers.split(",")], args.sim_matches))
+            for item in filter(None, args.slow.split(",")):
+                name, u = item.split("=")
+                costs["workers"].setdefault(name, {"u": float(u), "f": 0.0003})
+            last.append(sim(costs, [int(k) for k in args.workers.split(",")], args.sim_seconds))
         if "check" in args.parts:
             last.append(check(tmp, args.check_matches, costs))
         if "speed" in args.parts:

@@ -108,11 +108,13 @@ def batch_deadline(time_limit: float, matches: int) -> float:
 
 
 # A batch is at most LARGEST matches (a worker holds its records' text, about 500 bytes a
-# one-game match, before it compresses them), and lasts at least what keeps the driver busy
-# under BUSY of the time: with W workers each handing it a batch every T seconds, and a batch
-# costing it d seconds (Ray's round trip, the merge, the append and fsync), T >= W d / BUSY.
+# one-game match, before it compresses them), and lasts at least what keeps the driver's cost a
+# batch under BUSY of the time: with W workers each handing it a batch every T seconds, and a
+# batch costing it d seconds (Ray's round trip, the merge, the append and fsync), T >= W d /
+# BUSY. Half of the tenth the driver may be busy: the rest for its cost a match and the tail's
+# smaller batches.
 LARGEST = 50_000
-BUSY = 0.1
+BUSY = 0.05
 
 
 def _next_size(seconds: float, n: int, target: float, remaining: int, workers: int, driver: float = 0.0) -> int:

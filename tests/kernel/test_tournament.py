@@ -517,13 +517,13 @@ def test_the_manifest_records_a_program_bots_command_and_the_hash_of_the_files_i
 
 def test_batches_last_long_enough_to_keep_the_driver_under_a_tenth_busy():
     """A batch is ``batch_seconds`` of play, or longer where W workers each handing the driver a
-    batch would keep it busy more than a tenth of the time (its cost a batch measured), at most
+    batch would keep it busy more than a twentieth of the time (its cost a batch measured), at most
     LARGEST matches, the tail spread over the workers."""
     from cribsim.tournament.executors import BUSY, LARGEST, _next_size
 
     assert _next_size(0.03, 1000, 1.5, 10**9, 2, 0.003) == LARGEST  # lane matches: 30 us, 50,000 a batch at most
     assert _next_size(1.0, 1000, 1.5, 10**9, 2, 0.003) == 1500  # 1.5 s of play: the driver 0.4% busy
-    assert _next_size(1.0, 1000, 1.5, 10**9, 100, 0.003) == int(100 * 0.003 / BUSY * 1000)  # 3 s: 10% busy
+    assert _next_size(1.0, 1000, 1.5, 10**9, 100, 0.003) == int(100 * 0.003 / BUSY * 1000)  # 6 s: 5% busy
     assert _next_size(1.0, 1000, 1.5, 3000, 4, 0.003) == 750  # the tail shared
 
 
