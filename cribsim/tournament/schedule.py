@@ -316,8 +316,13 @@ class Span:
         if len(self.runs) == 1:
             a, c = self.runs[0]
             return np.arange(a, a + c, dtype=np.int64)
-        return np.concatenate([np.arange(a, a + c, dtype=np.int64) for a, c in self.runs]) if self.runs else \
-            np.zeros(0, dtype=np.int64)
+        if not self.runs:
+            return np.zeros(0, dtype=np.int64)
+        runs = np.array(self.runs, dtype=np.int64)
+        starts, counts = runs[:, 0], runs[:, 1]
+        before = np.cumsum(counts) - counts  # (each run's first index in the span)
+        out: Ints = np.repeat(starts - before, counts) + np.arange(int(counts.sum()), dtype=np.int64)
+        return out
 
 
 def span_of(positions: Ints) -> Span:
@@ -339,7 +344,7 @@ class Pending:
     the bits of a chunk of the order at a time, as arrays. ``len`` is how many are left, at most.
     The specs are made where the matches are played (:meth:`Schedule.spec`)."""
 
-    CHUNK = 1 << 16  # positions of the order looked at a time, when some are to be skipped
+    CHUNK = 1 << 16  # positions of the order looked at a time at most, when some are to be skipped
 
     def __init__(self, schedule: Schedule, seen: Seen, keep: Callable[[Slot], bool] | None = None) -> None:
         self.schedule, self.seen, self.keep = schedule, seen, keep
@@ -379,7 +384,7 @@ class Pending:
         got: list[Ints] = []
         need = n
         while need and self.cursor < self.size:
-            end = min(self.size, self.cursor + max(need, self.CHUNK))
+            end = min(self.size, self.cursor + min(self.CHUNK, max(16, 2 * need)))
             pos = np.arange(self.cursor, end, dtype=np.int64)
             ok = self._pending(pos, wanted)
             idx = np.flatnonzero(ok)[:need]
@@ -410,11 +415,13 @@ class Pending:
         """Move past the positions that are not to play (on disk, or not kept)."""
         import numpy as np
 
+        step = 1  # (the cursor is pending, mostly: looked at alone first, then chunks growing)
         while self.cursor < self.size:
-            end = min(self.size, self.cursor + self.CHUNK)
+            end = min(self.size, self.cursor + step)
             pos = np.arange(self.cursor, end, dtype=np.int64)
             first = np.flatnonzero(self._pending(pos, None))
             if len(first):
                 self.cursor = int(pos[first[0]])
                 return
             self.cursor = end
+            step = min(4 * step, self.CHUNK)
