@@ -1,4 +1,6 @@
-"""Tournament runner speed and what it is made of.
+"""Tournament runner speed and what it is made of. (Since batches travel as spans, the driver's
+cost a match is too small for this script's three-run solve to find under the noise of Ray's
+runs: ``bench_driver.py`` measures the driver's own loop directly, and simulates from it.)
 
 ``speed``: the speed-up of 2 Ray workers over 1, and the runner's overhead against a bare serial
 loop of play_match calls (same matches). ``costs``: the costs a run's throughput is made of,
@@ -12,7 +14,7 @@ and the model they give (docs/performance.md, "How far one driver goes"):
   for a fixed cost, a cost per batch and a cost per match; plus the time an append and fsync
   of a batch holds the driver;
 - from those, for each strategy, the batch size cribsim chooses (``batch_seconds`` of play,
-  at most 5,000) and the number of workers one driver can keep busy.
+  at most executors.LARGEST) and the number of workers one driver can keep busy.
 
 ``check``: the model's matches per second against runs of the first strategy on 1 and 2
 workers (embedded Ray) and on a ``ray.cluster_utils`` cluster of 4 one-CPU nodes, all on this
@@ -38,7 +40,7 @@ from typing import Any
 
 from cribsim.games.cribbage.match import play_match
 from cribsim.strategy import factory
-from cribsim.tournament import sink
+from cribsim.tournament import executors, sink
 from cribsim.tournament.batch import play_places
 from cribsim.tournament.config import Experiment, load_experiment
 from cribsim.tournament.runner import manifest_for, run_experiment, worker_context
@@ -46,7 +48,7 @@ from cribsim.tournament.schedule import build_schedule
 
 STRATEGIES = ("random", "greedy", "hoyle", "ev", "mc", "expert")
 BATCH_SECONDS = 1.5  # run_experiment's default
-LARGEST = 5000  # executors._next_size's cap
+LARGEST = executors.LARGEST  # executors._next_size's cap
 
 
 def experiment(tmp: Path, name: str, strategy: str, matches: int, seed: int) -> Experiment:
@@ -179,7 +181,7 @@ class Model:
 
 
 def model(w: WorkerCost, d: DriverCost, sync: Sync) -> Model:
-    """Batches of ``batch_seconds`` of play (at most 5,000 matches), as cribsim sizes them; each
+    """Batches of ``batch_seconds`` of play (at most LARGEST matches), as cribsim sizes them; each
     worker hands the driver a match every ``worker`` seconds, which costs it ``driver_busy``."""
     size = max(1, min(LARGEST, int(BATCH_SECONDS / w.play)))
     worker = w.per_match + w.per_batch / size

@@ -25,7 +25,7 @@ from .aggregate import Partial
 from .guard import DecisionTimeout, Watchdog
 from .lanebatch import LanePlayed
 from .recordfile import compress, encode, line_of
-from .schedule import groups_for
+from .schedule import Span, groups_for
 from .summary import SprtUnits
 
 if TYPE_CHECKING:
@@ -283,10 +283,13 @@ def match_log(ctx: dict[str, Any], spec: MatchSpec, rec: MatchRecord, tape: Matc
 @dataclass
 class Sealed:
     """A played batch as the driver takes it: its records already compressed (``data``, gzip
-    members of matches.jsonl.gz), their ids, their summary sums (``partial``), the sequential
-    test's view of them (``sprt``, for a run with ``stop:``), the game records kept, and
-    (pid, node, seconds) for the runner's bookkeeping. The driver's work per batch does not
-    grow with the matches in it, beyond writing the bytes."""
+    members of matches.jsonl.gz), which matches they are, their summary sums (``partial``), the
+    sequential test's view of them (``sprt``, for a run with ``stop:``), the game records kept,
+    and (pid, node, seconds) for the runner's bookkeeping. The matches are the batch's
+    ``span`` of the playing order, the records in its order (what the driver handed out: a few
+    numbers, whatever the batch's size), or, for a batch sealed from records (a match salvaged
+    one by one), each record's ``ids`` and ``places`` (-1: not known). The driver's work per batch
+    does not grow with the matches in it, beyond writing the bytes."""
 
     data: bytes
     ids: list[str]
@@ -297,21 +300,12 @@ class Sealed:
     info: dict[str, Any]
     stderr: dict[int, bytes] = field(default_factory=dict)  # what each entry's bots wrote on standard error
     retired: dict[int, str] = field(default_factory=dict)  # entries whose bot was retired in this batch: why
+    span: Span | None = None  # the batch's matches, in the order of its records (then no ids, no places)
 
-    def merge(self, other: Sealed) -> Sealed:
-        """Two batches as one (a salvaged batch's matches, one by one)."""
-        self.data += other.data
-        self.ids += other.ids
-        self.places += other.places
-        self.partial.merge(other.partial)
-        if self.sprt is not None and other.sprt is not None:
-            self.sprt.merge(other.sprt)
-        self.logs += other.logs
-        for entry, data in other.stderr.items():
-            self.stderr[entry] = self.stderr.get(entry, b"") + data
-        self.retired.update(other.retired)
-        self.info["seconds"] = self.info.get("seconds", 0.0) + other.info.get("seconds", 0.0)
-        return self
+    @property
+    def size(self) -> int:
+        """How many matches (records) the batch holds."""
+        return len(self.span) if self.span is not None else len(self.ids)
 
 
 def seal(ctx: dict[str, Any], records: Sequence[MatchRecord], info: dict[str, Any],
@@ -337,23 +331,29 @@ def spec_at(ctx: dict[str, Any], place: int) -> MatchSpec:
     return ctx["schedule"].spec(place, ctx["schedule_seed"])  # type: ignore[no-any-return]
 
 
-def play_places(ctx: dict[str, Any], places: Sequence[int], node: str = "") -> Sealed:
-    """The matches at ``places`` in the run's schedule, played and sealed where they are played:
-    the driver sends bare numbers, and the specs (deal keys, ids) are made here. The matches a
-    faster lane plays whole go to it a batch at a time (:mod:`.lanebatch`), the rest one by one."""
+def play_places(ctx: dict[str, Any], batch: Sequence[int] | Span, node: str = "") -> Sealed:
+    """The matches at places ``batch`` in the run's schedule (or a :class:`~.schedule.Span` of its
+    playing order, as the driver hands them out), played and sealed where they are played: the
+    driver sends bare numbers, and the specs (deal keys, ids) are made here. The matches a
+    faster lane plays whole go to it a batch at a time (:mod:`.lanebatch`), the rest one by one.
+    A span comes back as the span (no id or place a match)."""
     t0 = time.perf_counter()
+    span = batch if isinstance(batch, Span) else None
+    places: Sequence[int] = ctx["schedule"].places_at(batch.positions()) if isinstance(batch, Span) else batch
     parts = lanebatch.split(ctx, places, lane_for)
-    specs = [spec_at(ctx, places[i]) for i in parts.rest]
+    specs = [spec_at(ctx, int(places[i])) for i in parts.rest]
     if parts.parts:
         partial = Partial(ctx["shapes"])
         played = [lanebatch.play(ctx, part, lane, partial) for part in parts.parts
                   if (lane := lane_for(ctx, part.variant)) is not None]
         records, info = play_batch(ctx, specs) if specs else ([], _info(t0))
-        sealed = _seal_with(ctx, places, parts.rest, played, partial, records, info)
+        sealed = _seal_with(ctx, places, parts.rest, played, partial, records, info, span is None)
         info["seconds"] = time.perf_counter() - t0
     else:
         records, info = play_batch(ctx, specs)
         sealed = seal(ctx, records, info, specs)
+    if span is not None and (parts.parts or all(p >= 0 for p in sealed.places)):
+        sealed.span, sealed.ids, sealed.places = span, [], []  # (every record its spec's match: the span says which)
     if node:
         info["node"] = node
     sealed.stderr = bots_errors(ctx)
@@ -363,21 +363,34 @@ def play_places(ctx: dict[str, Any], places: Sequence[int], node: str = "") -> S
 
 
 def _seal_with(ctx: dict[str, Any], places: Sequence[int], rest: Sequence[int], played: Sequence[LanePlayed],
-               partial: Partial, records: Sequence[MatchRecord], info: dict[str, Any]) -> Sealed:
+               partial: Partial, records: Sequence[MatchRecord], info: dict[str, Any], with_ids: bool) -> Sealed:
     """A batch sealed whose matches a lane played whole (``played``, their sums in ``partial``)
     but for those at the positions ``rest`` (``records``, played one by one): the lines in the
-    order of ``places``, as :func:`seal` writes them."""
+    order of ``places``, as :func:`seal` writes them; each match's id and place too if
+    ``with_ids`` (else the batch's span says which they are)."""
     logs = [r.log for r in records if r.log is not None]
     for r in records:
         r.log = None
     partial.add_all(records)
-    lines, ids = [b""] * len(places), [""] * len(places)
-    for p in played:
-        for pos, line, match_id in zip(p.part.positions, p.lines, p.ids):
-            lines[pos], ids[pos] = line, match_id
-    for pos, r in zip(rest, records):
-        lines[pos], ids[pos] = line_of(r), r.id
-    return Sealed(compress(b"".join(lines)), ids, list(places), partial, None, logs, info)
+    if not rest and len(played) == 1:  # (the whole batch one rule set's: its lines in order)
+        lines = [played[0].text]
+    else:
+        lines = [b""] * len(places)
+        for p in played:
+            for pos, line in zip(p.part.positions, p.lines):
+                lines[pos] = line
+        for pos, r in zip(rest, records):
+            lines[pos] = line_of(r)
+    ids: list[str] = []
+    if with_ids:
+        ids = [""] * len(places)
+        for p in played:
+            for pos, match_id in zip(p.part.positions, lanebatch.ids_of(p.part)):
+                ids[pos] = match_id
+        for pos, r in zip(rest, records):
+            ids[pos] = r.id
+    return Sealed(compress(b"".join(lines)), ids, [int(p) for p in places] if with_ids else [], partial, None, logs,
+                  info)
 
 
 def _info(t0: float) -> dict[str, Any]:

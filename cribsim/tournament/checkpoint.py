@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..nofollow import open_fd, open_read
 from . import resumekey
@@ -39,6 +39,9 @@ from .atomic import atomic_write_bytes
 from .folder import CHECKPOINT, Records, schedule_of
 from .manifest import Manifest
 from .schedule import Schedule, Seen
+
+if TYPE_CHECKING:
+    from ..game import Ints
 
 NAME = CHECKPOINT
 FORMAT = "cribsim-resume-2"  # (1: unsigned, before issue 38)
@@ -264,17 +267,26 @@ class Tracker:
         self.saved_at = now
         self.broken = False  # a batch it cannot follow (a record of no match of the schedule): no more saves
 
-    def add(self, data: bytes, places: Sequence[int | None], failed: set[int]) -> None:
-        """A batch appended: its bytes, each record's place (in the order written) and which of
-        them failed."""
+    def add(self, data: bytes, places: Ints | Sequence[int | None], failed: set[int], distinct: bool = False) -> None:
+        """A batch appended: its bytes, each record's place (an array, in the order written; -1:
+        none of the schedule's; ``distinct``: no place twice) and which of them failed."""
+        import numpy as np
+
+        if not isinstance(places, np.ndarray):  # (a list: None for none of the schedule's)
+            places = np.array([-1 if p is None else p for p in places], dtype=np.int64)
         r = self.records
         assert r.seen is not None and r.used is not None
         self.h.update(data)
         r.good_end += len(data)
         r.lines += len(places)
+        if distinct and not failed and (places >= 0).all() and not r.used.marked(places).any():
+            r.used.add_all(places)  # (a batch of new results: as arrays)
+            r.seen.add_all(places)
+            r.results += len(places)
+            return
         used, seen = r.used.bits, r.seen.bits
-        for place in places:  # (Seen.has and Seen.add inline: this runs for every match on the driver)
-            if place is None:
+        for place in places.tolist():  # (Seen.has and Seen.add inline)
+            if place < 0:
                 self.broken = True
                 continue
             byte, bit = place >> 3, 1 << (place & 7)

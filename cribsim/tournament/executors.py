@@ -1,8 +1,10 @@
 """Executors: play pending matches in this process (serial) or on Ray, in batches sized to take
-about ``batch_seconds`` each, and hand each batch's records to the sink as it finishes.
+about ``batch_seconds`` each (longer where the driver would be busy more than a tenth of the
+time), and hand each batch's records to the sink as it finishes.
 
-Both call :func:`cribsim.tournament.batch.play_places`: a batch travels as the matches' places in
-the schedule (bare numbers), and its specs are made where it is played. Ray gets the context
+Both call :func:`cribsim.tournament.batch.play_places`: a batch travels as a span of the playing
+order (:class:`~.schedule.Span`: a few numbers, whatever its size), its specs are made where it
+is played, and it comes back as the same span with its records' bytes and sums. Ray gets the context
 once (``ray.put``), two tasks in flight per worker (``ray.wait`` for back-pressure), tasks
 retried if a worker dies, a batch past its deadline cancelled and its matches played one by
 one. Ctrl-C asks the run to stop after the results in hand are written."""
@@ -25,7 +27,7 @@ from ..errors import CribsimError, RunFailed, describe
 from ..owncode import OwnCodeError
 from ..records import Forfeit, MatchRecord
 from .batch import Sealed, play_places, release, seal, spec_at
-from .schedule import MatchSpec, Pending
+from .schedule import MatchSpec, Pending, Span
 from .sink import Sink
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -61,32 +63,33 @@ class StopFlag:
         return False
 
 
-def _take(pending: Pending, sink: Sink, size: int) -> list[int]:
-    """Up to ``size`` pending matches, by their places in the schedule."""
-    if not sink.closed:  # (every pending match is wanted: taken at once)
-        return pending.take(size)
-    batch: list[int] = []
-    while pending and len(batch) < size:
-        place = pending.popleft()
-        if sink.wanted(place):
-            batch.append(place)
-    return batch
+def _take(pending: Pending, sink: Sink, size: int) -> Span:
+    """Up to ``size`` pending matches, as a span of the playing order."""
+    return pending.take(size, sink.wanted if sink.closed else None)
 
 
 def run_serial(ctx: dict[str, Any], pending: Pending, sink: Sink, batch_seconds: float,
                stop: StopFlag | None = None) -> set[str]:
+    """The driver's own time (handing out, writing, merging: all but playing) is counted in
+    ``sink.busy``."""
     nodes: set[str]
     size, nodes = 4, set()
+    t0 = time.perf_counter()
+    playing = 0.0
     try:
         while pending and not (stop and stop.requested):
             batch = _take(pending, sink, size)
             if not batch:
                 break
+            p0 = time.perf_counter()
             sealed = play_places(ctx, batch)
+            playing += time.perf_counter() - p0
             sink.add(sealed)
             size = _next_size(sealed.info["seconds"], len(batch), batch_seconds, len(pending), 1)
     finally:
         release()  # isolated plug-ins' player processes end with the run
+        wall = time.perf_counter() - t0
+        sink.busy = (wall - playing, wall)
     return nodes
 
 
@@ -104,11 +107,24 @@ def batch_deadline(time_limit: float, matches: int) -> float:
     return max(DEADLINE_FLOOR, time_limit * matches * DECISIONS_PER_MATCH)
 
 
-def _next_size(seconds: float, n: int, target: float, remaining: int, workers: int) -> int:
-    per = max(seconds / max(n, 1), 1e-5)
-    size = int(target / per)
+# A batch is at most LARGEST matches (a worker holds its records' text, about 500 bytes a
+# one-game match, before it compresses them), and lasts at least what keeps the driver's cost a
+# batch under BUSY of the time: with W workers each handing it a batch every T seconds, and a
+# batch costing it d seconds (Ray's round trip, the merge, the append and fsync), T >= W d /
+# BUSY. Half of the tenth the driver may be busy: the rest for its cost a match and the tail's
+# smaller batches.
+LARGEST = 50_000
+BUSY = 0.05
+
+
+def _next_size(seconds: float, n: int, target: float, remaining: int, workers: int, driver: float = 0.0) -> int:
+    """The next batch's size: ``target`` seconds of play at the last batch's pace (``seconds``
+    for ``n`` matches), or longer if the driver's cost a batch (``driver`` seconds) would keep it
+    busy more than BUSY of the time, at most LARGEST, the tail spread over the workers."""
+    per = max(seconds / max(n, 1), 1e-6)
+    size = int(max(target, workers * driver / BUSY) / per)
     share = -(-remaining // max(workers, 1))  # spread the tail over the workers
-    return max(1, min(size, 5000, max(share, 1)))
+    return max(1, min(size, LARGEST, max(share, 1)))
 
 
 @dataclass(frozen=True)
@@ -143,7 +159,7 @@ def unpacked(shipped: Shipped, blob: bytes) -> dict[str, Any]:
     return ctx
 
 
-def _ray_batch(blob: bytes, shipped: Shipped, places: list[int]) -> Sealed:
+def _ray_batch(blob: bytes, shipped: Shipped, places: Span | list[int]) -> Sealed:
     """A batch on a worker (``blob`` and ``shipped``: :func:`ship`)."""
     import ray
 
@@ -170,13 +186,17 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
     shipped, blob = ship(ctx)
     ctx_ref = ray.put(blob)
     limit = ctx["time_limit"]
-    inflight: dict[Any, tuple[list[int], float]] = {}  # ref -> (batch's places, the time it is cancelled)
+    inflight: dict[Any, tuple[Span, float]] = {}  # ref -> (batch's places, the time it is cancelled)
     nodes: set[str]
     size, nodes = 4, set()
+    t0 = time.perf_counter()
+    waiting = 0.0  # the driver's time in ray.wait: not busy
+    per_batch = 0.0  # the driver's seconds a batch, its latest (sizes the batches: _next_size)
     try:
         while pending or inflight:
             if stop is not None and stop.requested:
                 break
+            i0 = time.perf_counter()
             while pending and len(inflight) < IN_FLIGHT_PER_WORKER * workers:
                 batch = _take(pending, sink, size)
                 if not batch:
@@ -185,7 +205,10 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
                     batch, time.monotonic() + 2 * batch_deadline(limit, len(batch)))
             if not inflight:
                 break
+            w0 = time.perf_counter()
             ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
+            w1 = time.perf_counter()
+            waiting += w1 - w0
             for ref in ready:
                 batch, _ = inflight.pop(ref)
                 try:
@@ -193,14 +216,15 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
                 except ray.exceptions.RayTaskError as e:
                     if stop is not None and stop.requested:
                         continue  # interrupted along with us
-                    raise _task_failed(e, f"match {spec_at(ctx, batch[0]).id}..") from None
+                    raise _task_failed(e, f"match {spec_at(ctx, _places(ctx, batch)[0]).id}..") from None
                 except ray.exceptions.RayError:
                     if stop is None or not stop.requested:
                         _salvage(ray, single, ctx, (ctx_ref, shipped), batch, sink, stop)
                     continue
                 nodes.add(sealed.info.get("node", ""))
                 sink.add(sealed)
-                size = _next_size(sealed.info["seconds"], len(batch), batch_seconds, len(pending), workers)
+                size = _next_size(sealed.info["seconds"], len(batch), batch_seconds, len(pending), workers,
+                                  per_batch)
             now = time.monotonic()
             for ref, (batch, due) in list(inflight.items()):
                 if now > due and not (stop is not None and stop.requested) and not ray.wait([ref], timeout=0)[0]:
@@ -208,7 +232,11 @@ def run_ray(ctx: dict[str, Any], pending: Pending, sink: Sink, workers: int, bat
                     with contextlib.suppress(Exception):
                         ray.cancel(ref, force=True)
                     _salvage(ray, single, ctx, (ctx_ref, shipped), batch, sink, stop)
+            if ready:  # (the driver's time this round but its wait, a batch: its submit, get and merge)
+                per_batch = (time.perf_counter() - i0 - (w1 - w0)) / len(ready)
     finally:
+        wall = time.perf_counter() - t0
+        sink.busy = (wall - waiting, wall)
         for ref in inflight:
             with contextlib.suppress(Exception):
                 ray.cancel(ref, force=True)
@@ -234,7 +262,12 @@ def _task_error(e: BaseException) -> str:
     return f"{getattr(e, 'cause_cls', type(e)).__name__}"
 
 
-def _salvage(ray: Any, single: Any, ctx: dict[str, Any], sent: tuple[Any, Shipped], batch: list[int],
+def _places(ctx: dict[str, Any], batch: Span) -> list[int]:
+    """A batch's places in the schedule, in its order."""
+    return [int(p) for p in ctx["schedule"].places_at(batch.positions()).tolist()]
+
+
+def _salvage(ray: Any, single: Any, ctx: dict[str, Any], sent: tuple[Any, Shipped], batch: Span,
              sink: Sink, stop: StopFlag | None = None) -> None:
     """A batch whose worker kept dying, or that hung: play its matches one by one, each given to
     the sink as it ends (which stops the run when a pairing's first matches all fail:
@@ -243,7 +276,7 @@ def _salvage(ray: Any, single: Any, ctx: dict[str, Any], sent: tuple[Any, Shippe
     the same in every run. A match that raises is a bug: the run fails. A stop (Ctrl-C) leaves
     the matches not yet played to a resumed run."""
     due = batch_deadline(ctx["time_limit"], 1)
-    for place in batch:
+    for place in _places(ctx, batch):
         spec = spec_at(ctx, place)
         ref = single.remote(*sent, [place])
         until = time.monotonic() + due

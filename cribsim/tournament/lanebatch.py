@@ -42,11 +42,20 @@ class LanePart:
 
 @dataclass(frozen=True)
 class LanePlayed:
-    """A part played: each match's line (bytes, in the part's order) and id."""
+    """A part played: each match's line (bytes, in the part's order)."""
 
     part: LanePart
-    lines: list[bytes]
-    ids: list[str]
+    text: bytes  # every line, in the part's order
+    ends: list[int]  # where each line ends in ``text``
+
+    @property
+    def lines(self) -> list[bytes]:
+        return [self.text[a:b] for a, b in zip([0, *self.ends], self.ends)]
+
+
+def ids_of(part: LanePart) -> list[str]:
+    """Each match's id, in the part's order."""
+    return [f"{v}.{t}.{g}.{s}" for v, t, g, s in part.rows[:, :4].tolist()]
 
 
 @dataclass(frozen=True)
@@ -105,7 +114,7 @@ def _given(col: Column, fields: frozenset[str]) -> bool:
 def split(ctx: dict[str, Any], places: Sequence[int], lane_for: Any) -> Split:
     """Which matches of a batch (``places`` in the schedule) the lanes play whole, by rule set
     (``lane_for(ctx, variant)``: the run's lane for it)."""
-    if not takes_batches(ctx) or not places:
+    if not takes_batches(ctx) or not len(places):
         return Split([], list(range(len(places))))
     schedule: Schedule = ctx["schedule"]
     at = np.asarray(places, dtype=np.int64)
@@ -127,11 +136,8 @@ def split(ctx: dict[str, Any], places: Sequence[int], lane_for: Any) -> Split:
 def play(ctx: dict[str, Any], part: LanePart, lane: FastLane, partial: Partial) -> LanePlayed:
     """A part played whole in its lane, its sums added to ``partial``."""
     out = lane.play_matches(ctx["seed"], ctx["schedule_seed"], part.rows)
-    ends = out.ends.tolist()
-    lines = [out.text[a:b] for a, b in zip([0, *ends], ends)]
-    ids = [f"{v}.{t}.{g}.{s}" for v, t, g, s in part.rows[:, :4].tolist()]
     add_sums(partial, part, out)
-    return LanePlayed(part, lines, ids)
+    return LanePlayed(part, out.text, out.ends.tolist())
 
 
 def add_sums(partial: Partial, part: LanePart, out: LaneMatches) -> None:

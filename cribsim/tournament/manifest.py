@@ -345,6 +345,9 @@ class Session:
     # batches in flight per worker (timing decides the sizes, so this is the log's, not the manifest's)
     batches: dict[str, int] | None = None
     peak_rss_mb: float | None = None  # the driver's peak resident memory while it played (before its report)
+    ray_start_s: float | None = None  # seconds Ray took to start (or to be joined), a run on Ray
+    driver_busy: float | None = None  # the driver's share of the run's time not spent waiting on its workers
+    chosen: str | None = None  # why the run played serially though no --serial was given
     played: int = 0
     host: str = field(default_factory=platform.node)
     python: str = field(default_factory=lambda: sys.version.split()[0])

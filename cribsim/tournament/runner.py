@@ -32,7 +32,7 @@ from ..strategy import unmodelled
 from . import checkpoint, resumekey
 from . import folder as fld
 from .aggregate import SUM_ERRORS, Partial, VariantShape
-from .batch import engine_line, make_context
+from .batch import engine_line, make_context, play_places, release
 from .executors import IN_FLIGHT_PER_WORKER, StopFlag, run_ray, run_serial
 from .manifest import (
     MANIFEST,
@@ -52,7 +52,7 @@ from .manifest import (
 from .programs import program_of
 from .raycluster import RAY_LOG, init_ray, joined_cluster, ray_messages_to_log, ray_or_bug, shutdown
 from .report import Sums, write_report
-from .schedule import Pending, Seen, groups_for
+from .schedule import Pending, Seen, Span, groups_for
 from .secret import SECRET_FILE, commitment, run_secret, secret_seed
 from .sink import Sink, closed_streams, verdict, wanted, warn
 from .summary import SprtUnits, sprt_streams, used_by
@@ -362,16 +362,101 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = Non
     finished = False
     if old is not None and not fresh:  # a quick look: is anything left to play? (read again under the lock)
         finished = _looks_finished(out / fld.RECORDS, manifest)
+    chosen = None
+    if not (serial or finished) and workers is None and not address and not os.environ.get("RAY_ADDRESS") \
+            and not _ray_running():
+        chosen = serial_wins(exp, manifest, old.played if old is not None and not fresh else 0, fast)
+        if chosen is not None and not quiet:
+            print(f"cribsim: {chosen}", file=sys.stderr)
     with StopFlag() as stop:
-        session = Session(config=exp.source, mode="serial" if serial or finished else "ray")
+        session = Session(config=exp.source, mode="serial" if serial or finished or chosen else "ray", chosen=chosen)
         run = Run(exp, out, fld.schedule_of(manifest).size, manifest, resume, fresh, report, quiet, progress, stop,
                   session,
                   secret_from=Path(deal_secret) if deal_secret is not None else None, fast=fast)
-        if serial or finished:
+        if serial or finished or chosen:
             session.workers = 1
             run.looked_finished = finished and not serial
             return _run_locked(run, lambda ctx, pending, sink: run_serial(ctx, pending, sink, batch_seconds, stop))
         return _run_on_ray(run, workers, address, batch_seconds)
+
+
+# What an embedded Ray costs a run beside its matches, on this project's 2-core VM
+# (docs/performance.md, "Ray's start-up, and when the runner plays serially"): importing it,
+# starting it, its workers' first tasks (each imports cribsim) and its teardown, 4.9 s quiet to
+# 9.5 s with other jobs on the cores; CRIBSIM_RAY_START (seconds) declares another machine's.
+# RAY_SHARE: the share of a core's pace a Ray worker plays at, its batches' transfer and Ray's
+# own threads counted.
+RAY_START = 8.0
+RAY_SHARE = 0.85
+PROBE_SECONDS = 0.1
+
+
+def _ray_running() -> bool:
+    """Whether this process is already connected to a Ray (without importing it)."""
+    ray = sys.modules.get("ray")
+    return ray is not None and bool(ray.is_initialized())
+
+
+def ray_start_seconds() -> float:
+    try:
+        return max(0.0, float(os.environ.get("CRIBSIM_RAY_START", RAY_START)))
+    except ValueError:
+        return RAY_START
+
+
+def serial_wins(exp: Experiment, manifest: Manifest, done: int, fast: bool) -> str | None:
+    """Where no --workers, --address or RAY_ADDRESS was given: the line saying why the run plays
+    serially, when its matches would take one core less time than an embedded Ray's start-up
+    and teardown (:data:`RAY_START`) and the same matches on every core; None: Ray it is.
+    A match's time is measured by playing the first matches of the schedule here for about
+    PROBE_SECONDS (a match at least; their results are not kept: the run plays them again).
+    ``done``: the matches an earlier run in the folder recorded (its manifest's count: the
+    records are read under the lock). A run with bots of other people's (sandboxed, their deals
+    secret) is not probed: Ray."""
+    cores = os.cpu_count() or 1
+    if exp.untrusted() or any(e.isolated(exp.game) for e in exp.lineup):
+        return None
+    left = fld.schedule_of(manifest).size - max(0, done)
+    if left <= 0:
+        return None
+    start = ray_start_seconds()
+    try:
+        per = _probe(exp, manifest, fast, left)
+    except Exception:  # (its errors are the run's to say, where it plays them)
+        release()
+        return None
+    serial = left * per
+    ray = start + left * per / (cores * RAY_SHARE)
+    if serial > ray:
+        release()  # (the workers make their own)
+        return None
+    return (f"playing serially, without Ray: {left:,} matches take about {_secs(serial)} on one core here, where "
+            f"Ray's start-up and teardown (about {start:g} s) would make it about {_secs(ray)} on {cores} "
+            f"core{'s' if cores != 1 else ''}; --workers N uses Ray anyway")
+
+
+def _secs(s: float) -> str:
+    return f"{s:.1f} s" if s < 60 else f"{s / 60:.1f} min"
+
+
+def _probe(exp: Experiment, manifest: Manifest, fast: bool, left: int) -> float:
+    """Seconds a match of the run, played and sealed here: the schedule's first matches, in
+    batches doubling from one, for about PROBE_SECONDS after one played to warm up (a match at
+    least)."""
+    ctx = worker_context(exp, manifest)
+    ctx["fast"] = fast
+    size = ctx["schedule"].size
+    t0 = time.perf_counter()
+    play_places(ctx, Span(((0, 1),)))  # tables built, strategies made
+    warm = time.perf_counter() - t0
+    at, n, spent, played = 1, 1, 0.0, 0
+    while spent < PROBE_SECONDS and warm < PROBE_SECONDS and at < size and played < left:
+        c = min(n, size - at)
+        t0 = time.perf_counter()
+        play_places(ctx, Span(((at, c),)))
+        spent += time.perf_counter() - t0
+        at, played, n = at + c, played + c, 2 * n
+    return spent / played if played else warm
 
 
 def _run_on_ray(run: Run, workers: int | None, address: str | None, batch_seconds: float) -> Manifest:
@@ -379,7 +464,9 @@ def _run_on_ray(run: Run, workers: int | None, address: str | None, batch_second
         keep_log = False
         embedded = False
         try:
+            t0 = time.perf_counter()
             got, embedded = init_ray(workers, address)
+            run.session.ray_start_s = round(time.perf_counter() - t0, 2)
             if not embedded:  # say where it runs: RAY_ADDRESS=auto joins whichever Ray started last here
                 cluster = joined_cluster(address)
                 run.session.cluster = cluster.to_json()
@@ -400,7 +487,10 @@ def _run_on_ray(run: Run, workers: int | None, address: str | None, batch_second
             raise
         finally:
             if embedded:
+                t0 = time.perf_counter()
                 shutdown()
+                if not run.quiet:
+                    print(f"cribsim: Ray stopped in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
             if log and not keep_log and not os.environ.get(RAY_LOG):  # (else the supervisor's)
                 with contextlib.suppress(OSError):
                     os.unlink(log)
@@ -503,7 +593,9 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
     ctx = _context(run)
     run.session.engine = engine_line(ctx, run.exp.tables, run.session.engine)
     if not run.quiet:
-        print(f"cribsim: {run.exp.name}: {run.size:,} matches; engine: {run.session.engine}", file=sys.stderr)
+        where = "" if run.session.ray_start_s is None else \
+            f"; Ray: {run.session.workers} workers, up in {run.session.ray_start_s:.1f} s"
+        print(f"cribsim: {run.exp.name}: {run.size:,} matches; engine: {run.session.engine}{where}", file=sys.stderr)
     warn_unmodelled(run.manifest)
     try:
         run.manifest.write(run.out)
@@ -550,6 +642,8 @@ def _play(run: Run, play: Play, earlier: Earlier, pending: Pending) -> Manifest:
     # a run that ended cleanly, or stopped as asked with every batch in hand written, wrote (and
     # fsynced) exactly what its sink counted; any other end is counted on disk, as a resumed run
     # will find it
+    if sink is not None and sink.busy is not None and sink.busy[1] > 0:
+        run.session.driver_busy = round(sink.busy[0] / sink.busy[1], 4)
     if sink is not None and sink.batches:
         sizes = sorted(sink.batches)
         run.session.batches = {"count": len(sizes), "smallest": sizes[0], "median": sizes[len(sizes) // 2],

@@ -16,7 +16,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import islice, permutations
+from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from ..records import MatchRecord
@@ -109,6 +109,58 @@ class Schedule:
                     for t in range(len(ts)):
                         first = base + (t * groups + g) * per
                         yield from range(first, first + per)
+
+    def places_at(self, positions: Ints) -> Ints:
+        """The :meth:`index` of the matches at ``positions`` in the playing order (an array: the
+        ``k``-th value of :meth:`order` for each ``k``), computed as arrays, no match made."""
+        import numpy as np
+
+        pos = np.asarray(positions, dtype=np.int64)
+        out = np.empty(len(pos), dtype=np.int64)
+        for first, end, g0, length, starts, base, rows in self._segments():
+            mine = (pos >= first) & (pos < end)
+            if not mine.any():
+                continue
+            q, r = np.divmod(pos[mine] - first, length)
+            j = np.searchsorted(starts, r, side="right") - 1
+            g = g0 + q
+            per, groups, t = rows[0][j], rows[1][j], rows[2][j]
+            out[mine] = base[j] + (t * groups + g) * per + (r - starts[j])
+        return out
+
+    def _segments(self) -> list[tuple[int, int, int, int, Ints, Ints, tuple[Ints, Ints, Ints]]]:
+        """The playing order as segments of groups that hold the same variants (made once): for
+        each, its first position, its end, its first group, the matches a group, and for each
+        table of a group (by variant, then table) where its matches start in the group, where its
+        variant's places start, its matches a group, its variant's groups and its index."""
+        import numpy as np
+
+        made = self.__dict__.get("_segs")
+        if made is not None:
+            return made  # type: ignore[no-any-return]
+        segs = []
+        position, g0 = 0, 0
+        for g1 in sorted({g for g in self.groups if g > 0}):
+            starts, base, per, groups, tables = [], [], [], [], []
+            at = 0
+            for v, ts in enumerate(self.tables):
+                if self.groups[v] >= g1:
+                    for t in range(len(ts)):
+                        starts.append(at)
+                        base.append(self.base[v])
+                        per.append(self.per[v])
+                        groups.append(self.groups[v])
+                        tables.append(t)
+                        at += self.per[v]
+            if at:
+                end = position + at * (g1 - g0)
+                segs.append((position, end, g0, at, np.array(starts, dtype=np.int64), np.array(base, dtype=np.int64),
+                             (np.array(per, dtype=np.int64), np.array(groups, dtype=np.int64),
+                              np.array(tables, dtype=np.int64))))
+                position = end
+            g0 = g1
+        self.__dict__["_segs"] = segs
+        return segs
 
     def at(self, place: int) -> Slot:
         """The slot whose :meth:`index` is ``place`` (0 <= place < size)."""
@@ -225,41 +277,151 @@ class Seen:
             self.bits[i >> 3] &= ~(1 << (i & 7)) & 0xFF
             self.count -= 1
 
+    def marked(self, places: Ints) -> Ints:
+        """Whether each of ``places`` (an array) is marked (a boolean array)."""
+        import numpy as np
+
+        bits = np.frombuffer(self.bits, dtype=np.uint8)
+        out: Ints = ((bits[places >> 3] >> (places & 7).astype(np.uint8)) & 1).astype(bool)
+        return out
+
+    def add_all(self, places: Ints) -> None:
+        """Mark ``places`` (an array of distinct places, none marked yet), as arrays."""
+        import numpy as np
+
+        bits = np.frombuffer(self.bits, dtype=np.uint8)
+        np.bitwise_or.at(bits, places >> 3, np.left_shift(1, places & 7).astype(np.uint8))
+        self.count += len(places)
+
     def has_id(self, match_id: str) -> bool:
         i = self.index(match_id)
         return i is not None and self.has(i)
 
 
-class Pending:
-    """The matches still to play, as their places in the schedule (:meth:`Schedule.order`),
-    taken one by one (memory does not grow with the schedule): those ``seen`` does not hold
-    and ``keep`` (if given: a place's slot) keeps. ``len`` is how many are left, at most. The
-    specs are made where the matches are played (:meth:`Schedule.spec`)."""
+@dataclass(frozen=True)
+class Span:
+    """A batch's matches as runs of the playing order (:meth:`Schedule.order`): each run is its
+    first position there and how many matches follow it. What the driver hands out and takes
+    back: a batch costs it a few numbers, whatever its size (:meth:`Schedule.places_at` turns a
+    span into places, as arrays)."""
 
-    def __init__(self, schedule: Schedule, seen: Seen, keep: Callable[[Slot], bool] | None = None) -> None:
-        places = (i for i in schedule.order() if not seen.has(i))
-        self.places = places if keep is None else (i for i in places if keep(schedule.at(i)))
-        self.left = schedule.size - seen.count
-        self.head = next(self.places, None)
+    runs: tuple[tuple[int, int], ...]
 
     def __len__(self) -> int:
-        return max(self.left, 1) if self.head is not None else 0
+        return sum(c for _, c in self.runs)
+
+    def positions(self) -> Ints:
+        import numpy as np
+
+        if len(self.runs) == 1:
+            a, c = self.runs[0]
+            return np.arange(a, a + c, dtype=np.int64)
+        if not self.runs:
+            return np.zeros(0, dtype=np.int64)
+        runs = np.array(self.runs, dtype=np.int64)
+        starts, counts = runs[:, 0], runs[:, 1]
+        before = np.cumsum(counts) - counts  # (each run's first index in the span)
+        out: Ints = np.repeat(starts - before, counts) + np.arange(int(counts.sum()), dtype=np.int64)
+        return out
+
+
+def span_of(positions: Ints) -> Span:
+    """The runs of ascending ``positions`` (an array)."""
+    import numpy as np
+
+    if not len(positions):
+        return Span(())
+    breaks = np.flatnonzero(np.diff(positions) != 1) + 1
+    starts = np.concatenate([[0], breaks])
+    ends = np.concatenate([breaks, [len(positions)]])
+    return Span(tuple((int(positions[a]), int(b - a)) for a, b in zip(starts.tolist(), ends.tolist())))
+
+
+class Pending:
+    """The matches still to play, as runs of the playing order (:meth:`Schedule.order`): those
+    ``seen`` does not hold and ``keep`` (if given: a place's slot) keeps. A fresh run's batches
+    are counted off the order, a match costing nothing; a resumed one's are found by looking at
+    the bits of a chunk of the order at a time, as arrays. ``len`` is how many are left, at most.
+    The specs are made where the matches are played (:meth:`Schedule.spec`)."""
+
+    CHUNK = 1 << 16  # positions of the order looked at a time at most, when some are to be skipped
+
+    def __init__(self, schedule: Schedule, seen: Seen, keep: Callable[[Slot], bool] | None = None) -> None:
+        self.schedule, self.seen, self.keep = schedule, seen, keep
+        self.cursor = 0  # the positions before it are taken or skipped
+        self.size = schedule.size
+        self.left = schedule.size - seen.count
+        self.every = seen.count == 0 and keep is None  # nothing to skip
+
+    def __len__(self) -> int:
+        return max(self.left, 1) if self else 0
 
     def __bool__(self) -> bool:
-        return self.head is not None
+        if not self.every:
+            self._skip()
+        return self.cursor < self.size
 
     def popleft(self) -> int:
-        place = self.head
-        assert place is not None, "popleft from no pending match"
-        self.head = next(self.places, None)
-        self.left -= 1
-        return place
+        span = self.take(1)
+        assert len(span) == 1, "popleft from no pending match"
+        return int(self.schedule.places_at(span.positions())[0])
 
-    def take(self, n: int) -> list[int]:
-        """Up to ``n`` places at once (``popleft`` ``n`` times)."""
-        if self.head is None or n < 1:
-            return []
-        out = [self.head, *islice(self.places, n - 1)]
-        self.head = next(self.places, None)
-        self.left -= len(out)
-        return out
+    def take(self, n: int, wanted: Callable[[int], bool] | None = None) -> Span:
+        """Up to ``n`` pending matches at once, as a span; ``wanted`` (a place's): those it keeps
+        too (the others are passed over, as taken)."""
+        if n < 1:
+            return Span(())
+        if self.every and wanted is None:
+            c = min(n, self.size - self.cursor)
+            if c <= 0:
+                return Span(())
+            span = Span(((self.cursor, c),))
+            self.cursor += c
+            self.left -= c
+            return span
+        import numpy as np
+
+        got: list[Ints] = []
+        need = n
+        while need and self.cursor < self.size:
+            end = min(self.size, self.cursor + min(self.CHUNK, max(16, 2 * need)))
+            pos = np.arange(self.cursor, end, dtype=np.int64)
+            ok = self._pending(pos, wanted)
+            idx = np.flatnonzero(ok)[:need]
+            if len(idx) < need:
+                self.cursor = end
+            else:
+                self.cursor = int(pos[idx[-1]]) + 1
+            got.append(pos[idx])
+            need -= len(idx)
+        taken = np.concatenate(got) if got else np.zeros(0, dtype=np.int64)
+        self.left -= len(taken)
+        return span_of(taken)
+
+    def _pending(self, pos: Ints, wanted: Callable[[int], bool] | None) -> Ints:
+        """Which of ``pos`` (positions of the order) are still to play (a boolean array)."""
+        import numpy as np
+
+        places = self.schedule.places_at(pos)
+        ok = ~self.seen.marked(places)
+        if self.keep is not None or wanted is not None:
+            keep, at = self.keep, self.schedule.at
+            for i in np.flatnonzero(ok).tolist():  # (a run with a sequential test: small by design)
+                p = int(places[i])
+                ok[i] = (keep is None or keep(at(p))) and (wanted is None or wanted(p))
+        return ok
+
+    def _skip(self) -> None:
+        """Move past the positions that are not to play (on disk, or not kept)."""
+        import numpy as np
+
+        step = 1  # (the cursor is pending, mostly: looked at alone first, then chunks growing)
+        while self.cursor < self.size:
+            end = min(self.size, self.cursor + step)
+            pos = np.arange(self.cursor, end, dtype=np.int64)
+            first = np.flatnonzero(self._pending(pos, None))
+            if len(first):
+                self.cursor = int(pos[first[0]])
+                return
+            self.cursor = end
+            step = min(4 * step, self.CHUNK)

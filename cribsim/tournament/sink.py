@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..errors import RunFailed
 from ..gamelog import GAMES_FILE, RecordFileError, append_logs, cut_torn_member, recorded_ids
@@ -24,6 +24,9 @@ from .manifest import Manifest
 from .recordfile import decode
 from .schedule import Slot
 from .summary import SprtUnits, sprt_streams
+
+if TYPE_CHECKING:
+    from ..game import Ints
 
 # an SPRT stream that has decided: (variant, table), or (variant, None) for the first-dealer test
 Stream = tuple[int, int | None]
@@ -162,6 +165,7 @@ class Sink:
         self.bot_logs = BotLogs(path.parent, [e.name for e in manifest.lineup])
         self.retired: set[int] = set()
         self.deaths = Deaths(max_worker_deaths, manifest, partial)
+        self.busy: tuple[float, float] | None = None  # (the driver's seconds not waiting on workers, of the run's)
         self.update_sprt()
 
     def add(self, batch: Sealed) -> None:
@@ -174,12 +178,13 @@ class Sink:
                 self.retired.add(entry)
                 warn(f"bot {self.manifest.lineup[entry].name!r} is {why}; its later matches are forfeits")
         fresh = self._places(batch)
-        if any(i is None or self.seen.has(i) for i in fresh):  # (a batch salvaged twice: written once)
+        if (fresh < 0).any() or self.seen.marked(fresh).any():  # (a batch salvaged twice: written once)
             batch = self._without_seen(batch)
             fresh = self._places(batch)
-        if not batch.ids:
+        n = batch.size
+        if not n:
             return
-        self.batches.append(len(batch.ids))
+        self.batches.append(n)
         if self.games is not None:
             logs = [m for m in batch.logs if m.id not in self.logged]
             append_logs(self.games, logs)
@@ -187,29 +192,41 @@ class Sink:
         f.write(batch.data)
         f.flush()
         os.fsync(f.fileno())
-        for i in fresh:  # (a failed match too: this run does not play it again; a resumed one does)
-            if i is not None:
-                self.seen.add(i)
-        self.played += len(batch.ids)
+        # (a failed match marked too: this run does not play it again; a resumed one does)
+        if batch.span is not None:
+            self.seen.add_all(fresh)  # (distinct places, none marked: checked above)
+        else:
+            for i in fresh.tolist():
+                if i >= 0:
+                    self.seen.add(i)
+        self.played += n
         failed = {f.match for f in batch.partial.forfeits if f.failed}
-        self.results += len(batch.ids) - len(failed)
+        self.results += n - len(failed)
         self.partial.merge(batch.partial)
         if self.tracker is not None:
-            self.tracker.add(batch.data, fresh, {p for i, p in zip(batch.ids, fresh) if i in failed and p is not None})
+            self.tracker.add(batch.data, fresh, {i for m in failed if (i := self.seen.index(m)) is not None},
+                             batch.span is not None)
             now = time.monotonic()
             if self.tracker.due(now):
                 self.tracker.save(self.partial, now)
         if self.progress is not None:
-            self.progress.update(len(batch.ids))
+            self.progress.update(n)
         if self.sprt is not None and batch.sprt is not None:
             self.sprt.merge(batch.sprt)
             self.update_sprt()
         self.deaths.add(batch.partial)  # (last: what the batch holds is written and counted)
 
-    def _places(self, batch: Sealed) -> list[int | None]:
-        """Each match's place in the schedule: as the worker had it from the spec, or from its id."""
-        size = self.seen.schedule.size
-        return [p if 0 <= p < size else self.seen.index(i) for i, p in zip(batch.ids, batch.places)]
+    def _places(self, batch: Sealed) -> Ints:
+        """Each match's place in the schedule (-1: none of it), in the order of the batch's
+        records: from its span, as arrays, or as the worker had it from the spec, or from its id."""
+        import numpy as np
+
+        schedule = self.seen.schedule
+        if batch.span is not None:
+            return schedule.places_at(batch.span.positions())
+        size = schedule.size
+        return np.array([p if 0 <= p < size else -1 if (j := self.seen.index(i)) is None else j
+                         for i, p in zip(batch.ids, batch.places)], dtype=np.int64)
 
     def _without_seen(self, batch: Sealed) -> Sealed:
         """The batch without the matches already on disk, sealed again (a rare path: the records

@@ -596,7 +596,7 @@ def test_name_dotdot_and_a_foreign_folder_lose_nothing(tmp_path, capsys, monkeyp
 
 def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
     cfg = tmp_path / "exp.yaml"
-    cfg.write_text("name: long\nlineup: [random, greedy]\nmatches: 20000\nseed: 6\n")
+    cfg.write_text("name: long\nlineup: [random, greedy]\nmatches: 2000000\nseed: 6\n")  # (long: interrupted)
     out = tmp_path / "out"
     first = subprocess.Popen([sys.executable, "-m", "cribsim", "run", str(cfg), "--serial", "--quiet",
                               "--out", str(out)],
@@ -689,7 +689,7 @@ def test_a_full_disk_keeps_what_was_written(tmp_path, capsys, monkeypatch):
     calls = []
 
     def add(self, batch):
-        calls.append(len(batch.ids))
+        calls.append(batch.size)
         if len(calls) == 2:  # half of the batch reaches the disk, then it is full
             self.f.write(batch.data[:len(batch.data) // 2])
             self.f.flush()

@@ -253,6 +253,48 @@ def test_a_place_in_the_schedule_is_the_match_its_id_says(tables, matches, paire
     assert [s.place for s in specs] == [schedule.index(schedule.slot(s.id)) for s in specs]
 
 
+@pytest.mark.parametrize("tables,matches", SHAPES)
+@pytest.mark.parametrize("paired", [True, False])
+def test_a_span_of_the_playing_order_is_its_places_as_arrays(tables, matches, paired):
+    """The driver hands out spans of the playing order; a worker (and the sink) turn them into
+    the places :meth:`Schedule.order` lists, as arrays."""
+    import numpy as np
+
+    schedule = Schedule(tables, matches, paired)
+    order = list(schedule.order())
+    assert schedule.places_at(np.arange(len(order))).tolist() == order
+    picked = np.array(sorted({(7 * i) % max(len(order), 1) for i in range(len(order))}), dtype=np.int64)
+    assert schedule.places_at(picked).tolist() == [order[i] for i in picked.tolist()]
+    pending = Pending(schedule, Seen(schedule))
+    spans = []
+    while pending:
+        spans.append(pending.take(5))
+    assert all(len(s.runs) == 1 for s in spans)
+    assert [p for s in spans for p in schedule.places_at(s.positions()).tolist()] == order
+
+
+@pytest.mark.parametrize("tables,matches", SHAPES)
+def test_a_resumed_runs_spans_skip_what_is_on_disk_and_what_is_not_wanted(tables, matches):
+    """With matches on disk, a span is made of runs around them; ``wanted`` (a stream the
+    sequential test decided) passes matches over as taken."""
+    schedule = Schedule(tables, matches, True)
+    order = list(schedule.order())
+    seen = Seen(schedule)
+    for i in order[1::3] + order[2::7]:
+        seen.add(i)
+    Pending.CHUNK, chunk = 4, Pending.CHUNK  # (chunks smaller than a batch, and than the gaps)
+    try:
+        pending = Pending(schedule, seen)
+        got = []
+        while pending:
+            span = pending.take(4, wanted=lambda place: place % 5 != 0)
+            assert len(span) <= 4 and all(c > 0 for _, c in span.runs)
+            got += schedule.places_at(span.positions()).tolist()
+    finally:
+        Pending.CHUNK = chunk
+    assert got == [i for i in order if not seen.has(i) and i % 5 != 0]
+
+
 def test_pending_hands_out_the_places_not_on_disk_in_the_playing_order():
     schedule = Schedule(SHAPES[0][0], 7, True)
     seen = Seen(schedule)

@@ -23,7 +23,8 @@ def test_a_committed_run_again_writes_every_committed_file_byte_identical(tmp_pa
     assert {"manifest.json", "summary.md", "entries.csv", "winrates.png", "sprt.csv"} <= set(before)
     out = tmp_path / REPLAYED
     shutil.copytree(committed, out, ignore=shutil.ignore_patterns(*UNTRACKED))
-    assert main(["run", REPLAYED, "--out", str(out), "--quiet"]) == 0
+    # (--workers 2: on Ray, whose batches arrive in any order; a run this small would play serially)
+    assert main(["run", REPLAYED, "--out", str(out), "--quiet", "--workers", "2"]) == 0
     after = {f.name: f.read_bytes() for f in out.iterdir() if f.name not in UNTRACKED}
     changed = sorted(n for n in before if after.get(n) != before[n])
     assert not changed, f"committed files that a re-run changes: {changed}"

@@ -18,7 +18,7 @@ import pytest
 from cribsim.cli.main import main
 from cribsim.tournament import sink
 from cribsim.tournament.config import load_experiment
-from cribsim.tournament.runner import run_experiment
+from cribsim.tournament.runner import manifest_for, run_experiment
 from tests.kernel.matchfile import match_dicts, match_lines
 from tests.kernel.protocol_players import RAW_PLAYER
 
@@ -513,3 +513,38 @@ def test_the_manifest_records_a_program_bots_command_and_the_hash_of_the_files_i
     perl = subprocess.run(["sh", "-c", listing.replace("first.py data/", "fifteens.pl")],
                           cwd=ROOT / "examples" / "bots", capture_output=True, text=True, check=True)
     assert documented == perl.stdout.split()[0]  # the docs' example, as its own command checks it
+
+
+def test_batches_last_long_enough_to_keep_the_driver_under_a_tenth_busy():
+    """A batch is ``batch_seconds`` of play, or longer where W workers each handing the driver a
+    batch would keep it busy more than a twentieth of the time (its cost a batch measured), at most
+    LARGEST matches, the tail spread over the workers."""
+    from cribsim.tournament.executors import BUSY, LARGEST, _next_size
+
+    assert _next_size(0.03, 1000, 1.5, 10**9, 2, 0.003) == LARGEST  # lane matches: 30 us, 50,000 a batch at most
+    assert _next_size(1.0, 1000, 1.5, 10**9, 2, 0.003) == 1500  # 1.5 s of play: the driver 0.4% busy
+    assert _next_size(1.0, 1000, 1.5, 10**9, 100, 0.003) == int(100 * 0.003 / BUSY * 1000)  # 6 s: 5% busy
+    assert _next_size(1.0, 1000, 1.5, 3000, 4, 0.003) == 750  # the tail shared
+
+
+def test_a_small_run_with_no_workers_asked_plays_serially_and_says_why(tmp_path, capsys, monkeypatch):
+    """Where Ray's start-up and teardown would cost more than the workers save, a run with no
+    --workers (nor --address) plays serially, in one line; an explicit --workers is Ray's."""
+    from cribsim.tournament import runner
+
+    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(runner, "_ray_running", lambda: False)  # (a Ray the other tests' fixture left up)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    exp = load_experiment(write(tmp_path, SMALL))
+    m = run_experiment(exp, tmp_path / "small", report=False)
+    err = capsys.readouterr().err
+    said = [ln for ln in err.splitlines() if "serially" in ln]
+    assert m.status == "complete" and len(said) == 1 and "--workers N uses Ray anyway" in said[0]
+    session = json.loads((tmp_path / "small" / "run.json").read_text())["sessions"][-1]
+    assert session["mode"] == "serial" and session["chosen"] == said[0].removeprefix("cribsim: ")
+    manifest = manifest_for(exp)
+    assert runner.serial_wins(exp, manifest, 0, True) is not None
+    monkeypatch.setenv("CRIBSIM_RAY_START", "0")  # Ray free to start: two cores beat one
+    assert runner.serial_wins(exp, manifest, 0, True) is None
+    monkeypatch.setattr(runner.os, "cpu_count", lambda: 1)  # one core: Ray never wins
+    assert runner.serial_wins(exp, manifest, 0, True) is not None
