@@ -60,10 +60,11 @@ if TYPE_CHECKING:
 
 TOP_KEYS = {"name", "game", "description", "variants", "lineup", "format", "pairings", "match",
             "matches", "paired", "seed", "time_limit", "stop", "record", "deals", "start", "sweep", "sandbox",
-            "max_failed", "max_worker_deaths", "hello_limit"}
+            "max_failed", "max_worker_deaths", "hello_limit", "ray"}
 ENTRY_KEYS = {"name", "strategy", "params", "miss_rate", "vigilance", "trusted", "command", "cwd", "files"}
 MAX_COMMAND = 100  # arguments of a program's command
 FORMATS = ("round_robin", "gauntlet", "pairings")
+RAY_CHOICES = ("auto", "always")
 
 # bounds (docs/errors.md)
 MAX_SEED = 2 ** 63 - 1
@@ -186,6 +187,9 @@ class Experiment:
     max_failed: float = 0.01
     # a pairing whose first this many matches all failed (their worker died) stops the run
     max_worker_deaths: int = 3
+    # where no --workers or --address says: "auto" plays serially a run too small for Ray to win,
+    # "always" starts the embedded Ray whatever the run's size (quickstart: it shows Ray at work)
+    ray: str = "auto"
 
     def config_hash(self) -> str:
         return hashlib.sha256(self.raw.encode()).hexdigest()[:16]
@@ -343,11 +347,14 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
     # (not in the hash: it judges a run, it changes no result, and raising it lets a run resume)
     max_failed = float(_num(source, "max_failed", data.get("max_failed", 0.01), 0, float, 1))
     deaths = _num(source, "max_worker_deaths", data.get("max_worker_deaths", 3), 1, int, MAX_MATCHES)
+    ray = data.get("ray", "auto")  # (not in the hash either: where a run plays changes no result)
+    if ray not in RAY_CHOICES:
+        raise ConfigError(source, "ray", f"expected one of {', '.join(RAY_CHOICES)}, got {_shown(ray)}")
     raw = json.dumps(resolved, sort_keys=True, default=list)
     return Experiment(name, source, tuple(variants), tuple(lineup), tables, matches, paired, seed,
                       time_limit, sprt, raw, game, plugin_dir, tuple(caps for _, caps in plugins), record,
                       tuple(tuple(b) for b in book), tuple(starts), book_path, tuple(sweeps), limits, max_failed,
-                      deaths)
+                      deaths, ray)
 
 
 def _sweep_points(source: str, bases: list[Any], rules: list[Any], sweeps: list[Sweep], match: MatchFormat | None,

@@ -364,7 +364,7 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] | None = Non
         finished = _looks_finished(out / fld.RECORDS, manifest)
     chosen = None
     if not (serial or finished) and workers is None and not address and not os.environ.get("RAY_ADDRESS") \
-            and not _ray_running():
+            and exp.ray == "auto" and not _ray_running():
         chosen = serial_wins(exp, manifest, old.played if old is not None and not fresh else 0, fast)
         if chosen is not None and not quiet:
             print(f"cribsim: {chosen}", file=sys.stderr)
@@ -432,7 +432,7 @@ def serial_wins(exp: Experiment, manifest: Manifest, done: int, fast: bool) -> s
         return None
     return (f"playing serially, without Ray: {left:,} matches take about {_secs(serial)} on one core here, where "
             f"Ray's start-up and teardown (about {start:g} s) would make it about {_secs(ray)} on {cores} "
-            f"core{'s' if cores != 1 else ''}; --workers N uses Ray anyway")
+            f"core{'s' if cores != 1 else ''}; --workers N (or ray: always in the config) uses Ray anyway")
 
 
 def _secs(s: float) -> str:

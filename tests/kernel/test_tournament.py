@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from cribsim.cli.main import main
+from cribsim.errors import CribsimError
 from cribsim.tournament import sink
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import manifest_for, run_experiment
@@ -539,7 +540,8 @@ def test_a_small_run_with_no_workers_asked_plays_serially_and_says_why(tmp_path,
     m = run_experiment(exp, tmp_path / "small", report=False)
     err = capsys.readouterr().err
     said = [ln for ln in err.splitlines() if "serially" in ln]
-    assert m.status == "complete" and len(said) == 1 and "--workers N uses Ray anyway" in said[0]
+    assert m.status == "complete" and len(said) == 1 and "--workers N (or ray: always in the config) uses Ray anyway" \
+        in said[0]
     session = json.loads((tmp_path / "small" / "run.json").read_text())["sessions"][-1]
     assert session["mode"] == "serial" and session["chosen"] == said[0].removeprefix("cribsim: ")
     manifest = manifest_for(exp)
@@ -548,3 +550,21 @@ def test_a_small_run_with_no_workers_asked_plays_serially_and_says_why(tmp_path,
     assert runner.serial_wins(exp, manifest, 0, True) is None
     monkeypatch.setattr(runner.os, "cpu_count", lambda: 1)  # one core: Ray never wins
     assert runner.serial_wins(exp, manifest, 0, True) is not None
+
+
+def test_ray_always_in_the_config_starts_ray_whatever_the_runs_size(tmp_path, monkeypatch):
+    """``ray: always`` (the quickstart's: it shows the embedded Ray at work) never asks whether
+    serial would win; a value other than auto or always is a config error; neither is hashed."""
+    from cribsim.tournament import runner
+
+    monkeypatch.setattr(runner, "_ray_running", lambda: False)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(runner, "serial_wins", lambda *a: pytest.fail("asked whether serial wins"))
+    on_ray = []
+    monkeypatch.setattr(runner, "_run_on_ray", lambda run, *a: on_ray.append(run.session.mode))
+    exp = load_experiment(write(tmp_path, SMALL + "    ray: always\n"))
+    assert exp.ray == "always" and exp.config_hash() == load_experiment(write(tmp_path, SMALL)).config_hash()
+    run_experiment(exp, tmp_path / "small", report=False, quiet=True)
+    assert on_ray == ["ray"]
+    with pytest.raises(CribsimError, match="key 'ray': expected one of auto, always, got 'never'"):
+        load_experiment(write(tmp_path, SMALL + "    ray: never\n"))
