@@ -71,10 +71,15 @@ def mark(module: str, whose: str, roles: Mapping[str, Callable[..., Any] | None]
 
 
 def _held(module: str) -> str:
-    """Whose code ``module`` (or its top-level package) holds ("": not code of one's own); a
-    game's module is the game's (its strategies are part of it)."""
-    top = module.split(".")[0]
-    held = _MODULES.get(module) or [w for name, ws in _MODULES.items() if name.split(".")[0] == top for w in ws]
+    """Whose code ``module`` holds ("": not code of one's own): what was marked in it, or in a
+    package it is part of; a game's package is the game's (its strategies are part of it: a
+    game marked as ``mygame.game`` holds ``mygame.strategies``)."""
+    held = []
+    for name, whose in _MODULES.items():
+        for w in whose:
+            scope = (name.rpartition(".")[0] or name) if w.startswith("game ") else name
+            if module in (name, scope) or module.startswith(scope + "."):
+                held.append(w)
     games = [w for w in held if w.startswith("game ")]
     return ", ".join(games or held)
 
