@@ -52,11 +52,13 @@ from cribsim.games.cribbage.cribtables import cache_folder
 from cribsim.games.cribbage.engine.rollout import ShowCount
 from cribsim.games.cribbage.engine.state import INF, GameOver, GameState
 from cribsim.games.cribbage.engine.variant import Variant
+from cribsim.games.cribbage.native.lane import EvValues
 from cribsim.games.cribbage.strategy import allowed_keeps
 from cribsim.params import Param
 from cribsim.strategy import Models
-from strategies.ev import EVStrategy
-from strategies.mc import MCStrategy
+from strategies.ev import HOLD_COL, JOKER_CRIB, JOKER_KEEP, EVStrategy
+from strategies.expert import ReadingMC
+from strategies.mc import sampler
 
 if TYPE_CHECKING:
     from cribsim.games.cribbage.observation import Observation
@@ -64,9 +66,8 @@ if TYPE_CHECKING:
 MODEL_VERSION = 1
 ADAPTIVE = Models("it learns what every rule is worth from the engine itself", everything=True)
 
-LEARN_DEALS = 1500  # deals played through the engine per iteration of the crib table
-LEARN_SAMPLES = 1500  # cribs counted per cell and role
-LEARN_STARTERS = 16  # starters sampled per keep by the simulated players while learning
+LEARN_DEALS = 3000  # deals played through the engine per iteration of the crib table
+LEARN_SAMPLES = 6000  # cribs counted per cell and role
 
 
 def _rank(c: int) -> int:
@@ -159,7 +160,7 @@ def model_for(rules: Any, deals: int = LEARN_DEALS, samples: int = LEARN_SAMPLES
 
 class _Learner:
     """The simulated players of :func:`learn`: discards by this module's value (the awarded
-    hand over a sample of starters, plus the crib table so far), the play by ``ev``'s one-ply
+    hand over every starter, plus the crib table so far), the play by ``ev``'s one-ply
     rule, a variant's decisions at random among the legal answers."""
 
     def __init__(self, rules: Any, rng: random.Random, model: dict[str, Any] | None) -> None:
@@ -168,9 +169,8 @@ class _Learner:
         self.ev = EVStrategy(random.Random(rng.getrandbits(32)))
 
     def discard(self, obs: Observation) -> list[int]:
-        hand, rng = obs.hand, self.rng
-        unseen = [c for c in range(obs.rules.deck_size) if c not in hand]
-        starters = rng.sample(unseen, min(LEARN_STARTERS, len(unseen)))
+        hand = obs.hand
+        starters = [c for c in range(obs.rules.deck_size) if c not in hand]
         mine = obs.side_of[obs.crib_owner] == obs.side
         best, choice = None, None
         for keep, thrown in allowed_keeps(obs):
@@ -334,13 +334,30 @@ def _decision_names() -> frozenset[str]:
     return frozenset(names - {"discard", "play"})
 
 
-class AdaptiveStrategy(MCStrategy):
+def crib_arrays(model: dict[str, Any]) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """The learnt crib table as ``ev``'s arrays (by card pair, ``52 * a + b``: our own crib's
+    value, and an opponent's, negated; by single rank), for the other player's discard as the
+    play's reading supposes it and for the native lane."""
+    own, opp = [0.0] * 2704, [0.0] * 2704
+    for a, b in combinations(range(52), 2):
+        own[a * 52 + b] = own[b * 52 + a] = crib_value(model, (a, b), True)
+        opp[a * 52 + b] = opp[b * 52 + a] = crib_value(model, (a, b), False)
+    single = tuple(crib_value(model, (r * 4,), True) for r in range(13))
+    return tuple(own), tuple(opp), single
+
+
+class AdaptiveStrategy(ReadingMC):
     name = "adaptive"
     models = ADAPTIVE
     understands = frozenset({"objective", "discard_rule"})
+    native_samples: ClassVar[bool] = True  # its sampler: ReadingMC's (the lane reads) or mc's plain one
     params: ClassVar[tuple[Param, ...]] = (
         Param("rollouts", int, 32, "play rollouts per decision (mc's search through the engine)", lo=1, hi=100_000),
-        Param("discard_rollouts", int, 32, "pegging rollouts per discard candidate", lo=1, hi=100_000),
+        Param("read", bool, True, "the play's worlds draw the other player's hand as it would have kept and played "
+              "it (expert's reading, by this player's own crib table)"),
+        Param("read_play", bool, True, "... and as it would have played it so far (with read)"),
+        Param("read_slack", float, 0.1, "chance a card the reading would not have laid passes", lo=0, hi=1),
+        Param("discard_rollouts", int, 48, "pegging rollouts per discard candidate", lo=1, hi=100_000),
         Param("discard_top", int, 3, "discard candidates refined by rollouts", lo=1, hi=100),
         Param("discard_margin", float, 1.0, "only candidates within this many points of the best", lo=0, hi=100),
         Param("worlds", int, 24, "simulated deals per answer of a variant's decision", lo=1, hi=10_000),
@@ -350,10 +367,13 @@ class AdaptiveStrategy(MCStrategy):
               hi=1_000_000),
     )
 
-    def __init__(self, rng: random.Random, rollouts: int = 32, discard_rollouts: int = 32, discard_top: int = 3,
+    def __init__(self, rng: random.Random, rollouts: int = 32, read: bool = True, read_play: bool = True,
+                 read_slack: float = 0.1, discard_rollouts: int = 48, discard_top: int = 3,
                  discard_margin: float = 1.0, worlds: int = 24, candidates: int = 12,
                  learn_deals: int = LEARN_DEALS, learn_samples: int = LEARN_SAMPLES) -> None:
-        super().__init__(rng, rollouts, discard_rollouts, discard_top, discard_margin)
+        super().__init__(rng, rollouts, read_play, read_slack)
+        self.read = read
+        self.discard_rollouts, self.discard_top, self.discard_margin = discard_rollouts, discard_top, discard_margin
         self.worlds = worlds
         self.candidates = candidates
         self.learn_deals, self.learn_samples = learn_deals, learn_samples
@@ -375,6 +395,32 @@ class AdaptiveStrategy(MCStrategy):
     def notes(cls, rules: Any, params: dict[str, Any]) -> list[str]:
         return ["values hands and cribs by the engine's own count of these rules (every hook), its crib table "
                 "learnt from deals played through the engine"]
+
+    # ---- the play: mc's search, the other player read by this player's values -------------
+    def sampler_for(self, obs: Observation, unseen: list[int]) -> Callable[[], list[list[int]]]:
+        return super().sampler_for(obs, unseen) if self.read else sampler(obs, unseen, self.rng)
+
+    def native_reading(self) -> tuple[bool, float, int] | None:
+        return super().native_reading() if self.read else None
+
+    def _set_rules(self, r: Any) -> None:
+        """``ev``'s values of the rules (its one-ply rule in the rollouts, and the other
+        player's discard as the reading supposes it), with this player's learnt crib table in
+        place of ev's."""
+        super()._set_rules(r)
+        self.pair_own, self.pair_opp, self.single = self._arrays(r)
+
+    def _arrays(self, rules: Any) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+        model = self._model_of(rules)
+        got = model.get("_arrays")
+        if got is None:
+            got = model["_arrays"] = crib_arrays(model)
+        return got
+
+    def native_values(self, rules: Any) -> EvValues:
+        sc = rules.scorer
+        own, opp, single = self._arrays(rules)
+        return EvValues(sc.values, own, opp, single, HOLD_COL, self.reply_weight, JOKER_KEEP, JOKER_CRIB)
 
     def _model_of(self, rules: Any) -> dict[str, Any]:
         if rules is not self._model_rules:
