@@ -44,6 +44,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from itertools import combinations
+from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -63,11 +64,12 @@ from strategies.mc import sampler
 if TYPE_CHECKING:
     from cribsim.games.cribbage.observation import Observation
 
-MODEL_VERSION = 1
+MODEL_VERSION = 2
 ADAPTIVE = Models("it learns what every rule is worth from the engine itself", everything=True)
 
 LEARN_DEALS = 3000  # deals played through the engine per iteration of the crib table
 LEARN_SAMPLES = 6000  # cribs counted per cell and role
+LEARN_COUNTS = 4_200_000  # at most this many counts of a hand by the simulated players per iteration (big deals)
 
 
 def _rank(c: int) -> int:
@@ -142,7 +144,7 @@ def model_for(rules: Any, deals: int = LEARN_DEALS, samples: int = LEARN_SAMPLES
         model = None
     if not _valid(model, key):
         print(f"cribsim: adaptive is learning what {rules.name}'s show is worth through the engine (once per rule "
-              f"set, about a minute on one core; kept in {path})", file=sys.stderr, flush=True)
+              f"set, a minute or a few on one core; kept in {path})", file=sys.stderr, flush=True)
         model = learn(rules, deals, samples, progress=True)
         model["key"], model["version"] = key, MODEL_VERSION
         try:
@@ -230,6 +232,7 @@ def learn(rules: Any, deals: int = LEARN_DEALS, samples: int = LEARN_SAMPLES, it
     rng = random.Random(seed)
     model: dict[str, Any] | None = None
     t0 = time.time()
+    deals = min(deals, max(50, LEARN_COUNTS // max(1, counts_per_deal(rules))))
     for it in range(iterations):
         bank = _bank(rules, deals, rng, model)
         model = _table(rules, bank, samples, rng)
@@ -238,6 +241,19 @@ def learn(rules: Any, deals: int = LEARN_DEALS, samples: int = LEARN_SAMPLES, it
                   f"({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
     assert model is not None
     return model
+
+
+def counts_per_deal(rules: Any) -> int:
+    """How many hands the simulated players of a deal count (every keep of every seat that
+    discards, with every starter): what a deal of the learning costs, to cap the deals of rules
+    with big hands so that a new rule set is learnt in minutes."""
+    out = 0
+    for s in range(rules.players):
+        dealt = rules.dealer_deal if s == 0 else rules.deal
+        thrown = rules.dealer_discard if s == 0 else rules.discard
+        if thrown:
+            out += comb(dealt, thrown) * (rules.deck_size - dealt)
+    return out
 
 
 def _bank(rules: Any, deals: int, rng: random.Random, model: dict[str, Any] | None) -> list[tuple[Any, ...]]:
