@@ -69,6 +69,7 @@ ADAPTIVE = Models("it learns what every rule is worth from the engine itself", e
 
 LEARN_DEALS = 3000  # deals played through the engine per iteration of the crib table
 LEARN_SAMPLES = 6000  # cribs counted per cell and role
+DECIDE_SECONDS = 4.0  # a variant's decision stops adding simulated deals after this long (a safety net)
 LEARN_COUNTS = 4_200_000  # at most this many counts of a hand by the simulated players per iteration (big deals)
 
 
@@ -491,14 +492,18 @@ class AdaptiveStrategy(ReadingMC):
         seen = self._seen(obs, known)
         totals = [0.0] * len(cands)
         valid = [0] * len(cands)
-        for _ in range(self.worlds):
+        began = time.perf_counter()
+        for w in range(self.worlds):
             deck = self._deck(obs, layout, known, seen)
             seed = self.rng.getrandbits(63)
+            memo: dict[Any, Any] = {}  # the stand-ins' answers to variant decisions in this world
             for i, answer in enumerate(cands):
-                v = self._simulate(obs, name, answer, deck, seed, thrown, seen)
+                v = self._simulate(obs, name, answer, deck, seed, thrown, seen, memo)
                 if v is not None:
                     totals[i] += v
                     valid[i] += 1
+            if w >= 1 and time.perf_counter() - began > DECIDE_SECONDS:
+                break  # a safety net under the decisions' time limit (dearest rule sets only)
         self.simulated = (name, cands, valid)
         obj = obs.rules.objective
         scored = [(obj * totals[i] / valid[i], -i) for i in range(len(cands)) if valid[i]]
@@ -582,7 +587,7 @@ class AdaptiveStrategy(ReadingMC):
         return [c if c >= 0 else next(it) for c in deck]
 
     def _simulate(self, obs: Observation, name: str, answer: Any, deck: list[int], seed: int,
-                  thrown: list[int], seen: list[int]) -> float | None:
+                  thrown: list[int], seen: list[int], memo: dict[Any, Any]) -> float | None:
         """Our side's points less the others' from the deal's start to its end, with ``answer``
         given at the decision (None: the simulated deal did not reach it as the seat saw it)."""
         rules, me = obs.rules, obs.seat
@@ -615,12 +620,22 @@ class AdaptiveStrategy(ReadingMC):
                 return held if len(held) == view.discards else stand_in(view)
             return answer_it
 
+        def remembered(d: str, stand_in: Callable[[Any], Any]) -> Callable[[Any], Any]:
+            def answer_it(view: Any) -> Any:  # the same view in the same world: the same answer
+                key = (d, view.seat, repr(sorted(view.to_dict().items())))
+                if key not in memo:
+                    memo[key] = stand_in(view)
+                return memo[key]
+            return answer_it
+
         asks: dict[str, list[Callable[[Any], Any]]] = {}
         for d, spec in rules.program.decisions.items():
             stand_in = getattr(policy, d, None)
             if stand_in is None:
                 stand_in = (lambda view, spec=spec: spec.default(policy, view)) if spec.default is not None \
                     else (lambda view, spec=spec: spec.legal(view)[0])
+            if d not in ("discard", "play"):
+                stand_in = remembered(d, stand_in)
             fns = [stand_in] * rules.players
             if d == "discard" and seen:
                 fns = [throws_seen(stand_in)] * rules.players
