@@ -53,6 +53,7 @@ from cribsim.games.cribbage.cribtables import cache_folder
 from cribsim.games.cribbage.engine.rollout import ShowCount
 from cribsim.games.cribbage.engine.state import INF, GameOver, GameState
 from cribsim.games.cribbage.engine.variant import Variant
+from cribsim.games.cribbage.native import lane
 from cribsim.games.cribbage.native.lane import EvValues
 from cribsim.games.cribbage.strategy import allowed_keeps
 from cribsim.params import Param
@@ -433,6 +434,14 @@ class AdaptiveStrategy(ReadingMC):
         if got is None:
             got = model["_arrays"] = crib_arrays(model)
         return got
+
+    def lane_searches(self, rules: Any) -> bool:
+        """Its searches of the play run in the native lane wherever the lane plays the rules,
+        those with a designer's ``after_count`` hook included (the lane calls such a hook in
+        Python at the show, :class:`cribsim.games.cribbage.native.lane.LaneHooks`): a search
+        rolls out the play only, where no ``after_count`` hook is ever called, so its rollouts
+        there are the engine's. mc and expert search those rules in Python."""
+        return lane.rollouts_allowed() and lane.module() is not None and lane.refusal(rules) is None
 
     def native_values(self, rules: Any) -> EvValues:
         sc = rules.scorer

@@ -247,7 +247,7 @@ class EVStrategy(Strategy):
             return None
         if self._native is None or self._native[0] is not rules:  # the lane's checks, once a rule set
             capsule = None
-            if lane.rollouts_for(rules):
+            if self.lane_searches(rules):
                 capsule = lane.ev_capsule(rules, self.native_values(rules))
             self._native = (rules, capsule, lane.pack_rules(rules) if capsule is not None else b"")
             self._packed_games = {}
@@ -259,6 +259,10 @@ class EVStrategy(Strategy):
         if packed is None:
             packed = self._packed_games[obs.game_no] = lane.pack_rules(rules, game_no=obs.game_no)
         return rules, self._native[1], packed
+
+    def lane_searches(self, rules: Rules) -> bool:
+        """Whether this player's searches of the play run in the native lane for ``rules``."""
+        return lane.rollouts_for(rules)
 
     def native_values(self, rules: Rules) -> EvValues:
         """The values this player's one-ply rule and discard read, as the native lane takes them

@@ -169,3 +169,34 @@ def test_its_take_crib_does_not_see_the_dealers_cards():
         assert g.decision == h.decision == "take_crib" and g.actor == h.actor == 1
         assert sorted(g.hands[0]) != sorted(h.hands[0])
         assert _same_answers(rules, g, 1, "take_crib", h.observation())
+
+
+def test_its_play_rollouts_in_a_hooked_variant_are_the_engines():
+    """crib3's hook is counted at the show only: adaptive's searches of the play run in the
+    native lane there (mc's stay in Python), and each rollout pegs what the engine's play phase
+    pegs, for sampled hands and every candidate card, at play decisions met in real games."""
+    from cribsim.games.cribbage.engine.rollout import PlayRollout
+    from cribsim.games.cribbage.native import lane
+    from strategies.mc import unseen_cards
+
+    rules = load_rules(str(EXAMPLES / "crib3.yaml"))
+    if lane.module() is None:
+        pytest.skip("the native lane is not built")
+    me = factory("adaptive", params=TINY, rules=(rules,), game="cribbage")(random.Random(4))
+    ev = factory("ev", rules=(rules,), game="cribbage")(random.Random(5))
+    met = []
+    g = GameState(rules, 8, (2, 0), 0).start()
+    rng = random.Random(6)
+    while not g.is_terminal and len(met) < 60:
+        obs = g.observation()
+        if g.decision == "play" and len(obs.legal) > 1:
+            native, engine = me.play_rollout(obs), PlayRollout(obs, me.one_ply)
+            assert type(native).__name__ == "NativePlayRollout"
+            sample = me.sampler_for(obs, unseen_cards(obs))
+            for _ in range(3):
+                dealt = sample()
+                dealt[obs.seat] = list(obs.hand)
+                first = rng.choice(obs.legal)
+                met.append((native.run(dealt, first), engine.run(dealt, first)))
+        g.apply(getattr(ev, g.decision)(obs))
+    assert len(met) >= 30 and all(a == b for a, b in met) and any(sum(a) for a, _ in met)
