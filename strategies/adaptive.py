@@ -471,6 +471,69 @@ class AdaptiveStrategy(ReadingMC):
         return (hand_value(self._counter(obs), obs, keep, starters)
                 + crib_value(self._model_of(obs.rules), thrown, mine))
 
+    def discard(self, obs: Observation) -> list[int]:
+        """The keeps by :meth:`keep_value`; the ``discard_top`` best within ``discard_margin``
+        points of the best refined by the pegging of ``discard_rollouts`` plays rolled out
+        through the engine (mc's), the other player's four cards drawn as it would keep them
+        from six (by the same values the play's reading supposes; any unseen cards where the
+        rules deal otherwise)."""
+        obj = obs.rules.objective
+        scored = sorted(((obj * self.keep_value(obs, keep, thrown), keep, thrown)
+                         for keep, thrown in allowed_keeps(obs)), key=lambda t: -t[0])
+        top = [t for t in scored[:self.discard_top] if t[0] >= scored[0][0] - self.discard_margin]
+        if len(top) == 1:
+            return list(top[0][2])
+        rules, me = obs.rules, obs.seat
+        rollouts = []
+        for _, _, thrown in top:
+            view = rules.program.observation(me, obs.side, rules, obs.side_of)
+            view.dealer, view.crib_owner, view.discarded = obs.dealer, obs.crib_owner, tuple(thrown)
+            view.game_no = obs.game_no
+            rollouts.append(self.play_rollout(view))
+        deal = self._other_hands(obs)
+        pegs = [0] * len(top)
+        for _ in range(self.discard_rollouts):
+            others = deal()
+            for i, (_, keep, _) in enumerate(top):
+                others[me] = list(keep)
+                pegged = rollouts[i].run(others)
+                pegs[i] += 2 * pegged[obs.side] - sum(pegged)
+        best = max(range(len(top)), key=lambda i: top[i][0] + obj * pegs[i] / self.discard_rollouts)
+        return list(top[best][2])
+
+    def _other_hands(self, obs: Observation) -> Callable[[], list[list[int]]]:
+        """Draws of the other seats' hands for the discard's rollouts: with two players dealt
+        six and keeping four, the other player's six drawn from the cards not in our hand and
+        kept as the play's reading supposes it keeps them; else any unseen cards."""
+        rules, me, rng = obs.rules, obs.seat, self.rng
+        unseen = [c for c in range(rules.deck_size) if c not in obs.hand]
+        n, size = rules.players, rules.hand_size
+        if n == 2 and rules.deal == rules.dealer_deal == 6 and rules.discard == rules.dealer_discard == 2 \
+                and rules.deck_size == 52 and rules.program.hooks.discard_rule is None and rules.objective > 0:
+            other = 1 - me
+            view = rules.program.observation(other, obs.side_of[other], rules, obs.side_of)
+            view.discards, view.dealer, view.crib_owner = 2, obs.dealer, obs.crib_owner
+
+            def read() -> list[list[int]]:
+                six = rng.sample(unseen, 6)
+                view.hand = tuple(six)
+                thrown = EVStrategy.discard(self, view)
+                hands: list[list[int]] = [[], []]
+                hands[other] = [c for c in six if c not in thrown]
+                return hands
+            return read
+
+        def uniform() -> list[list[int]]:
+            rng.shuffle(unseen)
+            hands: list[list[int]] = [[] for _ in range(n)]
+            pos = 0
+            for s in range(n):
+                if s != me:
+                    hands[s] = unseen[pos:pos + size]
+                    pos += size
+            return hands
+        return uniform
+
     # ---- a variant's decisions ----------------------------------------------------------
     def bid(self, obs: Observation) -> Any:
         return self.decide("bid", obs)
