@@ -364,10 +364,19 @@ def crib_arrays(model: dict[str, Any]) -> tuple[tuple[float, ...], tuple[float, 
     return tuple(own), tuple(opp), single
 
 
+class _Understood:
+    """What adaptive understands: a reversed objective, a discard rule, and every decision a
+    variant loaded in this process adds (read when a lineup loads, so that a designer's
+    decision without a default is answered by :meth:`AdaptiveStrategy.decide`, not refused)."""
+
+    def __iter__(self) -> Any:
+        return iter(("objective", "discard_rule", *sorted(_decision_names())))
+
+
 class AdaptiveStrategy(ReadingMC):
     name = "adaptive"
     models = ADAPTIVE
-    understands = frozenset({"objective", "discard_rule"})
+    understands = _Understood()  # type: ignore[assignment]
     native_samples: ClassVar[bool] = True  # its sampler: ReadingMC's (the lane reads) or mc's plain one
     params: ClassVar[tuple[Param, ...]] = (
         Param("rollouts", int, 32, "play rollouts per decision (mc's search through the engine)", lo=1, hi=100_000),

@@ -200,3 +200,50 @@ def test_its_play_rollouts_in_a_hooked_variant_are_the_engines():
                 met.append((native.run(dealt, first), engine.run(dealt, first)))
         g.apply(getattr(ev, g.decision)(obs))
     assert len(met) >= 30 and all(a == b for a, b in met) and any(sum(a) for a, _ in met)
+
+
+GIFT = '''\
+from cribsim.errors import IllegalMove
+from cribsim.games.cribbage.engine.events import OTHER
+from cribsim.games.cribbage.engine.variant import Decision, Phase, Variant
+
+
+def offer(g):
+    d = g.dealer
+    obs = g.obs[d]
+    obs.hand, obs.dealer, obs.crib_owner, obs.scores = tuple(g.hands[d]), g.dealer, g.crib_owner, tuple(g.scores)
+    ask = g.answers["gift"] if g.answers is not None else None
+    take = ask[d](obs) if ask is not None else (yield d)
+    if not isinstance(take, bool):
+        raise IllegalMove(f"seat {d} answered gift with {take!r}", d)
+    g.metric("gift", take)
+    if take:
+        g.award(d, 2, OTHER, "the gift")
+
+
+class Gift(Variant):
+    name = "gift"
+    rule = "GIFT-1"
+    summary = "the dealer may take two points after the deal"
+    phases = (Phase("after_deal", offer, "gift"),)
+    decisions = (Decision("gift", "True to take two points", legal=lambda obs: [False, True],
+                          check=lambda obs, a: None if isinstance(a, bool) else "expected true or false"),)
+'''
+
+
+def test_a_designers_decision_without_a_default_is_answered_by_simulation(tmp_path):
+    """A decision of one's own with no default refuses ev when the lineup loads; adaptive
+    takes it, and its simulations find that two points taken are worth taking."""
+    (tmp_path / "gift.py").write_text(GIFT)
+    (tmp_path / "gift.yaml").write_text('extends: standard\nname: gift\nvariants: ["gift:Gift"]\n')
+    rules = load_rules(str(tmp_path / "gift.yaml"))
+    from cribsim.errors import CribsimError
+    with pytest.raises(CribsimError, match="cannot play gift"):
+        factory("ev", rules=(rules,), game="cribbage")
+    a = factory("adaptive", params=TINY, rules=(rules,), game="cribbage")
+    e = factory("ev", params={}, rules=(load_rules("standard"),), game="cribbage")
+    ev = e(random.Random(2))
+    ev.gift = lambda obs: False  # (ev cannot answer it: a stand-in seat that never takes)
+    result = game_named("cribbage").play_game(rules, [a(random.Random(1)), ev], 3, (0, 0))
+    taken = result.metrics.get("gift", 0)
+    assert taken >= result.deals // 2 - 1 and taken > 0  # adaptive deals every other deal and always takes
