@@ -18,9 +18,15 @@ hand under four that scores nothing or a dealer's hand that counts double are al
 - **Discard**: for every legal keep, the expected points its count awards our side (less the
   others') over every starter it has not seen, each counted by the engine with the real
   dealer, crib owner and scores; plus the learnt crib value of the cards thrown (ours, or
-  against us); then ``mc``'s pegging rollouts through the engine's play for the best few.
-- **Play**: ``mc``'s search: worlds drawn from what the seat has seen (hand sizes, every go
-  said), each card rolled out to the end of the play on the engine's play phase.
+  against us); then, for the best few, the pegging of plays rolled out through the engine's
+  play (``mc``'s), the other player's four drawn as it would keep them from six.
+- **Play**: ``expert``'s search: worlds drawn from what the seat has seen (hand sizes, every go
+  said), the other player's hand read as it would have kept it and played it so far, each
+  card rolled out to the end of the play on the engine's play phase (in the compiled lane
+  wherever it plays the rules, a designer's ``after_count`` hook included: a play runs no
+  such hook). The other player is read as a player who values the crib by the learnt table
+  and plays by ``ev``'s one-ply rule (the same stand-in ``expert`` reads by): a model of the
+  opponent, not of the rules.
 - **Every other decision** (a bid, Canadian doubles' passes, two against one's inspection, an
   outside module's own such as ``take_crib``): each legal answer (at most ``candidates``) is
   valued by simulation: ``worlds`` deals that agree with what the seat holds (the other
