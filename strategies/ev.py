@@ -247,8 +247,8 @@ class EVStrategy(Strategy):
             return None
         if self._native is None or self._native[0] is not rules:  # the lane's checks, once a rule set
             capsule = None
-            if lane.rollouts_for(rules):
-                capsule = lane.ev_capsule(rules, ev_values(rules, self.crib_weight, self.reply_weight, self.tables))
+            if self.lane_searches(rules):
+                capsule = lane.ev_capsule(rules, self.native_values(rules))
             self._native = (rules, capsule, lane.pack_rules(rules) if capsule is not None else b"")
             self._packed_games = {}
         if self._native[1] is None:
@@ -259,6 +259,15 @@ class EVStrategy(Strategy):
         if packed is None:
             packed = self._packed_games[obs.game_no] = lane.pack_rules(rules, game_no=obs.game_no)
         return rules, self._native[1], packed
+
+    def lane_searches(self, rules: Rules) -> bool:
+        """Whether this player's searches of the play run in the native lane for ``rules``."""
+        return lane.rollouts_for(rules)
+
+    def native_values(self, rules: Rules) -> EvValues:
+        """The values this player's one-ply rule and discard read, as the native lane takes them
+        (a subclass that values the crib otherwise hands the lane its own)."""
+        return ev_values(rules, self.crib_weight, self.reply_weight, self.tables)
 
     def native_rollout(self, view: Observation, from_start: bool = False) -> NativePlayRollout | None:
         """Rollouts of the rest of a play from ``view`` in C, every seat on this player's one-ply

@@ -22,7 +22,9 @@ VARIANTS = ["three_player_dealer_six", "five_card", "seven_card", "toss_fives", 
             "lowball_partners", "lowball_three", "canadian_doubles", "three_player_team", "three_player_team_inspect",
             "three_player_continued", "five_player_continued"]
 CHEAP = {"mc": {"rollouts": 4, "discard_rollouts": 2}, "expert": {"board_samples": 4, "rollouts": 4},
-         "openspiel:ismcts": {"simulations": 2}}
+         "openspiel:ismcts": {"simulations": 2},
+         "adaptive": {"rollouts": 4, "discard_rollouts": 2, "worlds": 2, "candidates": 3, "learn_deals": 20,
+                      "learn_samples": 20}}
 # built-ins that play only some rule sets, and say which: the reason a rule set is refused, or None
 LIMITED = {"openspiel:ismcts": sampleable}
 

@@ -29,6 +29,7 @@ BUILTIN = {
     "ev": "strategies.ev:EVStrategy",
     "mc": "strategies.mc:MCStrategy",
     "expert": "strategies.expert:ExpertStrategy",
+    "adaptive": "strategies.adaptive:AdaptiveStrategy",
     "openspiel:ismcts": "cribsim.games.cribbage.spielbots:ISMCTS",  # pip install cribsim[openspiel]
 }
 

@@ -315,16 +315,24 @@ def show(g: GameState) -> None:
         if pts:
             award(owner, pts, CRIB)
     else:
-        count = hooks.count_hand or count_hand
         for i in range(1, n + 1):
             seat = (dealer + i) % n
-            pts = count(g, seat, kept[seat], False, HAND)
-            for f in after:
-                f(g, seat, pts, HAND)
-        pts = count(g, owner, g.crib, crib_rule, CRIB)
-        for f in after:
-            f(g, owner, pts, CRIB)
+            counted(g, seat, kept[seat], False, HAND)
+        counted(g, owner, g.crib, crib_rule, CRIB)
     g.shown = (tuple(kept), tuple(g.crib), starter)
+
+
+def counted(g: GameState, seat: int, cards: Sequence[int], crib: Any, source: int) -> int:
+    """One count of the show (a hand, or the crib shown as ``crib``: the rules' ``crib_show``)
+    for ``seat``, by the rules' count (a variant's ``count_hand``, else :func:`count_hand`),
+    then every ``after_count`` hook; returns the points counted (before the hooks). The show
+    counts each hand and the crib so; a strategy's scratch count
+    (:class:`cribsim.games.cribbage.engine.rollout.ShowCount`) calls it the same way."""
+    hooks = g.hooks
+    pts: int = (hooks.count_hand or count_hand)(g, seat, cards, crib, source)
+    for f in hooks.after_count:
+        f(g, seat, pts, source)
+    return pts
 
 
 STANDARD = (

@@ -1,5 +1,6 @@
 """Play a deal's play out from one seat's view, under the rules being played: for search
-strategies (``mc``) that sample the cards they cannot see.
+strategies (``mc``) that sample the cards they cannot see; and count a show on a scratch game
+(:class:`ShowCount`), for strategies that learn what hands and cribs are worth under any rules.
 
 A :class:`PlayRollout` is built once per decision from the seat's observation; each
 :meth:`PlayRollout.run` deals the given hands to the seats (the seat's own from its view), lays
@@ -12,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .phases import Resume, play
+from .events import CRIB, HAND
+from .phases import Resume, counted, play
 from .state import INF, GameOver, GameState
 
 
@@ -144,3 +146,64 @@ class DealRollout:
         except GameOver as over:
             return over.side, g.scores
         return -1, g.scores
+
+
+class ShowCount:
+    """What the show awards under the rules being played, counted on a scratch game through the
+    engine's own show code: every count (a variant's ``count_hand``, the rules' scoring) and
+    every ``after_count`` hook takes part (a crib that counts again, a hand that scores nothing
+    under four, a dealer's hand that counts double, a penalty for a hand of nothing), so a
+    strategy learns what a hand or a crib is worth under any rules, a designer's own included,
+    without a table that assumes a scoring. Nothing here reads a real game: the caller gives
+    the cards.
+
+    The scratch game is made once (``rules``, the dealer, the sides of game ``game_no``); every
+    count starts afresh from ``scores`` (by side: a hook may read them, back ten's floor) with
+    no target, so no count ends a game. Each count returns the points each side was awarded."""
+
+    def __init__(self, rules: Any, dealer: int = 0, game_no: int = 0) -> None:
+        g = self.g = GameState(rules, 0, (0, game_no), dealer)
+        self.sides = len(g.sides)
+        g.targets = g.game_targets = (INF,) * self.sides
+        self.base = [0] * self.sides
+        self.crib_show = rules.crib_show
+        self.show_phase = next(p for p in rules.program.phases if p.slot == "show")
+
+    def _reset(self, dealer: int, crib_owner: int, starter: int, scores: Sequence[int] | None) -> None:
+        g = self.g
+        g.dealer, g.crib_owner, g.starter = dealer, crib_owner, starter
+        base = self.base = list(scores) if scores is not None else [0] * self.sides
+        g.scores = list(base)
+        g.notes = {}  # the variants' state of a deal (back ten's zero hands, a joker starter's name)
+
+    def count(self, seat: int, cards: Sequence[int], starter: int, *, crib: bool = False, dealer: int = 0,
+              crib_owner: int | None = None, scores: Sequence[int] | None = None,
+              kept: Sequence[Sequence[int]] | None = None) -> list[int]:
+        """The points each side is awarded when ``cards`` are counted with ``starter`` as
+        ``seat``'s hand (or, with ``crib``, as the crib, ``seat`` owning it), the deal's dealer
+        ``dealer``, and the hooks after it. ``kept``: every seat's hand at the show, for a count
+        that reads the others' (none: only this hand, where it is a hand)."""
+        g = self.g
+        self._reset(dealer, seat if crib else (dealer if crib_owner is None else crib_owner), starter, scores)
+        if kept is not None:
+            g.kept = [tuple(k) for k in kept]
+        else:
+            g.kept = [()] * g.n
+            if not crib:
+                g.kept[seat] = tuple(cards)
+        counted(g, seat, cards, self.crib_show if crib else False, CRIB if crib else HAND)
+        return [a - b for a, b in zip(g.scores, self.base)]
+
+    def show(self, kept: Sequence[Sequence[int]], crib: Sequence[int], starter: int, *, dealer: int = 0,
+             crib_owner: int | None = None, scores: Sequence[int] | None = None) -> list[int]:
+        """The points each side is awarded by the whole show of a deal (the rules' show phase,
+        whichever it is: every hand from the dealer's left, then the crib, with every hook)."""
+        g = self.g
+        self._reset(dealer, dealer if crib_owner is None else crib_owner, starter, scores)
+        g.kept = [tuple(k) for k in kept]
+        g.crib = list(crib)
+        done = self.show_phase.run(g)
+        if done is not None:  # a show that asks a decision cannot be counted on a scratch game
+            for _ in done:
+                raise RuntimeError("a show that asks a decision cannot be counted here")
+        return [a - b for a, b in zip(g.scores, self.base)]

@@ -1,0 +1,249 @@
+"""``adaptive`` (issue 39): a player that plays every rule set, a designer's own variants
+included, from what the engine tells it: the engine's scratch count of a show (every hook), a
+crib table learnt once per rule set through the engine and kept on disk, every decision a
+variant adds answered by simulation (never the decision's default), and nothing seen but its
+own view."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from cribsim.games import game_named
+from cribsim.games.cribbage.engine.rollout import ShowCount
+from cribsim.games.cribbage.engine.state import GameState
+from cribsim.games.cribbage.worlds import world
+from cribsim.ruleset import load_rules
+from cribsim.strategy import factory, unmodelled
+from strategies import adaptive
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "variants"
+TINY = {"learn_deals": 20, "learn_samples": 20, "rollouts": 2, "discard_rollouts": 2, "worlds": 2, "candidates": 3}
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    """Models learnt here are kept in a folder of the test's own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(adaptive, "_MODELS", {})
+
+
+def card(text: str) -> int:
+    ranks, suits = "A23456789TJQK", "CDHS"
+    return ranks.index(text[0]) * 4 + suits.index(text[1])
+
+
+def cards(text: str) -> list[int]:
+    return [card(t) for t in text.split()]
+
+
+def test_the_engines_show_count_awards_every_hook():
+    """Counted on a scratch game through the engine's own count: 5C 5D 5H JS with the 5S
+    starter is 29 in hand and in the crib; crib3 awards a crib three times, under4 takes back
+    a hand under four, dealer_double gives a dealer's hand twice."""
+    hand, starter = cards("5C 5D 5H JS"), card("5S")
+    low, cut = cards("2C 4D 9H KS"), card("7C")  # 2 + 4 + 9: one fifteen, 2 points
+    std = ShowCount(load_rules("standard"))
+    assert std.count(0, hand, starter, crib=True) == [29, 0]
+    assert std.count(1, hand, starter, dealer=0) == [0, 29]
+    assert std.count(1, low, cut, dealer=0) == [0, 2]
+    crib3 = ShowCount(load_rules(str(EXAMPLES / "crib3.yaml")))
+    assert crib3.count(0, hand, starter, crib=True) == [87, 0]
+    assert crib3.count(1, hand, starter, dealer=0) == [0, 29]  # a hand is counted once
+    under4 = ShowCount(load_rules(str(EXAMPLES / "under4.yaml")))
+    assert under4.count(1, low, cut, dealer=0) == [0, 0] and under4.count(1, hand, starter, dealer=0) == [0, 29]
+    double = ShowCount(load_rules(str(EXAMPLES / "dealer_double.yaml")))
+    assert double.count(0, hand, starter, dealer=0) == [58, 0] and double.count(1, hand, starter, dealer=0) == [0, 29]
+    # the whole show: the pone's hand, the dealer's, then the crib (its owner's), every hook
+    kept, crib = [low, hand[2:] + cards("QC KD")], hand[:2] + cards("AD 6S")
+    plain = std.show(kept, crib, cut, dealer=1)
+    again = std.count(1, crib, cut, crib=True)[1]
+    assert again > 0 and crib3.show(kept, crib, cut, dealer=1) == [plain[0], plain[1] + 2 * again]
+
+
+def test_adaptive_models_every_rule_so_no_run_warns_about_it():
+    for name in ("crib3", "under4", "dealer_double", "pone_crib"):
+        r = load_rules(str(EXAMPLES / f"{name}.yaml"))
+        assert unmodelled("ev", r) and unmodelled("adaptive", r) == []
+    assert adaptive.AdaptiveStrategy.models.everything
+
+
+def test_its_model_is_learnt_once_kept_on_disk_and_rebuilt_when_damaged(tmp_path, capsys):
+    r = load_rules(str(EXAMPLES / "crib3.yaml"))
+    first = adaptive.model_for(r, 20, 20)
+    assert "adaptive is learning what crib3's show is worth" in capsys.readouterr().err
+    kept = list((tmp_path / "cache" / "cribsim").glob("adaptive-*.json"))
+    assert len(kept) == 1
+    adaptive._MODELS.clear()
+    assert adaptive.model_for(r, 20, 20) == first and capsys.readouterr().err == ""  # read from disk
+    kept[0].write_text('{"own": ')  # damaged
+    adaptive._MODELS.clear()
+    assert adaptive.model_for(r, 20, 20) == first and "learning" in capsys.readouterr().err
+    # crib3's crib is worth about three times the standard one to its owner
+    std = adaptive.model_for(load_rules("standard"), 20, 20)
+    assert first["mean"]["own"] > 2 * std["mean"]["own"] > 0
+
+
+def _rule_files() -> list[str]:
+    files = [str(p) for p in sorted((ROOT / "configs" / "rules").glob("*.yaml"))]
+    files += [str(p) for p in sorted(EXAMPLES.glob("*.yaml")) if "lineup:" not in p.read_text()]
+    return [f for f in files if load_rules(f).game == "cribbage"]
+
+
+@pytest.mark.parametrize("path", _rule_files(), ids=lambda p: Path(p).stem)
+def test_it_plays_every_rules_file_and_answers_every_decision_itself(path):
+    """A whole game of every shipped rules file and example variant, adaptive in seat 0 and
+    ev elsewhere; every decision of the rules is adaptive's own method (no default answers for
+    it), and a variant's decision is answered by its simulation."""
+    rules = load_rules(path)
+    a = factory("adaptive", params=TINY, rules=(rules,), game="cribbage")
+    e = factory("ev", rules=(rules,), game="cribbage")
+    me = a(random.Random(1))
+    asked: dict[str, int] = {}
+    for name in rules.program.decisions:
+        fn = getattr(me, name, None)
+        assert callable(fn), name
+
+        def counted(obs, fn=fn, name=name):
+            asked[name] = asked.get(name, 0) + 1
+            return fn(obs)
+        setattr(me, name, counted)
+    decided = []
+    plain = me.decide
+
+    def decide(name, obs):
+        answer = plain(name, obs)
+        decided.append(name)
+        if me.simulated is not None:  # (None: a single legal answer)
+            assert me.simulated[0] == name and sum(me.simulated[2]) > 0, me.simulated  # simulated deals reached it
+            me.simulated = None
+        return answer
+    me.decide = decide
+    strategies = [me] + [e(random.Random(s)) for s in range(1, rules.players)]
+    result = game_named("cribbage").play_game(rules, strategies, 11, (3, 0))
+    assert result.winner >= 0
+    assert asked.get("discard", 0) + asked.get("pass_cards", 0) > 0 and asked["play"] > 0
+    for name in set(rules.program.decisions) - {"discard", "play"}:
+        assert asked.get(name, 0) == decided.count(name), name
+
+
+def _same_answers(rules, g, seat, decision, other_view):
+    a = factory("adaptive", params=TINY, rules=(rules,), game="cribbage")
+    real = getattr(a(random.Random(5)), decision)(g.observation())
+    seen = getattr(a(random.Random(5)), decision)(other_view)
+    return real == seen or sorted(real) == sorted(seen)
+
+
+@pytest.mark.parametrize("name", ["standard", str(EXAMPLES / "crib3.yaml")])
+def test_it_never_sees_a_hidden_card(name):
+    """At each of its decisions, a world that differs from the real game only in the cards
+    the seat has not seen (the engine's own information-set sampling) gets the same answer."""
+    rules = load_rules(name)
+    ev = factory("ev", rules=(rules,), game="cribbage")(random.Random(3))
+    g = GameState(rules, 4, (1, 0), 0).start()
+    rng = random.Random(2)
+    differ = decisions = 0
+    while not g.is_terminal and decisions < 24:
+        seat, decision = g.actor, g.decision
+        if seat == 0:
+            w = world(g.observation(), decision, rng)
+            differ += sorted(w.hands[1]) != sorted(g.hands[1])
+            assert _same_answers(rules, g, seat, decision, w.observation())
+            decisions += 1
+        g.apply(getattr(ev, decision)(g.observation()))
+    assert differ > 0 and decisions > 5
+
+
+def test_its_take_crib_does_not_see_the_dealers_cards():
+    """pone_crib's own decision: two deals that give the pone the same six cards and the
+    dealer different ones get the same answer."""
+    rules = load_rules(str(EXAMPLES / "pone_crib.yaml"))
+    rng = random.Random(7)
+    for _ in range(3):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        other = deck[:6] + rng.sample(deck[6:], 46)  # the pone is dealt first (R-DEAL-2)
+        g = GameState(rules, 1, (0, 0), 0, decks={0: deck}).start()
+        h = GameState(rules, 1, (0, 0), 0, decks={0: other}).start()
+        assert g.decision == h.decision == "take_crib" and g.actor == h.actor == 1
+        assert sorted(g.hands[0]) != sorted(h.hands[0])
+        assert _same_answers(rules, g, 1, "take_crib", h.observation())
+
+
+def test_its_play_rollouts_in_a_hooked_variant_are_the_engines():
+    """crib3's hook is counted at the show only: adaptive's searches of the play run in the
+    native lane there (mc's stay in Python), and each rollout pegs what the engine's play phase
+    pegs, for sampled hands and every candidate card, at play decisions met in real games."""
+    from cribsim.games.cribbage.engine.rollout import PlayRollout
+    from cribsim.games.cribbage.native import lane
+    from strategies.mc import unseen_cards
+
+    rules = load_rules(str(EXAMPLES / "crib3.yaml"))
+    if lane.module() is None:
+        pytest.skip("the native lane is not built")
+    me = factory("adaptive", params=TINY, rules=(rules,), game="cribbage")(random.Random(4))
+    ev = factory("ev", rules=(rules,), game="cribbage")(random.Random(5))
+    met = []
+    g = GameState(rules, 8, (2, 0), 0).start()
+    rng = random.Random(6)
+    while not g.is_terminal and len(met) < 60:
+        obs = g.observation()
+        if g.decision == "play" and len(obs.legal) > 1:
+            native, engine = me.play_rollout(obs), PlayRollout(obs, me.one_ply)
+            assert type(native).__name__ == "NativePlayRollout"
+            sample = me.sampler_for(obs, unseen_cards(obs))
+            for _ in range(3):
+                dealt = sample()
+                dealt[obs.seat] = list(obs.hand)
+                first = rng.choice(obs.legal)
+                met.append((native.run(dealt, first), engine.run(dealt, first)))
+        g.apply(getattr(ev, g.decision)(obs))
+    assert len(met) >= 30 and all(a == b for a, b in met) and any(sum(a) for a, _ in met)
+
+
+GIFT = '''\
+from cribsim.errors import IllegalMove
+from cribsim.games.cribbage.engine.events import OTHER
+from cribsim.games.cribbage.engine.variant import Decision, Phase, Variant
+
+
+def offer(g):
+    d = g.dealer
+    obs = g.obs[d]
+    obs.hand, obs.dealer, obs.crib_owner, obs.scores = tuple(g.hands[d]), g.dealer, g.crib_owner, tuple(g.scores)
+    ask = g.answers["gift"] if g.answers is not None else None
+    take = ask[d](obs) if ask is not None else (yield d)
+    if not isinstance(take, bool):
+        raise IllegalMove(f"seat {d} answered gift with {take!r}", d)
+    g.metric("gift", take)
+    if take:
+        g.award(d, 2, OTHER, "the gift")
+
+
+class Gift(Variant):
+    name = "gift"
+    rule = "GIFT-1"
+    summary = "the dealer may take two points after the deal"
+    phases = (Phase("after_deal", offer, "gift"),)
+    decisions = (Decision("gift", "True to take two points", legal=lambda obs: [False, True],
+                          check=lambda obs, a: None if isinstance(a, bool) else "expected true or false"),)
+'''
+
+
+def test_a_designers_decision_without_a_default_is_answered_by_simulation(tmp_path):
+    """A decision of one's own with no default refuses ev when the lineup loads; adaptive
+    takes it, and its simulations find that two points taken are worth taking."""
+    (tmp_path / "gift.py").write_text(GIFT)
+    (tmp_path / "gift.yaml").write_text('extends: standard\nname: gift\nvariants: ["gift:Gift"]\n')
+    rules = load_rules(str(tmp_path / "gift.yaml"))
+    from cribsim.errors import CribsimError
+    with pytest.raises(CribsimError, match="cannot play gift"):
+        factory("ev", rules=(rules,), game="cribbage")
+    a = factory("adaptive", params=TINY, rules=(rules,), game="cribbage")
+    e = factory("ev", params={}, rules=(load_rules("standard"),), game="cribbage")
+    ev = e(random.Random(2))
+    ev.gift = lambda obs: False  # (ev cannot answer it: a stand-in seat that never takes)
+    result = game_named("cribbage").play_game(rules, [a(random.Random(1)), ev], 3, (0, 0))
+    taken = result.metrics.get("gift", 0)
+    assert taken >= result.deals // 2 - 1 and taken > 0  # adaptive deals every other deal and always takes
