@@ -76,7 +76,6 @@ ADAPTIVE = Models("it learns what every rule is worth from the engine itself", e
 
 LEARN_DEALS = 3000  # deals played through the engine per iteration of the crib table
 LEARN_SAMPLES = 6000  # cribs counted per cell and role
-DECIDE_SECONDS = 4.0  # a variant's decision stops adding simulated deals after this long (a safety net)
 LEARN_COUNTS = 4_200_000  # at most this many counts of a hand by the simulated players per iteration (big deals)
 
 
@@ -588,7 +587,6 @@ class AdaptiveStrategy(ReadingMC):
         def mean(i: int) -> float:
             return obj * totals[i] / valid[i] if valid[i] else -INF
 
-        began = time.perf_counter()
         for w in range(self.worlds):
             if w == first and len(alive) > self.candidates:  # the screen: the best go on
                 alive = sorted(sorted(alive, key=lambda i: -mean(i))[:self.candidates])
@@ -600,8 +598,6 @@ class AdaptiveStrategy(ReadingMC):
                 if v is not None:
                     totals[i] += v
                     valid[i] += 1
-            if w >= first + 1 and time.perf_counter() - began > DECIDE_SECONDS:
-                break  # a safety net under the decisions' time limit (dearest rule sets only)
         self.simulated = (name, [pool[i] for i in alive], [valid[i] for i in alive])
         best = max(alive, key=lambda i: (mean(i), -i))
         return pool[best]
