@@ -168,9 +168,10 @@ def test_the_perl_bot_plays_a_tournament_in_its_sandbox(tmp_path):
 
 
 @needs_sandbox
-def test_the_example_exchange_in_the_readme_is_the_real_one(tmp_path):
-    """The README's exchange, hello to result, is what the engine and a recording bot say."""
-    text = (ROOT / "README.md").read_text()
+def test_the_example_exchange_in_the_bot_authors_guide_is_the_real_one(tmp_path):
+    """The bot author's guide's short exchange, hello to result, is what the engine and a
+    recording bot say."""
+    text = (ROOT / "docs" / "guide-bot-authors.md").read_text()
     block = re.search(r"<!-- exchange -->\n```\n(.*?)```", text, re.S).group(1)
     shown = [line for line in block.splitlines() if line.startswith(("> ", "< "))]
     bot = tmp_path / "bot"
@@ -260,7 +261,7 @@ def _keys(v):
 
 
 def _shorten(line):
-    """A line with its long arrays and objects elided (the README shows them as ...)."""
+    """A line with its long arrays and objects elided (the guide shows them as ...)."""
     return re.sub(r'"rules":\[.*?\]\}\]|"rules":\{.*?\}(?=,"seat")', '"rules":...', line)[:60]
 
 
