@@ -37,16 +37,17 @@ import pickle
 import shutil
 import sys
 import tempfile
-import textwrap
 import time
 from pathlib import Path
 from typing import Any
+
+from common import one_game_experiment
 
 from cribsim.tournament import executors
 from cribsim.tournament.aggregate import Partial, VariantShape
 from cribsim.tournament.batch import play_places
 from cribsim.tournament.checkpoint import Tracker, hasher
-from cribsim.tournament.config import Experiment, load_experiment
+from cribsim.tournament.config import Experiment
 from cribsim.tournament.folder import Records, schedule_of
 from cribsim.tournament.runner import manifest_for, worker_context
 from cribsim.tournament.schedule import Pending, Seen
@@ -54,17 +55,7 @@ from cribsim.tournament.sink import Sink
 
 
 def experiment(tmp: Path, strategy: str, matches: int, seed: int = 7) -> Experiment:
-    cfg = tmp / f"{strategy}{matches}.yaml"
-    cfg.write_text(textwrap.dedent(f"""\
-        name: drv
-        variants: [standard]
-        lineup: [{{name: a, strategy: {strategy}}}, {{name: b, strategy: {strategy}}}]
-        matches: {matches}
-        paired: false
-        match: {{first_to: 1}}
-        seed: {seed}
-    """))
-    return load_experiment(cfg)
+    return one_game_experiment(tmp, f"{strategy}{matches}", strategy, matches, seed)
 
 
 def _moved(sealed: Any, ctx: dict[str, Any], batch: Any) -> Any:

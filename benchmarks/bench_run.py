@@ -32,9 +32,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
-from common import native_rate  # benchmarks/common.py (run from this folder or the project root)
+from common import native_rate, openspiel_cpp_rate  # benchmarks/common.py (run from this folder or the project root)
 
 from cribsim.games.cribbage.native import lane
 from cribsim.ruleset import load_rules
@@ -73,17 +72,6 @@ def games_in(path: Path) -> int:
     return text.count(b'"first_dealer"')
 
 
-def openspiel_rate(game: Any, bots: Any, seconds: float, start: int) -> tuple[float, int]:
-    import pyspiel
-
-    games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        pyspiel.evaluate_bots(game.new_initial_state(), bots, start + games)
-        games += 1
-    return games / (time.perf_counter() - t0), games
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lineup", choices=("random", "ev"), default="random", help="the built-in in both seats")
@@ -113,14 +101,14 @@ def main() -> None:
               "openspiel: C++ evaluate_bots, uniform random bots")
         run_rate(tmp, args.lineup, rules, min(matches, 2000), args.paired, 1)  # warm-up: tables built, code loaded
         native_rate(native, 0.5, 10**9, 2000)
-        openspiel_rate(game, bots, 0.5, 10**9)
+        openspiel_cpp_rate(game, bots, 0.5, 10**9)
         runs, lanes, spiels, lane_at, spiel_at = [], [], [], 0, 0
         for i in range(args.rounds):
             runs.append(run_rate(tmp, args.lineup, rules, matches, args.paired, 100 + i))
             r, n = native_rate(native, args.seconds, lane_at, 2000)
             lanes.append(r)
             lane_at += n
-            r, n = openspiel_rate(game, bots, args.seconds, spiel_at)
+            r, n = openspiel_cpp_rate(game, bots, args.seconds, spiel_at)
             spiels.append(r)
             spiel_at += n
             print(f"run {runs[-1]:,.0f} games/s  lane {lanes[-1]:,.0f} games/s  openspiel C++ {spiels[-1]:,.0f} "

@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from common import one_game_experiment  # benchmarks/common.py
+
 from cribsim.games.cribbage.match import play_match
 from cribsim.strategy import factory
 from cribsim.tournament import executors, sink
@@ -49,20 +51,6 @@ from cribsim.tournament.schedule import build_schedule
 STRATEGIES = ("random", "greedy", "hoyle", "ev", "mc", "expert")
 BATCH_SECONDS = 1.5  # run_experiment's default
 LARGEST = executors.LARGEST  # executors._next_size's cap
-
-
-def experiment(tmp: Path, name: str, strategy: str, matches: int, seed: int) -> Experiment:
-    cfg = tmp / f"{name}.yaml"
-    cfg.write_text(textwrap.dedent(f"""\
-        name: {name}
-        variants: [standard]
-        lineup: [{{name: a, strategy: {strategy}}}, {{name: b, strategy: {strategy}}}]
-        matches: {matches}
-        paired: false
-        match: {{first_to: 1}}
-        seed: {seed}
-    """))
-    return load_experiment(cfg)
 
 
 @dataclass
@@ -81,7 +69,7 @@ def worker_cost(tmp: Path, strategy: str, seconds: float) -> WorkerCost:
     """Rounds of K matches played and sealed one a batch, then K more in one batch, until
     ``seconds`` have gone by (at least one round). With U a match and F a batch, a round costs
     K(U + F) one way and KU + F the other."""
-    exp = experiment(tmp, f"w-{strategy}", strategy, 100_000, 7)
+    exp = one_game_experiment(tmp, f"w-{strategy}", strategy, 100_000, 7)
     ctx = worker_context(exp, manifest_for(exp))
     places = iter(ctx["schedule"].order())
     play_places(ctx, [next(places)])  # tables built, strategies made
@@ -137,10 +125,11 @@ def driver_cost(tmp: Path, matches: int) -> DriverCost:
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR,
              runtime_env={"env_vars": {"PYTHONPATH": os.environ.get("PYTHONPATH", "")}})
     try:
-        run_experiment(experiment(tmp, "warm", "random", 2000, 1), tmp / "warm", workers=2, quiet=True, report=False)
+        warm = one_game_experiment(tmp, "warm", "random", 2000, 1)
+        run_experiment(warm, tmp / "warm", workers=2, quiet=True, report=False)
         rows = []
         for i, (n, seconds) in enumerate(((matches, BATCH_SECONDS), (2 * matches, BATCH_SECONDS), (matches, 0.02))):
-            exp = experiment(tmp, f"d{i}", "random", n, 10 + i)
+            exp = one_game_experiment(tmp, f"d{i}", "random", n, 10 + i)
             c0 = time.process_time()
             run_experiment(exp, tmp / f"d{i}", workers=2, quiet=True, report=False, batch_seconds=seconds)
             cpu = time.process_time() - c0
@@ -240,8 +229,8 @@ def check(tmp: Path, matches: int, w: WorkerCost, d: DriverCost, sync: Sync) -> 
         ray.init(address="local", num_cpus=workers, include_dashboard=False, log_to_driver=False,
                  logging_level=logging.ERROR)
         try:
-            _rate(experiment(tmp, f"cwarm{workers}", w.strategy, 500, 1), tmp / f"cwarm{workers}", workers)
-            measured[workers] = _rate(experiment(tmp, f"c{workers}", w.strategy, matches, 20 + workers),
+            _rate(one_game_experiment(tmp, f"cwarm{workers}", w.strategy, 500, 1), tmp / f"cwarm{workers}", workers)
+            measured[workers] = _rate(one_game_experiment(tmp, f"c{workers}", w.strategy, matches, 20 + workers),
                                       tmp / f"c{workers}", workers)
         finally:
             ray.shutdown()
@@ -251,8 +240,8 @@ def check(tmp: Path, matches: int, w: WorkerCost, d: DriverCost, sync: Sync) -> 
             cluster.add_node(num_cpus=1)
         ray.init(address=cluster.address, log_to_driver=False, logging_level=logging.ERROR)
         cluster.wait_for_nodes()
-        _rate(experiment(tmp, "kwarm", w.strategy, 500, 2), tmp / "kwarm", 4)
-        measured[4] = _rate(experiment(tmp, "c4", w.strategy, matches, 24), tmp / "c4", 4)
+        _rate(one_game_experiment(tmp, "kwarm", w.strategy, 500, 2), tmp / "kwarm", 4)
+        measured[4] = _rate(one_game_experiment(tmp, "c4", w.strategy, matches, 24), tmp / "c4", 4)
     finally:
         ray.shutdown()
         cluster.shutdown()

@@ -25,7 +25,11 @@ import statistics
 import sys
 import time
 
-from common import native_rate, rate  # benchmarks/common.py (run from this folder or the project root)
+from common import (  # benchmarks/common.py (run from this folder or the project root)
+    native_rate,
+    openspiel_cpp_rate,
+    rate,
+)
 
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules
@@ -43,17 +47,6 @@ def openspiel_rate(game, seconds: float, rng: random.Random) -> float:
     return games / (time.perf_counter() - t0)
 
 
-def openspiel_cpp_rate(game, seconds: float, bots, start: int) -> tuple[float, int]:
-    import pyspiel
-
-    games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        pyspiel.evaluate_bots(game.new_initial_state(), bots, start + games)
-        games += 1
-    return games / (time.perf_counter() - t0), games
-
-
 def fast(game, rounds: int, seconds: float) -> None:
     """Both sides compiled: OpenSpiel's C++ evaluate_bots against the native lane."""
     import pyspiel
@@ -64,12 +57,12 @@ def fast(game, rounds: int, seconds: float) -> None:
         sys.exit(f"bench_vs_openspiel: {lane.status()}")
     native = lane.fast_lane(load_rules("standard"), [("random", {})] * 2)
     bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(2)]
-    openspiel_cpp_rate(game, 1.0, bots, 0)
+    openspiel_cpp_rate(game, bots, 1.0, 0)
     native_rate(native, 1.0, 10**7, 2000)
     print("cribsim: native lane; OpenSpiel: C++ evaluate_bots with C++ uniform random bots")
     ours, theirs, ours_at, theirs_at = [], [], 0, 0
     for _ in range(rounds):
-        r, n = openspiel_cpp_rate(game, seconds, bots, theirs_at)
+        r, n = openspiel_cpp_rate(game, bots, seconds, theirs_at)
         theirs.append(r)
         theirs_at += n
         r, n = native_rate(native, seconds, ours_at, 2000)

@@ -1,12 +1,15 @@
 """What the benchmarks share: a games-per-second rate over consecutive match keys, in the Python
-engine or in the native lane."""
+engine, in the native lane or in OpenSpiel's C++ loop, and a config of one-game matches."""
 
 from __future__ import annotations
 
+import textwrap
 import time
+from pathlib import Path
 from typing import Any
 
 from cribsim.games.cribbage.engine import play_game
+from cribsim.tournament.config import Experiment, load_experiment
 
 
 def rate(rules: Any, strategies: list[Any], seconds: float, start: int, chunk: int = 20) -> tuple[float, int]:
@@ -30,3 +33,30 @@ def native_rate(native: Any, seconds: float, start: int, chunk: int) -> tuple[fl
         native.games(1, start + games, chunk, (0, 1))
         games += chunk
     return games / (time.perf_counter() - t0), games
+
+
+def openspiel_cpp_rate(game: Any, bots: Any, seconds: float, start: int) -> tuple[float, int]:
+    """Games per second of OpenSpiel's C++ ``evaluate_bots`` on ``game``, seeds from ``start``."""
+    import pyspiel
+
+    games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, start + games)
+        games += 1
+    return games / (time.perf_counter() - t0), games
+
+
+def one_game_experiment(tmp: Path, name: str, strategy: str, matches: int, seed: int) -> Experiment:
+    """``matches`` unpaired one-game standard matches of ``strategy`` against itself."""
+    cfg = tmp / f"{name}.yaml"
+    cfg.write_text(textwrap.dedent(f"""\
+        name: {name}
+        variants: [standard]
+        lineup: [{{name: a, strategy: {strategy}}}, {{name: b, strategy: {strategy}}}]
+        matches: {matches}
+        paired: false
+        match: {{first_to: 1}}
+        seed: {seed}
+    """))
+    return load_experiment(cfg)
