@@ -18,8 +18,9 @@ import importlib
 import inspect
 import random
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar, Protocol, cast
 
 from . import owncode
@@ -29,7 +30,7 @@ from .games import default_name, game_named
 from .params import Param
 from .suggest import did_you_mean
 
-__all__ = ["Strategy", "builtins", "capabilities", "factory", "resolve"]
+__all__ = ["Strategy", "answer_fn", "answers", "builtins", "capabilities", "factory", "resolve"]
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,10 @@ class Strategy:
     understands: ClassVar[frozenset[str]] = frozenset()
     params: ClassVar[tuple[Param, ...]] = ()
     models: ClassVar[Models | None] = None  # what its choices take into account (None: it does not say)
+    # True: ``decide(name, obs)`` answers every decision it has no method for (a variant's own
+    # included, before the variant's default): a player that answers by one method, whatever
+    # the decision (:func:`answer_fn`)
+    decides_any: ClassVar[bool] = False
 
     def __init__(self, rng: Any, **params: Any) -> None:
         if params:
@@ -92,6 +97,22 @@ def capabilities(cls: Any) -> frozenset[str]:
     if getattr(cls, "play", None) is Strategy.play:  # the base class's placeholder
         own.discard("play")
     return frozenset(own) | frozenset(getattr(cls, "understands", ()))
+
+
+def answers(cls: Any, decision: str) -> bool:
+    """Whether strategy class ``cls`` answers ``decision`` itself (by a method of that name, or
+    by ``decide`` when it decides any), rather than leaving it to a variant's default."""
+    return decision in capabilities(cls) or bool(getattr(cls, "decides_any", False))
+
+
+def answer_fn(strategy: Any, decision: str) -> Callable[[Any], Any] | None:
+    """A strategy's answer function for ``decision``: its method of that name, else its
+    ``decide`` bound to the name when it decides any (``decides_any``), else None (the
+    variant's default applies, where there is one)."""
+    fn = getattr(strategy, decision, None)
+    if fn is None and getattr(strategy, "decides_any", False):
+        return partial(strategy.decide, decision)
+    return cast("Callable[[Any], Any] | None", fn)
 
 
 def check_params(cls: Any, params: dict[str, Any], where: str = "params") -> dict[str, Any]:

@@ -33,7 +33,8 @@ hand under four that scores nothing or a dealer's hand that counts double are al
   seats' cards drawn from those it has not seen, placed where the rules' own deal puts them),
   each run through the engine to the end of the deal with that answer, the points our side
   gains less the others' averaged; the same worlds for every answer. Never the decision's
-  default. Inside the simulations every seat (ours after this answer too) plays ``ev``'s
+  default (``decides_any``: the engine asks :meth:`AdaptiveStrategy.decide` before any
+  default). Inside the simulations every seat (ours after this answer too) plays ``ev``'s
   rules: a quick stand-in whose choices matter less than the engine's count of what follows.
 
 It reads nothing but its observation (a test checks that its answers do not change with the
@@ -58,7 +59,6 @@ from cribsim.errors import IllegalMove
 from cribsim.games.cribbage.cribtables import cache_folder
 from cribsim.games.cribbage.engine.rollout import ShowCount
 from cribsim.games.cribbage.engine.state import INF, GameOver, GameState
-from cribsim.games.cribbage.engine.variant import Variant
 from cribsim.games.cribbage.native import lane
 from cribsim.games.cribbage.native.lane import EvValues
 from cribsim.games.cribbage.strategy import allowed_keeps
@@ -346,17 +346,6 @@ class _Mismatch(Exception):
     """A simulated deal that does not reach the decision as the seat sees it."""
 
 
-def _decision_names() -> frozenset[str]:
-    """Every decision a variant loaded in this process adds (an outside module's included)."""
-    names: set[str] = set()
-    todo = list(Variant.__subclasses__())
-    while todo:
-        v = todo.pop()
-        todo.extend(v.__subclasses__())
-        names.update(d.name for d in v.decisions)
-    return frozenset(names - {"discard", "play"})
-
-
 def crib_arrays(model: dict[str, Any]) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
     """The learnt crib table as ``ev``'s arrays (by card pair, ``52 * a + b``: our own crib's
     value, and an opponent's, negated; by single rank), for the other player's discard as the
@@ -369,19 +358,11 @@ def crib_arrays(model: dict[str, Any]) -> tuple[tuple[float, ...], tuple[float, 
     return tuple(own), tuple(opp), single
 
 
-class _Understood:
-    """What adaptive understands: a reversed objective, a discard rule, and every decision a
-    variant loaded in this process adds (read when a lineup loads, so that a designer's
-    decision without a default is answered by :meth:`AdaptiveStrategy.decide`, not refused)."""
-
-    def __iter__(self) -> Any:
-        return iter(("objective", "discard_rule", *sorted(_decision_names())))
-
-
 class AdaptiveStrategy(ReadingMC):
     name = "adaptive"
     models = ADAPTIVE
-    understands = _Understood()  # type: ignore[assignment]
+    understands = frozenset({"objective", "discard_rule"})
+    decides_any = True  # every decision it has no method for (a variant's, an outside module's): decide()
     native_samples: ClassVar[bool] = True  # its sampler: ReadingMC's (the lane reads) or mc's plain one
     params: ClassVar[tuple[Param, ...]] = (
         Param("rollouts", int, 32, "play rollouts per decision (mc's search through the engine)", lo=1, hi=100_000),
@@ -549,6 +530,8 @@ class AdaptiveStrategy(ReadingMC):
         return uniform
 
     # ---- a variant's decisions ----------------------------------------------------------
+    # ev's answers to the shipped variants' decisions, inherited through expert, are not
+    # adaptive's: these hand them to decide(), as decides_any does for every other decision
     def bid(self, obs: Observation) -> Any:
         return self.decide("bid", obs)
 
@@ -557,12 +540,6 @@ class AdaptiveStrategy(ReadingMC):
 
     def inspect(self, obs: Observation) -> Any:
         return self.decide("inspect", obs)
-
-    def __getattr__(self, name: str) -> Any:
-        """A decision an outside variant adds (``take_crib``): answered by :meth:`decide`."""
-        if not name.startswith("_") and name in _decision_names():
-            return lambda obs: self.decide(name, obs)
-        raise AttributeError(name)
 
     def decide(self, name: str, obs: Observation) -> Any:
         """A variant's decision, by simulated deals through the engine (see the module doc):

@@ -29,7 +29,7 @@ from ..game import Rules
 from ..games import default_name, game_named
 from ..params import declared_params, params_to_json
 from ..ruleset import rules_from_dict
-from ..strategy import capabilities, factory, resolve
+from ..strategy import answer_fn, answers, factory, resolve
 from .protocol import MAX_LINE, PROTOCOL, decode, encode, plain, tuples
 
 # how the engine starts a host: ``python -c BOOT PATHS PARENT_PID``
@@ -97,9 +97,8 @@ class Host:
         except CribsimError as e:
             return _error(str(e).removeprefix("cribsim: "))
         cls = resolve(spec, game)
-        caps = capabilities(cls)
         self.spec, self.game = spec, game
-        self.decisions = frozenset(d for d in game_named(game).decisions() if d in caps)
+        self.decisions = frozenset(d for d in game_named(game).decisions() if answers(cls, d))
         self.makers[_key(params)] = make
         return {"kind": "capabilities", "protocol": PROTOCOL, "name": str(getattr(cls, "name", cls.__name__)),
                 "decisions": sorted(self.decisions),
@@ -131,7 +130,9 @@ class Host:
         for k, v in d.items():
             if k in fields:
                 setattr(obs, k, tuples(v) if type(v) is list else v)
-        answer = getattr(self.inst, name)(obs)
+        fn = answer_fn(self.inst, name)
+        assert fn is not None  # (``name`` is one of self.decisions)
+        answer = fn(obs)
         try:
             return {"kind": "reply", "answer": plain(answer)}
         except TypeError as e:

@@ -41,11 +41,12 @@ def _owner(frame: FrameType, owners: dict[int, int]) -> int | None:
     return owners.get(id(s)) if s is not None else None
 
 
-def _timed(method: Callable[[Any], Any], seat: int, limit: float) -> Callable[[Any], Any]:
-    """``method`` charged with a timeout when a call of it returns after more than ``limit``."""
-    def decide(obs: Any) -> Any:
+def _timed(method: Callable[..., Any], seat: int, limit: float) -> Callable[..., Any]:
+    """``method`` charged with a timeout when a call of it returns after more than ``limit``
+    (a decision method takes the observation; ``decide`` takes the decision's name first)."""
+    def decide(*args: Any) -> Any:
         began = _now()
-        answer = method(obs)
+        answer = method(*args)
         if _now() - began > limit:
             raise DecisionTimeout(seat)
         return answer
@@ -69,7 +70,7 @@ class Watchdog:
         self.owners[id(strategy)] = seat
         self.keep.append(strategy)
         if not getattr(type(strategy), "timed_by_link", False):
-            for name in self.decisions:
+            for name in self.decisions + (("decide",) if getattr(strategy, "decides_any", False) else ()):
                 method = getattr(strategy, name, None)
                 if callable(method):
                     try:

@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from cribsim.games import game_named
+from cribsim.games.cribbage.engine import game as engine_game
 from cribsim.games.cribbage.engine.rollout import ShowCount
 from cribsim.games.cribbage.engine.state import GameState
 from cribsim.games.cribbage.worlds import world
 from cribsim.ruleset import load_rules
-from cribsim.strategy import factory, unmodelled
+from cribsim.strategy import answer_fn, factory, unmodelled
 from strategies import adaptive
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,23 +93,16 @@ def _rule_files() -> list[str]:
 
 
 @pytest.mark.parametrize("path", _rule_files(), ids=lambda p: Path(p).stem)
-def test_it_plays_every_rules_file_and_answers_every_decision_itself(path):
+def test_it_plays_every_rules_file_and_answers_every_decision_itself(path, monkeypatch):
     """A whole game of every shipped rules file and example variant, adaptive in seat 0 and
-    ev elsewhere; every decision of the rules is adaptive's own method (no default answers for
-    it), and a variant's decision is answered by its simulation."""
+    ev elsewhere; every decision of the rules is adaptive's own (a method, or its ``decide``:
+    the engine never falls back on a default for it), and a variant's decision is answered by
+    its simulation."""
     rules = load_rules(path)
     a = factory("adaptive", params=TINY, rules=(rules,), game="cribbage")
     e = factory("ev", rules=(rules,), game="cribbage")
     me = a(random.Random(1))
     asked: dict[str, int] = {}
-    for name in rules.program.decisions:
-        fn = getattr(me, name, None)
-        assert callable(fn), name
-
-        def counted(obs, fn=fn, name=name):
-            asked[name] = asked.get(name, 0) + 1
-            return fn(obs)
-        setattr(me, name, counted)
     decided = []
     plain = me.decide
 
@@ -120,18 +114,34 @@ def test_it_plays_every_rules_file_and_answers_every_decision_itself(path):
             me.simulated = None
         return answer
     me.decide = decide
+    resolved = set()
+    real_answer_fn = engine_game.answer_fn
+
+    def spy(strategy, name):
+        fn = real_answer_fn(strategy, name)
+        if strategy is not me:
+            return fn
+        assert fn is not None, name  # (None: the variant's default would answer for it)
+        resolved.add(name)
+
+        def ask(obs):
+            asked[name] = asked.get(name, 0) + 1
+            return fn(obs)
+        return ask
+    monkeypatch.setattr(engine_game, "answer_fn", spy)
     strategies = [me] + [e(random.Random(s)) for s in range(1, rules.players)]
     result = game_named("cribbage").play_game(rules, strategies, 11, (3, 0))
     assert result.winner >= 0
+    assert resolved == set(rules.program.decisions)
     assert asked.get("discard", 0) + asked.get("pass_cards", 0) > 0 and asked["play"] > 0
     for name in set(rules.program.decisions) - {"discard", "play"}:
-        assert asked.get(name, 0) == decided.count(name), name
+        assert asked.get(name, 0) == decided.count(name), name  # every ask answered by decide()
 
 
 def _same_answers(rules, g, seat, decision, other_view):
     a = factory("adaptive", params=TINY, rules=(rules,), game="cribbage")
-    real = getattr(a(random.Random(5)), decision)(g.observation())
-    seen = getattr(a(random.Random(5)), decision)(other_view)
+    real = answer_fn(a(random.Random(5)), decision)(g.observation())
+    seen = answer_fn(a(random.Random(5)), decision)(other_view)
     return real == seen or sorted(real) == sorted(seen)
 
 

@@ -185,3 +185,14 @@ class Chatty(RandomStrategy):
             os.write(1, b"chatty: raw bytes on fd 1\n")
         return super().play(obs)
 
+
+
+class AnyDecision(RandomStrategy):
+    """Answers every variant's decision by one method (``decides_any``): a legal answer at
+    random, whatever the decision (a bid too, which the auction's default would pass)."""
+
+    name = "any_decision"
+    decides_any = True
+
+    def decide(self, name, obs):
+        return self.rng.choice(list(obs.rules.program.decisions[name].legal(obs)))

@@ -312,6 +312,21 @@ def test_a_player_dies_with_its_parent(tmp_path):
 
 
 
+def test_a_plugin_that_decides_any_decision_answers_a_variants_through_the_sandbox():
+    """``decides_any``: its capabilities list every decision of the game, and its ``decide``,
+    in its own process, answers the auction's bids (the default would never bid)."""
+    rules = load_rules("auction")
+    spec = f"{PLUGINS}:AnyDecision"
+    caps = check(spec, {}, [rules], "cribbage")
+    assert {"bid", "pass_cards", "inspect", "discard", "play"} <= set(caps["decisions"])
+    iso = Isolated(spec, {}, "cribbage", [rules], 5.0, caps)
+    try:
+        m = play_match(rules, [iso.bind(0, rules), iso.bind(1, rules)], 3, 0)
+    finally:
+        iso.close()
+    assert sum(g.metrics.get("crib_bought", 0) for g in m.games) > 0
+
+
 def test_the_protocol_with_a_player_of_another_kind(tmp_path):
     player = tmp_path / "player.py"
     player.write_text(RAW_PLAYER)

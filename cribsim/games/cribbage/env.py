@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cribsim.env.table import CHANCE, Choice, Vector
+from cribsim.strategy import answer_fn
 
 from . import worlds
 from .cards import NUM_STANDARD, RANK, WILD_BASE, card_str
@@ -127,7 +128,7 @@ class CribbageTable:
     def answer_of(self, strategy: Any) -> Any:
         g = self.state
         assert g.decision is not None
-        method = getattr(strategy, g.decision, None)
+        method = answer_fn(strategy, g.decision)
         if method is not None:
             return method(g.obs[g.actor])
         default = g.program.decisions[g.decision].default

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from cribsim.strategy import capabilities
+from cribsim.strategy import answers, capabilities
 
 from .engine.phases import obeys
 
@@ -60,7 +60,7 @@ def missing_for(cls: type[Any], rules: Rules) -> list[str]:
         if core not in caps:
             out.append(f"the {core} decision")
     for name, d in prog.decisions.items():
-        if d.default is None and name not in caps:
+        if d.default is None and not answers(cls, name):
             out.append(f"the {name} decision of {prog.decision_owner[name]}")
     for need in prog.needs:
         if need not in caps:

@@ -15,6 +15,7 @@ from cribsim.errors import IllegalMove
 from cribsim.gamelog import RecordFileError
 from cribsim.records import GameRecord
 from cribsim.rng import CUT_FOR_DEAL, STRATEGY, derive, rng_at
+from cribsim.strategy import answer_fn
 
 from ..cards import RANK
 from .events import SOURCES, Event
@@ -102,13 +103,13 @@ def seed_strategies(strategies: Sequence[Any], seed: int, address: Sequence[int]
 
 
 def answerers(program: Any, strategies: Sequence[Any]) -> dict[str, list[Callable[[Any], Any]]]:
-    """For each decision of the rules, each seat's answer function: the strategy's method of
-    that name, or the variant's default answer."""
+    """For each decision of the rules, each seat's answer function: the strategy's own
+    (:func:`cribsim.strategy.answer_fn`), or the variant's default answer."""
     out: dict[str, list[Callable[[Any], Any]]] = {}
     for name, d in program.decisions.items():
         fns = []
         for s in strategies:
-            fn = getattr(s, name, None)
+            fn = answer_fn(s, name)
             if fn is None:
                 if d.default is None:
                     raise TypeError(f"strategy {type(s).__name__} cannot answer {name!r} and it has no default")
