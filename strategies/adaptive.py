@@ -53,11 +53,11 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from math import comb
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from cribsim.errors import IllegalMove
 from cribsim.games.cribbage.cribtables import cache_folder
-from cribsim.games.cribbage.engine.rollout import ShowCount
+from cribsim.games.cribbage.engine.rollout import PlayRollout, ShowCount
 from cribsim.games.cribbage.engine.state import INF, GameOver, GameState
 from cribsim.games.cribbage.native import lane
 from cribsim.games.cribbage.native.lane import EvValues
@@ -175,6 +175,7 @@ class _Learner:
     def __init__(self, rules: Any, rng: random.Random, model: dict[str, Any] | None) -> None:
         self.rules, self.rng, self.model = rules, rng, model
         self.counter = ShowCount(rules)
+        self.packed = lane.pack_rules(rules) if lane.rollouts_for(rules) else None  # (its games are each a game 0)
         self.ev = EVStrategy(random.Random(rng.getrandbits(32)))
 
     def discard(self, obs: Observation) -> list[int]:
@@ -182,8 +183,9 @@ class _Learner:
         starters = [c for c in range(obs.rules.deck_size) if c not in hand]
         mine = obs.side_of[obs.crib_owner] == obs.side
         best, choice = None, None
+        values = hand_values(self.counter, obs, starters, self.packed)
         for keep, thrown in allowed_keeps(obs):
-            v = hand_value(self.counter, obs, keep, starters) + crib_value(self.model, thrown, mine)
+            v = values[keep] + crib_value(self.model, thrown, mine)
             v *= obs.rules.objective
             if best is None or v > best:
                 best, choice = v, thrown
@@ -206,6 +208,22 @@ class _Learner:
     def at_random(self, legal: Callable[[Any], list[Any]]) -> Callable[[Any], Any]:
         """A variant's decision while learning: any legal answer (so every branch is seen)."""
         return lambda obs: self.rng.choice(legal(obs))
+
+
+def hand_values(counter: ShowCount, obs: Observation, starters: Sequence[int],
+                packed: bytes | None) -> dict[tuple[int, ...], float]:
+    """:func:`hand_value` of every legal keep of ``obs.hand``: counted in the native lane
+    (``packed``: the rules as it reads them, for the game being played) where it counts these
+    rules as the engine does (:func:`lane.rollouts_for`; a test holds the two counts equal),
+    else through the engine."""
+    keeps = [keep for keep, _ in allowed_keeps(obs)]
+    if packed is None:
+        return {keep: hand_value(counter, obs, keep, starters) for keep in keeps}
+    hand, size = tuple(obs.hand), len(obs.hand) - obs.discards
+    scores = obs.scores or [0] * counter.sides
+    means = lane.show_values(packed, hand, size, starters, obs.seat, obs.dealer, obs.crib_owner, scores)
+    every = dict(zip(combinations(hand, size), means))
+    return {keep: every[keep] for keep in keeps}
 
 
 def hand_value(counter: ShowCount, obs: Observation, keep: Sequence[int], starters: Sequence[int]) -> float:
@@ -393,6 +411,7 @@ class AdaptiveStrategy(ReadingMC):
         self._model_rules: Any = None
         self._model: dict[str, Any] | None = None
         self._counters: dict[tuple[int, int], tuple[Any, ShowCount]] = {}
+        self._packs: dict[tuple[int, int], tuple[Any, bytes | None]] = {}
         self._policy = EVStrategy(random.Random(rng.getrandbits(32)))
         self.simulated: tuple[str, list[Any], list[int]] | None = None  # the last decide's answers and valid worlds
 
@@ -458,23 +477,34 @@ class AdaptiveStrategy(ReadingMC):
         return got[1]
 
     # ---- discard ------------------------------------------------------------------------
-    def keep_value(self, obs: Observation, keep: Sequence[int], thrown: Sequence[int]) -> float:
-        """The expected points the keep's count awards our side over every starter not seen,
-        counted by the engine, plus the learnt crib value of the throw."""
-        starters = [c for c in range(obs.rules.deck_size) if c not in obs.hand]
+    def keep_values(self, obs: Observation) -> list[tuple[float, tuple[int, ...], list[int]]]:
+        """(value, keep, thrown) of every legal discard: the expected points the keep's count
+        awards our side over every starter not seen, counted as the engine counts (in the lane
+        where it plays the rules), plus the learnt crib value of the throw."""
+        rules = obs.rules
+        starters = [c for c in range(rules.deck_size) if c not in obs.hand]
         mine = obs.side_of[obs.crib_owner] == obs.side
-        return (hand_value(self._counter(obs), obs, keep, starters)
-                + crib_value(self._model_of(obs.rules), thrown, mine))
+        model = self._model_of(rules)
+        values = hand_values(self._counter(obs), obs, starters, self._packed(obs))
+        return [(values[keep] + crib_value(model, thrown, mine), keep, thrown) for keep, thrown in allowed_keeps(obs)]
+
+    def _packed(self, obs: Observation) -> bytes | None:
+        """The rules as the lane reads them for this game, where the lane counts them (None: not)."""
+        key = (id(obs.rules), obs.game_no)
+        got = self._packs.get(key)
+        if got is None or got[0] is not obs.rules:
+            packed = lane.pack_rules(obs.rules, game_no=obs.game_no) if lane.rollouts_for(obs.rules) else None
+            got = self._packs[key] = (obs.rules, packed)
+        return got[1]
 
     def discard(self, obs: Observation) -> list[int]:
-        """The keeps by :meth:`keep_value`; the ``discard_top`` best within ``discard_margin``
+        """The keeps by :meth:`keep_values`; the ``discard_top`` best within ``discard_margin``
         points of the best refined by the pegging of ``discard_rollouts`` plays rolled out
         through the engine (mc's), the other player's four cards drawn as it would keep them
         from six (by the same values the play's reading supposes; any unseen cards where the
         rules deal otherwise)."""
         obj = obs.rules.objective
-        scored = sorted(((obj * self.keep_value(obs, keep, thrown), keep, thrown)
-                         for keep, thrown in allowed_keeps(obs)), key=lambda t: -t[0])
+        scored = sorted(((obj * v, keep, thrown) for v, keep, thrown in self.keep_values(obs)), key=lambda t: -t[0])
         top = [t for t in scored[:self.discard_top] if t[0] >= scored[0][0] - self.discard_margin]
         if len(top) == 1:
             return list(top[0][2])
@@ -485,16 +515,40 @@ class AdaptiveStrategy(ReadingMC):
             view.dealer, view.crib_owner, view.discarded = obs.dealer, obs.crib_owner, tuple(thrown)
             view.game_no = obs.game_no
             rollouts.append(self.play_rollout(view))
-        deal = self._other_hands(obs)
-        pegs = [0] * len(top)
-        for _ in range(self.discard_rollouts):
-            others = deal()
-            for i, (_, keep, _) in enumerate(top):
-                others[me] = list(keep)
-                pegged = rollouts[i].run(others)
-                pegs[i] += 2 * pegged[obs.side] - sum(pegged)
+        pegs = self._pegs(obs, [keep for _, keep, _ in top], rollouts)
         best = max(range(len(top)), key=lambda i: top[i][0] + obj * pegs[i] / self.discard_rollouts)
         return list(top[best][2])
+
+    def _pegs(self, obs: Observation, keeps: Sequence[Sequence[int]],
+              rollouts: Sequence[PlayRollout | lane.NativePlayRollout]) -> list[int]:
+        """For each keep, the sum over ``discard_rollouts`` draws of the other hands of twice
+        our side's points pegged less all points pegged, the play rolled out from the keep's
+        view. Where the other player is read (:meth:`_reads`) and the rollouts are the lane's,
+        the whole loop runs in one call to the lane, its draws from this player's generator as
+        here (the same pegs: a test holds it)."""
+        if self._reads(obs) and all(isinstance(r, lane.NativePlayRollout) for r in rollouts):
+            first = cast(lane.NativePlayRollout, rollouts[0])
+            unseen = [c for c in range(obs.rules.deck_size) if c not in obs.hand]
+            views = [cast(lane.NativePlayRollout, r).view for r in rollouts]
+            return lane.discard_pegs(first.packed, first.capsule, views, keeps, unseen, self.discard_rollouts, self.rng)
+        deal = self._other_hands(obs)
+        pegs = [0] * len(keeps)
+        for _ in range(self.discard_rollouts):
+            others = deal()
+            for i, keep in enumerate(keeps):
+                others[obs.seat] = list(keep)
+                pegged = rollouts[i].run(others)
+                pegs[i] += 2 * pegged[obs.side] - sum(pegged)
+        return pegs
+
+    @staticmethod
+    def _reads(obs: Observation) -> bool:
+        """Whether the discard's draws read the other player's hand (two players dealt six,
+        keeping four, no discard rule, the standard deck and objective), as ev would keep it."""
+        rules = obs.rules
+        return (rules.players == 2 and rules.deal == rules.dealer_deal == 6
+                and rules.discard == rules.dealer_discard == 2 and rules.deck_size == 52
+                and rules.program.hooks.discard_rule is None and rules.objective > 0)
 
     def _other_hands(self, obs: Observation) -> Callable[[], list[list[int]]]:
         """Draws of the other seats' hands for the discard's rollouts: with two players dealt
@@ -503,8 +557,7 @@ class AdaptiveStrategy(ReadingMC):
         rules, me, rng = obs.rules, obs.seat, self.rng
         unseen = [c for c in range(rules.deck_size) if c not in obs.hand]
         n, size = rules.players, rules.hand_size
-        if n == 2 and rules.deal == rules.dealer_deal == 6 and rules.discard == rules.dealer_discard == 2 \
-                and rules.deck_size == 52 and rules.program.hooks.discard_rule is None and rules.objective > 0:
+        if self._reads(obs):
             other = 1 - me
             view = rules.program.observation(other, obs.side_of[other], rules, obs.side_of)
             view.discards, view.dealer, view.crib_owner = 2, obs.dealer, obs.crib_owner

@@ -257,3 +257,68 @@ def test_a_designers_decision_without_a_default_is_answered_by_simulation(tmp_pa
     result = game_named("cribbage").play_game(rules, [a(random.Random(1)), ev], 3, (0, 0))
     taken = result.metrics.get("gift", 0)
     assert taken >= result.deals // 2 - 1 and taken > 0  # adaptive deals every other deal and always takes
+
+
+def _lane_counted():
+    """The rules files the lane plays whose seats discard (Canadian doubles' pass instead)."""
+    from cribsim.games.cribbage.native import lane
+    return [f for f in _rule_files()
+            if lane.rollouts_for(r := load_rules(f)) and "pass_cards" not in r.program.decisions]
+
+
+@pytest.mark.parametrize("path", _lane_counted(), ids=lambda p: Path(p).stem)
+def test_the_lanes_hand_values_are_the_engines(path):
+    """Where the lane plays a rule set, adaptive values its keeps by the lane's count: the same
+    values, to the bit, as the engine's own count (ShowCount), for every keep of every seat's
+    discard in a few deals, at scores that put back ten's floor and a win in reach."""
+    from cribsim.games.cribbage.native import lane
+    rules = load_rules(path)
+    rng = random.Random(9)
+    seen = 0
+    for deal in range(4):
+        g = GameState(rules, 31, (deal, 0), deal % rules.players).start()
+        while g.decision != "discard":
+            g.apply(rng.choice(list(rules.program.decisions[g.decision].legal(g.observation()))))
+        obs = g.observation()
+        obs.scores = tuple(rng.choice((0, 4, 60, 118)) for _ in obs.scores)
+        counter = ShowCount(rules, obs.dealer, obs.game_no)
+        starters = [c for c in range(rules.deck_size) if c not in obs.hand]
+        packed = lane.pack_rules(rules, game_no=obs.game_no)
+        assert adaptive.hand_values(counter, obs, starters, packed) == adaptive.hand_values(counter, obs, starters,
+                                                                                             None)
+        seen += 1
+    assert seen == 4
+
+
+def test_its_discard_rollouts_in_the_lane_are_the_engines(monkeypatch):
+    """The discard's rollouts, the other player's six drawn and read, run in one call to the lane
+    where it plays the rules: the same pegs for every keep, the same discard and the same
+    generator state after as the rollouts on the engine's play phase."""
+    from cribsim.games.cribbage.native import lane
+    calls = []
+    in_lane = lane.discard_pegs
+    monkeypatch.setattr(lane, "discard_pegs", lambda *args: calls.append(1) or in_lane(*args))
+    rules = load_rules("standard")
+    params = {**TINY, "discard_rollouts": 12, "discard_top": 4, "discard_margin": 50.0}
+    a = factory("adaptive", params=params, rules=(rules,), game="cribbage")
+    compared = 0
+    for deal in range(6):
+        g = GameState(rules, 7, (deal, 0), deal % 2).start()
+        got = []
+        try:
+            for native in (True, False):
+                lane.allow_rollouts(native)
+                me = a(random.Random(deal))
+                pegs = []
+                real = me._pegs
+
+                def spy(*args, real=real, pegs=pegs):
+                    pegs.append(real(*args))
+                    return pegs[-1]
+                me._pegs = spy
+                got.append((me.discard(g.observation()), pegs, me.rng.getstate()))
+        finally:
+            lane.allow_rollouts(True)
+        assert got[0] == got[1]
+        compared += bool(got[0][1])
+    assert compared >= 4 and len(calls) == compared  # (each compared discard's lane side ran in the lane)

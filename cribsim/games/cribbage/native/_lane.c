@@ -73,6 +73,8 @@ static PyMethodDef methods[] = {
     {"hook_state", py_hook_state, METH_O, hook_state_doc},
     {"hook_cards", py_hook_cards, METH_O, hook_cards_doc},
     {"hook_award", py_hook_award, METH_VARARGS, hook_award_doc},
+    {"show_values", py_show_values, METH_VARARGS, show_values_doc},
+    {"discard_pegs", py_discard_pegs, METH_VARARGS, discard_pegs_doc},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_lane", "cribsim's native lane (see _lane.c)", -1,

@@ -381,6 +381,17 @@ def rollouts_for(rules: Rules) -> bool:
     return _ROLLOUTS[0] and c is not None and refusal(rules) is None and not hooked(rules)
 
 
+def show_values(packed: bytes, hand: Sequence[int], keep: int, starters: Sequence[int], seat: int, dealer: int,
+                crib_owner: int, scores: Sequence[int]) -> list[float]:
+    """For each keep of ``keep`` cards of ``hand`` (``itertools.combinations`` order), the mean
+    over ``starters`` of what counting it as ``seat``'s hand awards its side, less the other
+    sides' mean, by the lane's own show count (``_lane.show_values``; the engine's
+    ``ShowCount.count`` where :func:`rollouts_for` says the lane plays the rules)."""
+    c = module()
+    assert c is not None
+    return list(c.show_values(packed, tuple(hand), keep, tuple(starters), seat, dealer, crib_owner, tuple(scores)))
+
+
 def ev_capsule(rules: Rules, values: EvValues) -> Any:
     """``values`` handed to the C code once (an opaque capsule for :class:`NativePlayRollout`)."""
     c = module()
@@ -447,6 +458,21 @@ def mc_play(view: Any, capsule: Any, packed: bytes, rollouts: int, rng: Any,
     best: int = _drawing(rng, lambda words: c.mc_play(packed, capsule, view_of(view), view.hand, cards,
                                                       flat(view.gos), rollouts, words, reading, names))
     return best
+
+
+def discard_pegs(packed: bytes, capsule: Any, views: Sequence[tuple[int, ...]], keeps: Sequence[Sequence[int]],
+                 unseen: Sequence[int], samples: int, rng: Any) -> list[int]:
+    """``AdaptiveStrategy``'s discard rollouts in C (two players): ``samples`` draws of the other
+    player's six from ``unseen`` (``rng.sample``), kept as ev's discard by the values in
+    ``capsule`` keeps them; for each keep, the play rolled out from its view (:func:`view_of`)
+    as :meth:`NativePlayRollout.run` plays it; by keep, the sum of twice the root side's points
+    less all points pegged. The draws come from ``rng``'s own state, as in Python."""
+    c = module()
+    assert c is not None
+    pegs: tuple[int, ...] = _drawing(rng, lambda words: c.discard_pegs(packed, capsule, list(views),
+                                                                       [tuple(k) for k in keeps], tuple(unseen),
+                                                                       samples, words))
+    return list(pegs)
 
 
 _WIN: list[tuple[Any, Any]] = []  # (the board table, its capsule): the one table a process reads

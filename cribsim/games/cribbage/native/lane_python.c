@@ -437,3 +437,101 @@ static PyObject *py_rollout(PyObject *self, PyObject *args) {
 }
 
 
+
+PyDoc_STRVAR(show_values_doc,
+             "show_values(rules, hand, keep, starters, seat, dealer, crib_owner, scores) -> means\n\n"
+             "For each keep of ``keep`` cards of ``hand`` (in itertools.combinations order), the mean over "
+             "``starters`` of what counting it as ``seat``'s hand awards its side less the other sides' mean: "
+             "the lane's own show count and the after_count variants that follow it (back ten, nineteen), "
+             "the deal's dealer, crib owner and the sides' ``scores`` as given, on a scratch game no count "
+             "can end (engine/rollout.py ShowCount.count, for strategies/adaptive.py hand_value). Rules "
+             "with a designer's hook in Python are not counted here.");
+
+/* What a count awarded ``side`` less the others' mean (adaptive.net). */
+static double net_of(const Game *g, const int64_t *before, int side) {
+    int k = (int)g->r->nsides;
+    double mine = (double)(g->scores[side] - before[side]), others = 0;
+    if (k < 2) return mine;
+    for (int s = 0; s < k; s++)
+        if (s != side) others += (double)(g->scores[s] - before[s]);
+    return mine - others / (k - 1);
+}
+
+/* The scratch game of a count: the rules, the deal's seats and the scores, no target reached. */
+static int count_setup(Game *g, Rules *r, Py_buffer *rb, int seat, int dealer, int owner, PyObject *scores) {
+    memset(g, 0, sizeof *g);
+    if (parse_rules(rb, r)) return -1;
+    g->r = r;
+    g->n = (int)r->players;
+    if (seat < 0 || seat >= g->n || dealer < 0 || dealer >= g->n || owner < 0 || owner >= g->n) {
+        PyErr_SetString(PyExc_ValueError, "show_values: a seat out of range");
+        return -1;
+    }
+    g->dealer = dealer, g->crib_owner = owner, g->winner = -1;
+    int64_t s[MAXP] = {0};
+    PyObject *v = PySequence_Fast(scores, "show_values: the scores by side");
+    if (!v) return -1;
+    int ok = PySequence_Fast_GET_SIZE(v) == r->nsides;
+    for (int i = 0; ok && i < r->nsides; i++) {
+        s[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(v, i));
+        ok = !(s[i] == -1 && PyErr_Occurred());
+    }
+    Py_DECREF(v);
+    if (!ok) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "show_values: one score per side");
+        return -1;
+    }
+    memcpy(g->scores, s, sizeof s);
+    for (int i = 0; i < r->nsides; i++) g->targets[i] = LOCKED;
+    return 0;
+}
+
+/* V-JOKERS with the non-dealer naming a joker starter (show()): its name, as the pone's hand
+ * names it; of a count of one hand only that hand is known, so another seat's count names it
+ * from no cards (as ShowCount does, the other hands unknown). -1: nothing to name. */
+static int pone_named(const Game *g, int seat, const int *keep, int n) {
+    const Rules *r = g->r;
+    int fixed = -1;
+    if (!r->joker_pone || g->starter < WILD) return -1;
+    int mine = seat == (g->dealer + 1) % g->n;
+    best_show(r, keep, mine ? n : 0, g->starter, 0, (int)r->objective, -1, NULL, &fixed);
+    return fixed;
+}
+
+static PyObject *py_show_values(PyObject *self, PyObject *args) {
+    Py_buffer rb;
+    PyObject *hand_o, *starters_o, *scores, *out = NULL;
+    int keep_n, seat, dealer, owner, hand[MAXH], starters[MAXDECK], idx[MAXH], keep[MAXH];
+    Rules r;
+    Game g;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*OiOiiiO", &rb, &hand_o, &keep_n, &starters_o, &seat, &dealer, &owner, &scores))
+        return NULL;
+    int m = -1, ns = -1;
+    if (!count_setup(&g, &r, &rb, seat, dealer, owner, scores)) {
+        m = parse_ints(hand_o, hand, MAXH, MAXDECK - 1);
+        ns = m < 0 ? -1 : parse_ints(starters_o, starters, MAXDECK, MAXDECK - 1);
+    }
+    if (ns >= 0 && (keep_n < 1 || keep_n > m)) PyErr_SetString(PyExc_ValueError, "show_values: keep out of range");
+    else if (ns >= 0 && (out = PyList_New(0))) {
+        int64_t before[MAXP];
+        memcpy(before, g.scores, sizeof before);
+        int side = (int)r.side_of[seat];
+        for (int i = 0; i < keep_n; i++) idx[i] = i;
+        do {
+            for (int i = 0; i < keep_n; i++) keep[i] = hand[idx[i]];
+            double total = 0;
+            for (int s = 0; s < ns; s++) {
+                memcpy(g.scores, before, sizeof before);
+                g.starter = starters[s], g.zero_hand = 0;
+                count_and_after(&g, seat, keep, keep_n, 0, HAND, pone_named(&g, seat, keep, keep_n));
+                total += net_of(&g, before, side);
+            }
+            PyObject *x = PyFloat_FromDouble(ns ? total / ns : 0.0);
+            if (!x || PyList_Append(out, x)) { Py_XDECREF(x); Py_CLEAR(out); break; }
+            Py_DECREF(x);
+        } while (next_combination(idx, keep_n, m));
+    }
+    PyBuffer_Release(&rb);
+    return out;
+}

@@ -295,3 +295,92 @@ static int parse_scores(PyObject *seq, int64_t *out, int n) {
     return ok ? 0 : -1;
 }
 
+
+/* ---- adaptive's discard rollouts (strategies/adaptive.py AdaptiveStrategy.discard) --------- */
+
+PyDoc_STRVAR(discard_pegs_doc,
+             "discard_pegs(rules, values, views, keeps, unseen, samples, state) -> (pegs by keep, the state after)\n\n"
+             "adaptive's discard rollouts, two players: ``samples`` times the other player's six drawn from "
+             "``unseen`` (random.sample, from the strategy's generator state) and kept as ev's discard by "
+             "``values`` keeps them; then, for each keep, the play rolled out from ``views[i]`` (lane.py "
+             "view_of) with ``keeps[i]`` in the root seat's hand, as NativePlayRollout.run plays it. By keep, "
+             "the sum over the samples of twice the root side's points less all points pegged.");
+
+typedef struct {
+    Game g;          /* a keep's rollout, as its view sets it up (no hands yet) */
+    PlayState st;
+    int keep[MAXH], n;
+} KeepRollout;
+
+/* One sample: the other player's four from a draw of six, each keep rolled out; 0 or a failure. */
+static int discard_sample(KeepRollout *k, int nk, Game *play, PlayState *st, Game *reader, PyMT *mt,
+                          const int *unseen, int nu, int64_t *pegs) {
+    int me = k[0].st.root, other = 1 - me, six[6], thrown[2], four[4], nf = 0;
+    if (pmt_sample(mt, unseen, nu, 6, six)) return UNSAMPLED;
+    memcpy(reader->hands[other], six, sizeof six);
+    reader->hlen[other] = 6;
+    ev_discard(reader, other, 2, -1, reader->ev[other], thrown);
+    for (int i = 0; i < 6; i++)
+        if (six[i] != thrown[0] && six[i] != thrown[1]) four[nf++] = six[i];
+    int side = (int)reader->r->side_of[me];
+    for (int i = 0; i < nk; i++) {
+        memcpy(play, &k[i].g, sizeof *play);
+        memcpy(st, &k[i].st, sizeof *st);
+        memcpy(st->hands[me], k[i].keep, sizeof(int) * (size_t)k[i].n);
+        st->hlen[me] = k[i].n;
+        memcpy(st->hands[other], four, sizeof four);
+        st->hlen[other] = nf;
+        int code = play_from(play, st);
+        if (code < 0) return code;
+        pegs[i] += 2 * play->scores[side] - play->scores[0] - play->scores[1];
+    }
+    return 0;
+}
+
+static PyObject *py_discard_pegs(PyObject *self, PyObject *args) {
+    Py_buffer rb;
+    PyObject *values, *views, *keeps, *unseen_o, *state, *out = NULL;
+    int samples, unseen[MAXDECK], nu = -1;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*OOOOiO", &rb, &values, &views, &keeps, &unseen_o, &samples, &state)) return NULL;
+    PyObject *vs = PySequence_Fast(views, "discard_pegs: views"), *ks = PySequence_Fast(keeps, "discard_pegs: keeps");
+    Py_ssize_t nk = vs && ks ? PySequence_Fast_GET_SIZE(vs) : 0;
+    KeepRollout *k = nk ? PyMem_Calloc((size_t)nk, sizeof *k) : NULL;
+    Game *play = PyMem_Calloc(2, sizeof(Game));
+    PlayState *st = PyMem_Calloc(1, sizeof(PlayState));
+    Rules r;
+    PyMT mt;
+    int64_t *pegs = nk ? PyMem_Calloc((size_t)nk, sizeof(int64_t)) : NULL;
+    int ok = vs && ks && nk > 0 && nk == PySequence_Fast_GET_SIZE(ks) && k && play && st && pegs && samples >= 0;
+    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "discard_pegs: a view and a keep each, samples >= 0");
+    for (Py_ssize_t i = 0; ok && i < nk; i++) {
+        ok = !rollout_setup(&k[i].g, &k[i].st, &r, &rb, values, PySequence_Fast_GET_ITEM(vs, i), NULL, NULL) &&
+             (k[i].n = parse_cards(PySequence_Fast_GET_ITEM(ks, i), k[i].keep, MAXH)) >= 0 &&
+             (r.players == 2 || !bad("discard_pegs: two players")) &&
+             (k[i].st.root == k[0].st.root || !bad("discard_pegs: one root seat"));
+    }
+    ok = ok && !parse_state(state, &mt) && (nu = parse_cards(unseen_o, unseen, MAXDECK)) >= 0;
+    if (ok) {
+        Game *reader = &play[1]; /* ev's discard of the other player's six, as the reading supposes it */
+        reader->r = &r, reader->n = 2, reader->dealer = k[0].g.dealer, reader->crib_owner = k[0].g.crib_owner;
+        reader->ev[1 - k[0].st.root] = PyCapsule_GetPointer(values, EV_CAPSULE);
+        for (int s = 0; ok && s < samples; s++) ok = !failed(discard_sample(k, (int)nk, play, st, reader, &mt, unseen, nu, pegs));
+    }
+    if (ok) {
+        PyObject *p = PyTuple_New(nk);
+        for (Py_ssize_t i = 0; p && i < nk; i++) {
+            PyObject *v = PyLong_FromLongLong(pegs[i]);
+            if (!v) { Py_CLEAR(p); break; }
+            PyTuple_SET_ITEM(p, i, v);
+        }
+        out = p ? Py_BuildValue("(NN)", p, state_of(&mt)) : NULL;
+    }
+    Py_XDECREF(vs);
+    Py_XDECREF(ks);
+    PyMem_Free(k);
+    PyMem_Free(play);
+    PyMem_Free(st);
+    PyMem_Free(pegs);
+    PyBuffer_Release(&rb);
+    return out;
+}
