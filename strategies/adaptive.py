@@ -64,19 +64,21 @@ from cribsim.games.cribbage.native.lane import EvValues
 from cribsim.games.cribbage.strategy import allowed_keeps
 from cribsim.params import Param
 from cribsim.strategy import Models
+from strategies import boardtable
 from strategies.ev import HOLD_COL, JOKER_CRIB, JOKER_KEEP, EVStrategy
-from strategies.expert import ReadingMC
+from strategies.expert import Board, ReadingMC
 from strategies.mc import sampler
 
 if TYPE_CHECKING:
     from cribsim.games.cribbage.observation import Observation
 
-MODEL_VERSION = 2
+MODEL_VERSION = 3
 ADAPTIVE = Models("it learns what every rule is worth from the engine itself", everything=True)
 
 LEARN_DEALS = 3000  # deals played through the engine per iteration of the crib table
 LEARN_SAMPLES = 6000  # cribs counted per cell and role
 LEARN_COUNTS = 4_200_000  # at most this many counts of a hand by the simulated players per iteration (big deals)
+BOARD_GAMES = 7  # games of ev against ev per learning deal (21,000 at the default) whose deals give the board table
 
 
 def _rank(c: int) -> int:
@@ -134,7 +136,15 @@ _MODELS: dict[str, dict[str, Any]] = {}  # this process's models by key (read or
 def _valid(model: Any, key: str) -> bool:
     return (isinstance(model, dict) and model.get("key") == key and model.get("version") == MODEL_VERSION
             and all(isinstance(model.get(r), dict) for r in ("own", "opp", "mean"))
-            and all(isinstance(v, (int, float)) for r in ("own", "opp") for v in model[r].values()))
+            and all(isinstance(v, (int, float)) for r in ("own", "opp") for v in model[r].values())
+            and _board_valid(model.get("board", False)))
+
+
+def _board_valid(board: Any) -> bool:
+    """A board table (rows of chances, as many as columns) or None (the rules have none)."""
+    return board is None or (isinstance(board, list) and all(
+        isinstance(row, list) and len(row) == len(board) and all(isinstance(v, (int, float)) for v in row)
+        for row in board))
 
 
 def model_for(rules: Any, deals: int = LEARN_DEALS, samples: int = LEARN_SAMPLES) -> dict[str, Any]:
@@ -153,6 +163,11 @@ def model_for(rules: Any, deals: int = LEARN_DEALS, samples: int = LEARN_SAMPLES
         print(f"cribsim: adaptive is learning what {rules.name}'s show is worth through the engine (once per rule "
               f"set, a minute or a few on one core; kept in {path})", file=sys.stderr, flush=True)
         model = learn(rules, deals, samples, progress=True)
+        t0 = time.time()
+        model["board"] = boardtable.learn(rules, BOARD_GAMES * deals, seed=39)
+        if model["board"] is not None:
+            print(f"cribsim: adaptive: {rules.name}: its board table learnt from {BOARD_GAMES * deals} games "
+                  f"({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
         model["key"], model["version"] = key, MODEL_VERSION
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -376,7 +391,7 @@ def crib_arrays(model: dict[str, Any]) -> tuple[tuple[float, ...], tuple[float, 
     return tuple(own), tuple(opp), single
 
 
-class AdaptiveStrategy(ReadingMC):
+class AdaptiveStrategy(Board, ReadingMC):
     name = "adaptive"
     models = ADAPTIVE
     understands = frozenset({"objective", "discard_rule"})
@@ -393,6 +408,12 @@ class AdaptiveStrategy(ReadingMC):
         Param("discard_margin", float, 1.0, "only candidates within this many points of the best", lo=0, hi=100),
         Param("worlds", int, 24, "simulated deals per answer of a variant's decision", lo=1, hi=10_000),
         Param("candidates", int, 12, "answers of a variant's decision valued by simulation, at most", lo=2, hi=1000),
+        Param("board_from", int, 40, "play to the board (its learnt table) when a side is this close to its target "
+              "(0: never)", lo=0, hi=1000),
+        Param("board_samples", int, 32, "deals sampled per board decision", lo=1, hi=100_000),
+        Param("board_keeps", int, 4, "keeps valued by the board at a discard", lo=1, hi=15),
+        Param("board_margin", float, 0.02, "leave the points' choice only for this much more chance to win",
+              lo=0, hi=1),
         Param("learn_deals", int, LEARN_DEALS, "deals per iteration when learning a rule set", lo=10, hi=1_000_000),
         Param("learn_samples", int, LEARN_SAMPLES, "cribs counted per cell and role when learning", lo=10,
               hi=1_000_000),
@@ -400,9 +421,11 @@ class AdaptiveStrategy(ReadingMC):
 
     def __init__(self, rng: random.Random, rollouts: int = 32, read: bool = True, read_play: bool = True,
                  read_slack: float = 0.1, discard_rollouts: int = 48, discard_top: int = 3,
-                 discard_margin: float = 1.0, worlds: int = 24, candidates: int = 12,
+                 discard_margin: float = 1.0, worlds: int = 24, candidates: int = 12, board_from: int = 40,
+                 board_samples: int = 32, board_keeps: int = 4, board_margin: float = 0.02,
                  learn_deals: int = LEARN_DEALS, learn_samples: int = LEARN_SAMPLES) -> None:
         super().__init__(rng, rollouts, read_play, read_slack)
+        self.board_setup(board_from, board_samples, board_keeps, board_margin)
         self.read = read
         self.discard_rollouts, self.discard_top, self.discard_margin = discard_rollouts, discard_top, discard_margin
         self.worlds = worlds
@@ -506,8 +529,17 @@ class AdaptiveStrategy(ReadingMC):
         obj = obs.rules.objective
         scored = sorted(((obj * v, keep, thrown) for v, keep, thrown in self.keep_values(obs)), key=lambda t: -t[0])
         top = [t for t in scored[:self.discard_top] if t[0] >= scored[0][0] - self.discard_margin]
-        if len(top) == 1:
-            return list(top[0][2])
+        if len(top) > 1:  # the best refined by their pegging
+            pegs = self._top_pegs(obs, top)
+            refined = ((v + obj * p / self.discard_rollouts, keep, thrown) for (v, keep, thrown), p in zip(top, pegs))
+            top = sorted(refined, key=lambda t: -t[0])
+        ranked = top + scored[len(top):] if len(top) > 1 else scored
+        if self.on_board(obs):
+            return self.board_discard(obs, [(v, list(thrown)) for v, _, thrown in ranked])
+        return list(ranked[0][2])
+
+    def _top_pegs(self, obs: Observation, top: list[tuple[float, tuple[int, ...], list[int]]]) -> list[int]:
+        """The pegging of each keep of ``top`` (:meth:`_pegs`), rolled out from its own view."""
         rules, me = obs.rules, obs.seat
         rollouts = []
         for _, _, thrown in top:
@@ -515,9 +547,19 @@ class AdaptiveStrategy(ReadingMC):
             view.dealer, view.crib_owner, view.discarded = obs.dealer, obs.crib_owner, tuple(thrown)
             view.game_no = obs.game_no
             rollouts.append(self.play_rollout(view))
-        pegs = self._pegs(obs, [keep for _, keep, _ in top], rollouts)
-        best = max(range(len(top)), key=lambda i: top[i][0] + obj * pegs[i] / self.discard_rollouts)
-        return list(top[best][2])
+        return self._pegs(obs, [keep for _, keep, _ in top], rollouts)
+
+    def play(self, obs: Observation) -> Any:
+        """``expert``'s search of the play; near the end, to the board (its learnt table)."""
+        choice = super().play(obs)
+        if len(obs.legal) > 1 and self.on_board(obs):
+            return self.board_play(obs, choice)
+        return choice
+
+    def board_for(self, obs: Observation) -> list[list[float]] | None:
+        """The board table learnt for these rules with the crib table (two players; None: none)."""
+        board = self._model_of(obs.rules).get("board")
+        return board if board is not None and len(set(obs.side_of)) == 2 else None
 
     def _pegs(self, obs: Observation, keeps: Sequence[Sequence[int]],
               rollouts: Sequence[PlayRollout | lane.NativePlayRollout]) -> list[int]:

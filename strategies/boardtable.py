@@ -42,16 +42,25 @@ def deal_outcomes(games: int, seed: int) -> list[tuple[int, int, int, int]]:
     out = []
     for i in range(games):
         seats = [EVStrategy(random.Random(f"{seed}-{i}-{s}")) for s in range(2)]
-        result = play_game(rules, seats, seed, (i, 0))
-        trail = result.trail
-        for k in range((len(trail) - 1) // 2):
-            start, played, shown = trail[2 * k], trail[2 * k + 1], trail[2 * k + 2]
-            dealer = result.side_of[(result.first_dealer + k) % 2]
-            if max(start) > LATEST_START or max(shown) >= TARGET:
-                continue
-            pone = 1 - dealer
-            out.append((played[dealer] - start[dealer], played[pone] - start[pone],
-                        shown[pone] - played[pone], shown[dealer] - played[dealer]))
+        out += game_outcomes(play_game(rules, seats, seed, (i, 0)), LATEST_START, TARGET)
+    return out
+
+
+def game_outcomes(result: Any, latest_start: int, target: int) -> list[tuple[int, int, int, int]]:
+    """(dealer's play, pone's play, pone's show, dealer's show) of every deal of a two-player
+    game's result (its trail: the scores by side at the start, then after each deal's play and
+    show) that started with both scores at ``latest_start`` or less and did not reach
+    ``target``."""
+    out = []
+    trail = result.trail
+    for k in range((len(trail) - 1) // 2):
+        start, played, shown = trail[2 * k], trail[2 * k + 1], trail[2 * k + 2]
+        dealer = result.side_of[(result.first_dealer + k) % 2]
+        if max(start) > latest_start or max(shown) >= target:
+            continue
+        pone = 1 - dealer
+        out.append((played[dealer] - start[dealer], played[pone] - start[pone],
+                    shown[pone] - played[pone], shown[dealer] - played[dealer]))
     return out
 
 
@@ -63,18 +72,53 @@ def solve(outcomes: Sequence[tuple[int, int, int, int]], target: int = TARGET) -
     w = counts / counts.sum()
     pd, pp, ph, ds = rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3]
     win = np.zeros((target + 1, target + 1))
-    for total in range(2 * (target - 1), -1, -1):
-        for d in range(max(0, total - target + 1), min(target - 1, total) + 1):
-            p = total - d
-            d1, p1 = d + pd, p + pp
-            d_out, p_out = d1 >= target, p1 >= target
-            p2 = p1 + ph
-            d2 = d1 + ds
-            nxt = 1.0 - win[np.minimum(p2, target), np.minimum(d2, target)]
-            v = np.where(p2 >= target, 0.0, np.where(d2 >= target, 1.0, nxt))
-            v = np.where(d_out & p_out, 0.5, np.where(d_out, 1.0, np.where(p_out, 0.0, v)))
-            win[d, p] = float(v @ w)
+    for total in range(2 * (target - 1), -1, -1):  # every pair of one total at once (each deal scores: later totals)
+        d = np.arange(max(0, total - target + 1), min(target - 1, total) + 1)[:, None]
+        p = total - d
+        d1, p1 = d + pd, p + pp
+        d_out, p_out = d1 >= target, p1 >= target
+        p2 = p1 + ph
+        d2 = d1 + ds
+        nxt = 1.0 - win[np.minimum(p2, target), np.minimum(d2, target)]
+        v = np.where(p2 >= target, 0.0, np.where(d2 >= target, 1.0, nxt))
+        v = np.where(d_out & p_out, 0.5, np.where(d_out, 1.0, np.where(p_out, 0.0, v)))
+        win[d[:, 0], p[:, 0]] = v @ w
     return [[round(float(win[d, p]), 4) for p in range(target)] for d in range(target)]
+
+
+def fits(rules: Any) -> bool:
+    """Whether a board table describes ``rules``: two players on two sides, six cards dealt and
+    two thrown each from the standard deck, scored high, no decision but the discard and the
+    play (a sampled deal runs to the end of its show with nothing asked), a target the table
+    holds."""
+    return (rules.players == 2 and len(rules.sides) == 2 and rules.deal == rules.dealer_deal == 6
+            and rules.discard == rules.dealer_discard == 2 and rules.deck_size == 52 and rules.objective > 0
+            and set(rules.program.decisions) <= {"discard", "play"} and 2 <= rules.target <= 1000)
+
+
+def learn(rules: Any, games: int, seed: int = 1) -> list[list[float]] | None:
+    """The board table of ``rules`` by the method above, from ``games`` games of ``ev`` against
+    ``ev`` under those rules (in the native lane where it plays them: the same games, faster),
+    the deals counted those that start at most as far from the target as 70 is from 121; None
+    where no table fits (:func:`fits`)."""
+    if not fits(rules):
+        return None
+    play = _games_of(rules, seed)
+    latest = max(0, rules.target - (TARGET - LATEST_START))
+    outcomes = [o for i in range(games) for o in game_outcomes(play(i), latest, rules.target)]
+    return solve(outcomes, rules.target) if outcomes else None
+
+
+def _games_of(rules: Any, seed: int) -> Any:
+    """``play(i)``: game 0 of match key ``i`` of ev against ev, the first dealer cut."""
+    from cribsim.games.cribbage.native import lane
+
+    seat = lane.seat_for(rules, "ev", {}) if lane.module() is not None and lane.refusal(rules) is None else None
+    if seat is not None:
+        native = lane.NativeLane(rules, (seat, seat))
+        return lambda i: native.play_game(seed, (i, 0), None, (0, 1))
+    seats = [EVStrategy(random.Random(seed)), EVStrategy(random.Random(seed + 1))]
+    return lambda i: play_game(rules, seats, seed, (i, 0))
 
 
 def compute(games: int = 40_000, seed: int = 1) -> dict[str, Any]:

@@ -208,65 +208,44 @@ class Reader:
         return fallback
 
 
-class ExpertStrategy(EVStrategy):
-    name = "expert"
-    trace: dict[str, Any] | None = None  # what a decision computed, while :meth:`explain` asks
-    params: ClassVar[tuple[Param, ...]] = EVStrategy.params + (
-        Param("peg_weight", float, 1.0, "weight of the kept cards' pegging value in the discard", lo=-10, hi=10),
-        Param("rollouts", int, 32, "mc play rollouts away from the board (0: ev's one-ply rule)", lo=0, hi=100_000),
-        Param("read", bool, True, "mc rollouts draw the other player's hand as ev would have kept it", ),
-        Param("read_play", bool, True, "... and as ev would have played it so far (with read)"),
-        Param("read_slack", float, 0.1, "chance a card ev would not have laid passes the reading", lo=0, hi=1),
-        Param("board_from", int, 40, "play to the board when a side is this close to its target (0: never)",
-              lo=0, hi=1000),
-        Param("board_samples", int, 32, "deals sampled per board decision", lo=1, hi=100_000),
-        Param("board_keeps", int, 4, "keeps valued by the board at a discard", lo=1, hi=15),
-        Param("board_margin", float, 0.02, "leave the points rule's choice only for this much more chance to win",
-              lo=0, hi=1),
-    )
+class Board(EVStrategy):
+    """Play to the board (see the module doc): near the end of a two-player game, the best
+    keeps and every distinct card are valued by the chance to win, from deals sampled and run to
+    the end of their show, a deal that leaves the game undecided worth the chance to win from
+    the scores it leaves (the board table a subclass gives, :meth:`board_for`). Mixed into a
+    player by :meth:`board_setup`."""
 
-    def __init__(self, rng: random.Random, peg_weight: float = 1.0, rollouts: int = 32, board_from: int = 40,
-                 board_samples: int = 32, board_keeps: int = 4, crib_weight: float = 1.0, reply_weight: float = 1.0,
-                 board_margin: float = 0.02, read: bool = True, read_play: bool = True,
-                 read_slack: float = 0.1, tables: str = "rules") -> None:
-        super().__init__(rng, crib_weight, reply_weight, tables)
-        self.peg_weight = peg_weight
+    trace: dict[str, Any] | None = None  # what a decision computed, while an explanation asks
+
+    def board_setup(self, board_from: int, board_samples: int, board_keeps: int, board_margin: float) -> None:
         self.board_from = board_from
         self.board_samples = board_samples
         self.board_keeps = board_keeps
         self.board_margin = board_margin
-        self.peg_dealer, self.peg_pone = flat()
-        self._mc: MCStrategy | None = None
-        if rollouts and read:
-            self._mc = ReadingMC(rng, rollouts, read_play, read_slack, crib_weight, reply_weight, tables)
-        elif rollouts:
-            self._mc = MCStrategy(rng, rollouts, 0, crib_weight=crib_weight, reply_weight=reply_weight, tables=tables)
         self._board_rules: Any = None
         self._board_ok = False
         self._win: list[list[float]] = []
 
-    @classmethod
-    def notes(cls, rules: Any, params: dict[str, Any]) -> list[str]:
-        """For the manifest: ev's, and the standard-built tables it leaves out."""
-        out = super().notes(rules, params)
-        if out:
-            out.append("without its pegging table and board table (both built for the standard scoring)")
-        return out
-
     # ---- the board ------------------------------------------------------------------------
     def on_board(self, obs: Observation) -> bool:
-        """Whether to play this decision to the board: a rule set the board table describes
-        (two players, 121, four-card hands, the standard scoring, scored high) with a side near
-        its target."""
+        """Whether to play this decision to the board: a rule set with a board table
+        (:meth:`board_for`) and a side within ``board_from`` points of its target."""
         r = obs.rules
         if r is not self._board_rules:
             self._board_rules = r
-            t = board_table()
-            self._board_ok = (r.players == 2 and len(set(obs.side_of)) == 2 and r.target == t["target"]
-                              and r.hand_size == 4 and r.objective > 0 and r.deck_size == 52
-                              and r.scoring.standard)  # the table was built for the standard scoring
-            self._win = t["dealer_wins"]
+            win = self.board_for(obs)
+            self._board_ok, self._win = win is not None, win or []
         return self._board_ok and self.board_from > 0 and max(obs.scores) >= r.target - self.board_from
+
+    def board_for(self, obs: Observation) -> list[list[float]] | None:
+        """The board table of ``obs``'s rules (the dealer's chance to win by both scores), or
+        None where this player has none."""
+        return None
+
+    def _board_parts(self, obs: Observation) -> tuple[Any, Any, bytes] | None:
+        """The lane's parts for the board's samples in C: where the lane plays the rules with no
+        hook in Python (a sampled deal runs to the end of its show), else None (the engine)."""
+        return self._native_parts(obs) if lane.rollouts_for(obs.rules) else None
 
     def chance(self, obs: Observation, side: int, scores: list[int]) -> float:
         """Our chance to win from the scores at the end of a deal (``side``: who reached the
@@ -291,7 +270,7 @@ class ExpertStrategy(EVStrategy):
     def board_discard(self, obs: Observation, ranked: list[tuple[float, list[int]]]) -> list[int]:
         """The keep with the best chance to win among the best ``board_keeps`` by points."""
         top = ranked[:self.board_keeps]
-        parts = self._native_parts(obs)
+        parts = self._board_parts(obs)
         if parts is not None:  # the samples in C, from this player's generator
             wins = list(lane.board_discard(obs, parts[1], parts[2], [t for _, t in top], self.board_samples, self.rng,
                                            obs.rules.target, self._win))
@@ -333,7 +312,7 @@ class ExpertStrategy(EVStrategy):
                 options.append(c)
         if len(options) == 1:
             return points_choice
-        parts = self._native_parts(obs)
+        parts = self._board_parts(obs)
         if parts is not None:  # the samples in C, from this player's generator
             wins = list(lane.board_play(obs, parts[1], parts[2], options, self.board_samples, self.rng,
                                         obs.rules.target, self._win))
@@ -369,6 +348,55 @@ class ExpertStrategy(EVStrategy):
                 side, scores = roll.run(held, kept, crib, obs.starter, c)
                 wins[i] += self.chance(obs, side, scores)
         return wins
+
+
+
+class ExpertStrategy(Board):
+    name = "expert"
+    params: ClassVar[tuple[Param, ...]] = EVStrategy.params + (
+        Param("peg_weight", float, 1.0, "weight of the kept cards' pegging value in the discard", lo=-10, hi=10),
+        Param("rollouts", int, 32, "mc play rollouts away from the board (0: ev's one-ply rule)", lo=0, hi=100_000),
+        Param("read", bool, True, "mc rollouts draw the other player's hand as ev would have kept it", ),
+        Param("read_play", bool, True, "... and as ev would have played it so far (with read)"),
+        Param("read_slack", float, 0.1, "chance a card ev would not have laid passes the reading", lo=0, hi=1),
+        Param("board_from", int, 40, "play to the board when a side is this close to its target (0: never)",
+              lo=0, hi=1000),
+        Param("board_samples", int, 32, "deals sampled per board decision", lo=1, hi=100_000),
+        Param("board_keeps", int, 4, "keeps valued by the board at a discard", lo=1, hi=15),
+        Param("board_margin", float, 0.02, "leave the points rule's choice only for this much more chance to win",
+              lo=0, hi=1),
+    )
+
+    def __init__(self, rng: random.Random, peg_weight: float = 1.0, rollouts: int = 32, board_from: int = 40,
+                 board_samples: int = 32, board_keeps: int = 4, crib_weight: float = 1.0, reply_weight: float = 1.0,
+                 board_margin: float = 0.02, read: bool = True, read_play: bool = True,
+                 read_slack: float = 0.1, tables: str = "rules") -> None:
+        super().__init__(rng, crib_weight, reply_weight, tables)
+        self.peg_weight = peg_weight
+        self.board_setup(board_from, board_samples, board_keeps, board_margin)
+        self.peg_dealer, self.peg_pone = flat()
+        self._mc: MCStrategy | None = None
+        if rollouts and read:
+            self._mc = ReadingMC(rng, rollouts, read_play, read_slack, crib_weight, reply_weight, tables)
+        elif rollouts:
+            self._mc = MCStrategy(rng, rollouts, 0, crib_weight=crib_weight, reply_weight=reply_weight, tables=tables)
+
+    @classmethod
+    def notes(cls, rules: Any, params: dict[str, Any]) -> list[str]:
+        """For the manifest: ev's, and the standard-built tables it leaves out."""
+        out = super().notes(rules, params)
+        if out:
+            out.append("without its pegging table and board table (both built for the standard scoring)")
+        return out
+
+    def board_for(self, obs: Observation) -> list[list[float]] | None:
+        """The shipped board table, where it describes the rules: two players, 121, four-card
+        hands, the standard scoring, scored high."""
+        r, t = obs.rules, board_table()
+        fits = (r.players == 2 and len(set(obs.side_of)) == 2 and r.target == t["target"] and r.hand_size == 4
+                and r.objective > 0 and r.deck_size == 52
+                and r.scoring.standard)  # the table was built for the standard scoring
+        return t["dealer_wins"] if fits else None
 
     # ---- discard and play -------------------------------------------------------------------
     def discard(self, obs: Observation) -> list[int]:

@@ -145,13 +145,15 @@ def _same_answers(rules, g, seat, decision, other_view):
     return real == seen or sorted(real) == sorted(seen)
 
 
-@pytest.mark.parametrize("name", ["standard", str(EXAMPLES / "crib3.yaml")])
-def test_it_never_sees_a_hidden_card(name):
+@pytest.mark.parametrize("name,scores", [("standard", None), (str(EXAMPLES / "crib3.yaml"), None),
+                                         ("standard", [104, 110])], ids=["standard", "crib3", "standard-board"])
+def test_it_never_sees_a_hidden_card(name, scores):
     """At each of its decisions, a world that differs from the real game only in the cards
-    the seat has not seen (the engine's own information-set sampling) gets the same answer."""
+    the seat has not seen (the engine's own information-set sampling) gets the same answer;
+    near the end of a game too, where it plays to the board."""
     rules = load_rules(name)
     ev = factory("ev", rules=(rules,), game="cribbage")(random.Random(3))
-    g = GameState(rules, 4, (1, 0), 0).start()
+    g = GameState(rules, 4, (1, 0), 0, scores=scores).start() if scores else GameState(rules, 4, (1, 0), 0).start()
     rng = random.Random(2)
     differ = decisions = 0
     while not g.is_terminal and decisions < 24:
@@ -162,7 +164,7 @@ def test_it_never_sees_a_hidden_card(name):
             assert _same_answers(rules, g, seat, decision, w.observation())
             decisions += 1
         g.apply(getattr(ev, decision)(g.observation()))
-    assert differ > 0 and decisions > 5
+    assert differ > 0 and decisions > (5 if scores is None else 2)  # (near the end: a deal or two)
 
 
 def test_its_take_crib_does_not_see_the_dealers_cards():
@@ -322,3 +324,35 @@ def test_its_discard_rollouts_in_the_lane_are_the_engines(monkeypatch):
         assert got[0] == got[1]
         compared += bool(got[0][1])
     assert compared >= 4 and len(calls) == compared  # (each compared discard's lane side ran in the lane)
+
+
+def test_it_learns_a_board_table_per_two_player_rule_set_and_plays_to_it_near_the_end(monkeypatch):
+    """The board (the dealer's chance to win by both scores) is learnt with the crib table from
+    games of these rules: the standard game's is close to the shipped one, crib3's dealer is
+    further ahead; a rule set whose deal asks another decision, or of three players, has none.
+    Near the end of a game adaptive's discard and play go to the board; early, they do not."""
+    from strategies import boardtable
+    std = adaptive.model_for(load_rules("standard"), 200, 20)["board"]
+    shipped = boardtable.load()["dealer_wins"]
+    assert len(std) == 121 and all(len(row) == 121 for row in std)
+    assert abs(std[100][100] - shipped[100][100]) < 0.08 and abs(std[0][0] - shipped[0][0]) < 0.05
+    crib3 = adaptive.model_for(load_rules(str(EXAMPLES / "crib3.yaml")), 200, 20)["board"]
+    assert crib3[100][100] > std[100][100] + 0.05
+    assert adaptive.model_for(load_rules(str(EXAMPLES / "pone_crib.yaml")), 20, 20)["board"] is None
+    assert adaptive.model_for(load_rules("three_player"), 20, 20)["board"] is None
+    rules = load_rules("standard")
+    me = factory("adaptive", params=TINY, rules=(rules,), game="cribbage")(random.Random(4))
+    asked = []
+    for name in ("board_discard", "board_play"):
+        real = getattr(me, name)
+        monkeypatch.setattr(me, name, lambda obs, ranked, real=real, name=name: asked.append(name) or real(obs, ranked))
+    for scores, near in ((None, False), ([100, 112], True)):
+        asked.clear()
+        g = GameState(rules, 5, (2, 0), 0, scores=scores).start() if scores else GameState(rules, 5, (2, 0), 0).start()
+        while g.decision == "discard" or (g.decision == "play" and g.actor == 0 and not asked[1:]):
+            g.apply(answer_fn(me, g.decision)(g.observation()) if g.actor == 0 else
+                    factory("ev", rules=(rules,), game="cribbage")(random.Random(1)).discard(g.observation())
+                    if g.decision == "discard" else g.observation().legal[0])
+            if g.decision == "play" and g.actor == 0 and len(g.observation().legal) > 1 and "board_play" in asked:
+                break
+        assert ("board_discard" in asked) == near, asked

@@ -378,6 +378,9 @@ def test_shipped_example_configs_are_valid(tmp_path, monkeypatch):
     # loading prepares ev for each rule set: a new scoring's crib tables are built small, in a folder of the test's
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(cribtables, "SCORING_SAMPLES", 4)
+    from strategies import adaptive  # ... and adaptive learns each rule set's crib table small, likewise
+    monkeypatch.setattr(adaptive, "LEARN_DEALS", 20)
+    monkeypatch.setattr(adaptive, "LEARN_SAMPLES", 20)
     from cribsim.tournament.tune import load_tune
 
     for f in sorted((ROOT / "configs").rglob("*.yaml")):
