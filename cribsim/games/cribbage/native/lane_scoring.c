@@ -27,7 +27,7 @@ typedef struct {
 _Static_assert(sizeof(Rules) == RULES_WIDTH * sizeof(int64_t), "the rules struct is layout.py's");
 static const struct { const char *name; int width; } RULES_LAYOUT[] = {RULES_LAYOUT_ITEMS};
 
-enum { RANDOM = 0, GREEDY = 1, EV = 2, HOYLE = 3 };
+enum { OUTSIDE = -1, RANDOM = 0, GREEDY = 1, EV = 2, HOYLE = 3 }; /* OUTSIDE: an agent outside the lane (lane_env.c) */
 #define KIND_NAMES "random", "greedy", "ev", "hoyle"
 #define EV_HAND 20 /* ev's reply chances (strategies/ev.py HOLD, HAND_MOST) go to the largest hand */
 /* every hand the lane deals (parse_rules: at most MAXH) is one ev's reply table holds */
