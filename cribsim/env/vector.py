@@ -11,8 +11,8 @@ terminations, truncations, infos)``:
   lead to a legal answer) and ``actor`` (int64 [N]: the seat to act);
 - ``rewards``: float64 [N, players], what the step gave each seat (the AEC environment's two
   rewards, ``"game"`` and ``"points"``);
-- ``terminations`` and ``truncations``: bool [N] (a game longer than ``max_steps`` steps is
-  truncated);
+- ``terminations`` and ``truncations``: bool [N] (a game longer than ``max_steps`` steps, its
+  agents' tokens, is truncated);
 - ``infos``: ``scores`` (int64 [N, sides]: each game's scores after the step, the finished game's
   where one ended), ``winner`` (int64 [N]: the winning side where a game ended, else -1) and
   ``_winner`` (where it is set).
@@ -82,7 +82,7 @@ def refusal(rules: Rules) -> str | None:
     if extra:
         return f"its decision {extra[0]!r} is not the discard or the play"
     if program.hooks.play_answers is not None or rules.deck_size > 52:
-        return "its wild cards"
+        return "it has wild cards"
     if program.features:
         return f"its observation field {program.features[0].field!r}"
     if lane.hooked(rules):

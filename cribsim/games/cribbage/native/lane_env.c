@@ -165,8 +165,8 @@ static int env_run(EnvGame *e) {
     }
 }
 
-/* A new game at e->match: to its first outside decision (1); ENDLESS, or NOMEM for a game that
- * ends before any (none can: every seat discards in the first deal). */
+/* A new game at e->match: to its first outside decision (1); ENDLESS, or UNASKED for a game that
+ * ends before any (none can: no point is given before the first deal's play). */
 static int env_start(const Envs *v, EnvGame *e) {
     Game *g = &e->g;
     memset(g, 0, sizeof *g);
@@ -175,7 +175,7 @@ static int env_start(const Envs *v, EnvGame *e) {
     e->phase = E_DEAL, e->nchosen = 0, e->steps = 0;
     for (int s = 0; s < MAXP; s++) e->standing[s] = 0.0;
     int code = env_run(e);
-    return code ? code : NOMEM;
+    return code ? code : UNASKED;
 }
 
 /* One token of the seat asked: 0 when its answer is not complete yet, 1 when it was answered and
@@ -444,7 +444,6 @@ static PyObject *py_envs_reset(PyObject *self, PyObject *args) {
         }
     }
     Py_END_ALLOW_THREADS
-    if (code == NOMEM) return PyErr_Format(PyExc_RuntimeError, "a game ended before any agent was asked");
     if (failed(code)) return NULL;
     Py_RETURN_NONE;
 }

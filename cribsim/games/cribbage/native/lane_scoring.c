@@ -42,7 +42,8 @@ typedef struct {
     double own[52 * 52], opp[52 * 52], single[13], hold[53][EV_HAND + 1][5], reply;
     double wild_keep, wild_crib; /* V-JOKERS: a kept joker's show, a crib with a joker in it */
 } EvTables;
-enum { NOMEM = -1, ENDLESS = -2, ILLEGAL = -3, UNSAMPLED = -4, OFFBOARD = -5, HOOKFAIL = -6 }; /* failures (the GIL held) */
+enum { NOMEM = -1, ENDLESS = -2, ILLEGAL = -3, UNSAMPLED = -4, OFFBOARD = -5, HOOKFAIL = -6,
+       UNASKED = -7 }; /* failures (the GIL held); UNASKED: an env's game ended before an agent's decision */
 enum { REFUSED = 2, REPLAYED = 3 }; /* how a scripted replay ends (strategies/expert.py _Script) */
 
 static int rank_of(int c) { return c >> 2; }
