@@ -27,6 +27,7 @@
  *   lane_show.c: the show (R-SHOW-1..2, V-JOKERS' best naming) and what follows each count:
  *   lane_flow.c: a game's flow: the cut for the first deal (R-DEAL-1), his heels (R-START-2),
  *   lane_python.c: the module's functions: the rules and seats read from Python, a game, a batch of
+ *   lane_env.c: many games at once, each paused at the decisions of agents outside the lane and
  *   lane_batch.c: a batch of whole matches, each written as its line of the records file, with the
  *   lane_search.c: mc's play search (strategies/mc.py, expert.py's reading), rollouts of the play
  *   lane_board.c: expert's board (strategies/expert.py): deals rolled out to the end of the deal,
@@ -52,6 +53,7 @@
 #include "lane_show.c"
 #include "lane_flow.c"
 #include "lane_python.c"
+#include "lane_env.c"
 #include "lane_batch.c"
 #include "lane_search.c"
 #include "lane_board.c"
@@ -70,6 +72,9 @@ static PyMethodDef methods[] = {
     {"board_discard", py_board_discard, METH_VARARGS, board_discard_doc},
     {"board_play", py_board_play, METH_VARARGS, board_play_doc},
     {"derive", py_derive, METH_O, derive_doc},
+    {"envs", py_envs, METH_VARARGS, envs_doc},
+    {"envs_reset", py_envs_reset, METH_VARARGS, envs_reset_doc},
+    {"envs_step", py_envs_step, METH_VARARGS, envs_step_doc},
     {"hook_state", py_hook_state, METH_O, hook_state_doc},
     {"hook_cards", py_hook_cards, METH_O, hook_cards_doc},
     {"hook_award", py_hook_award, METH_VARARGS, hook_award_doc},

@@ -35,6 +35,13 @@ static int cut_for_deal(const Rules *r, int64_t seed, int64_t match, int64_t gam
 
 enum { STREAM_COUNTING = 3 }; /* rng.COUNTING */
 
+/* R-START-2: the starter a jack gives the dealer his heels (V-JOKERS: a joker starter too); 1 when
+ * that decides the game. */
+static int his_heels(Game *g) {
+    const Rules *r = g->r;
+    return (rank_of(g->starter) == 10 || g->starter >= WILD) && r->heels && award(g, g->dealer, r->heels, HEELS);
+}
+
 /* The seats' counting model (each seat's miss rate, then its vigilance; NULL: none): built, as
  * GameState builds it, when some seat overlooks points. */
 static void counting_model(Game *g, const double *counters) {
@@ -70,28 +77,41 @@ static int play_game(Game *g, const Rules *r, const int *kinds, const EvTables *
     return g->hook_failed ? HOOKFAIL : code;
 }
 
-static int play_deals(Game *g, const int *kinds, const EvTables *const *ev, const double *counters, int64_t seed,
-                      int64_t match, int64_t game_no, int first_dealer) {
+/* A game's start at (seed, match, game_no): the seats' kinds and values, the counting model, each
+ * seat's generator (none for a seat of kind OUTSIDE: an agent outside the lane, lane_env.c), the
+ * first dealer (cut for when ``first_dealer`` < 0, R-DEAL-1) and the targets. */
+static void start_game(Game *g, const int *kinds, const EvTables *const *ev, const double *counters, int64_t seed,
+                       int64_t match, int64_t game_no, int first_dealer) {
     const Rules *r = g->r;
     g->n = (int)r->players;
     g->seed = seed, g->match = match, g->game_no = game_no;
     counting_model(g, counters);
     MT cut, *gens[MAXP + 1];
     uint64_t keys[MAXP + 1];
+    int m = 0;
     for (int s = 0; s < g->n; s++) { /* each seat's generator, and the cut's when it is cut for */
         int64_t key[5] = {seed, match, game_no, STREAM_STRATEGY, s};
         g->kinds[s] = kinds[s];
         g->ev[s] = ev[s];
-        gens[s] = &g->rng[s];
-        keys[s] = derive(key, 5);
+        if (kinds[s] == OUTSIDE) continue;
+        gens[m] = &g->rng[s];
+        keys[m++] = derive(key, 5);
     }
     int64_t cut_key[5] = {seed, match, game_no, STREAM_CUT, 0};
-    gens[g->n] = &cut;
-    keys[g->n] = derive(cut_key, 5);
-    mt_seed_many(gens, keys, g->n + (first_dealer < 0));
+    if (first_dealer < 0) {
+        gens[m] = &cut;
+        keys[m++] = derive(cut_key, 5);
+    }
+    mt_seed_many(gens, keys, m);
     g->dealer = g->first_dealer = first_dealer >= 0 ? first_dealer : cut_for_deal(r, seed, match, game_no, &cut);
     g->winner = -1;
     for (int s = 0; s < r->nsides; s++) g->targets[s] = r->side_target[s];
+}
+
+static int play_deals(Game *g, const int *kinds, const EvTables *const *ev, const double *counters, int64_t seed,
+                      int64_t match, int64_t game_no, int first_dealer) {
+    const Rules *r = g->r;
+    start_game(g, kinds, ev, counters, seed, match, game_no, first_dealer);
     if (keep_trail(g)) return NOMEM;
     for (;;) {
         if (!g->deal_no && r->first_pone_points) { /* V-FIVECARD: three for last, as the game starts */
@@ -102,8 +122,7 @@ static int play_deals(Game *g, const int *kinds, const EvTables *const *ev, cons
         if (r->auction && auction(g)) break;
         discard(g);
         if (r->inspect) inspect_crib(g);
-        if ((rank_of(g->starter) == 10 || g->starter >= WILD) && r->heels && award(g, g->dealer, r->heels, HEELS))
-            break; /* R-START-2 (V-JOKERS: a joker starter too) */
+        if (his_heels(g)) break;
         if (play(g)) break;
         if (keep_trail(g)) return NOMEM;
         if (show(g)) break;

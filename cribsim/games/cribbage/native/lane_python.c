@@ -13,6 +13,7 @@ static int failed(int code) {
     else if (code == UNSAMPLED) PyErr_SetString(PyExc_ValueError, "a sample of more cards than are left");
     else if (code == OFFBOARD) PyErr_SetString(PyExc_ValueError, "scores outside the board table");
     else if (code == HOOKFAIL && !PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "a hook failed");
+    else if (code == UNASKED) PyErr_SetString(PyExc_RuntimeError, "a game ended before any agent was asked");
     return code < 0;
 }
 

@@ -27,7 +27,7 @@ typedef struct {
 _Static_assert(sizeof(Rules) == RULES_WIDTH * sizeof(int64_t), "the rules struct is layout.py's");
 static const struct { const char *name; int width; } RULES_LAYOUT[] = {RULES_LAYOUT_ITEMS};
 
-enum { RANDOM = 0, GREEDY = 1, EV = 2, HOYLE = 3 };
+enum { OUTSIDE = -1, RANDOM = 0, GREEDY = 1, EV = 2, HOYLE = 3 }; /* OUTSIDE: an agent outside the lane (lane_env.c) */
 #define KIND_NAMES "random", "greedy", "ev", "hoyle"
 #define EV_HAND 20 /* ev's reply chances (strategies/ev.py HOLD, HAND_MOST) go to the largest hand */
 /* every hand the lane deals (parse_rules: at most MAXH) is one ev's reply table holds */
@@ -42,7 +42,8 @@ typedef struct {
     double own[52 * 52], opp[52 * 52], single[13], hold[53][EV_HAND + 1][5], reply;
     double wild_keep, wild_crib; /* V-JOKERS: a kept joker's show, a crib with a joker in it */
 } EvTables;
-enum { NOMEM = -1, ENDLESS = -2, ILLEGAL = -3, UNSAMPLED = -4, OFFBOARD = -5, HOOKFAIL = -6 }; /* failures (the GIL held) */
+enum { NOMEM = -1, ENDLESS = -2, ILLEGAL = -3, UNSAMPLED = -4, OFFBOARD = -5, HOOKFAIL = -6,
+       UNASKED = -7 }; /* failures (the GIL held); UNASKED: an env's game ended before an agent's decision */
 enum { REFUSED = 2, REPLAYED = 3 }; /* how a scripted replay ends (strategies/expert.py _Script) */
 
 static int rank_of(int c) { return c >> 2; }

@@ -30,7 +30,8 @@ from typing import Any
 
 # the C source, by concern: _lane.c includes the parts in this order (one translation unit)
 SOURCES = ("_lane.c", "lane_random.c", "lane_scoring.c", "lane_game.c", "lane_ev.c", "lane_hoyle.c",
-           "lane_variants.c", "lane_play.c", "lane_show.c", "lane_flow.c", "lane_python.c", "lane_batch.c",
+           "lane_variants.c", "lane_play.c", "lane_show.c", "lane_flow.c", "lane_python.c", "lane_env.c",
+           "lane_batch.c",
            "lane_search.c", "lane_board.c")
 
 
