@@ -7,7 +7,7 @@ noisy: the ratio of the medians is what counts).
 
 - AEC: ``cribsim.env.raw_env("standard")``, each agent a random token of its action mask
   (``env.last()``, then ``env.step``), as benchmarks/bench_env.py drives it;
-- vector: ``cribsim.env.vector.VectorEnv("standard", num_envs=N, copy=False)``, every env's token
+- vector: ``cribsim.games.cribbage.vector.VectorEnv("standard", num_envs=N, copy=False)``, every env's token
   drawn at once in numpy (a uniform draw a row, the legal token it falls on: :func:`random_tokens`),
   then one ``step``; the steps are the envs' tokens answered (a two-card discard is two, as in
   the AEC environment).
@@ -28,7 +28,7 @@ import time
 import numpy as np
 
 from cribsim.env import raw_env
-from cribsim.env.vector import VectorEnv
+from cribsim.games.cribbage.vector import VectorEnv
 
 
 def aec_rate(env, seconds: float, rng: random.Random, start: int) -> tuple[float, int]:

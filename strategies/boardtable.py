@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from cribsim.games.cribbage.engine import play_game
+from cribsim.games.cribbage.native import lane
 from cribsim.ruleset import load_rules
 from strategies.ev import EVStrategy
 
@@ -111,8 +112,6 @@ def learn(rules: Any, games: int, seed: int = 1) -> list[list[float]] | None:
 
 def _games_of(rules: Any, seed: int) -> Any:
     """``play(i)``: game 0 of match key ``i`` of ev against ev, the first dealer cut."""
-    from cribsim.games.cribbage.native import lane
-
     seat = lane.seat_for(rules, "ev", {}) if lane.module() is not None and lane.refusal(rules) is None else None
     if seat is not None:
         native = lane.NativeLane(rules, (seat, seat))

@@ -1,8 +1,9 @@
 """Environments over the engine's own state machine, for agents written against the standard
 APIs: :mod:`cribsim.env.aec` (PettingZoo, ``pip install cribsim[rl]``) and
 :mod:`cribsim.env.spiel` (OpenSpiel, ``pip install cribsim[openspiel]``), both thin adapters of
-one :class:`cribsim.env.table.Table` per game; and :mod:`cribsim.env.vector`, many games of
-cribbage stepped at once in the native lane with numpy arrays (Gymnasium's vector conventions).
+one :class:`cribsim.env.table.Table` per game. A game may add its own: cribbage's
+:mod:`cribsim.games.cribbage.vector` steps many games at once in the native lane with numpy
+arrays (Gymnasium's vector conventions).
 
 ``from cribsim.env import env, raw_env`` gives the PettingZoo environment; the framework is
 imported only then, so the plain install never needs it."""

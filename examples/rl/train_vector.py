@@ -29,7 +29,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # the figures are for one co
 
 import numpy as np
 
-from cribsim.env.vector import VectorEnv
+from cribsim.games.cribbage.vector import VectorEnv
 
 RULES = "standard"
 HORIZON = 64  # steps between updates; the window of returns is twice as long

@@ -170,7 +170,8 @@ def test_a_game_plays_without_the_other_loaded():
     assert out.split(" ", 1)[1].strip() == "['fives_threes']"
 
 
-LAZY = {"ray", "matplotlib", "tqdm", "tabulate", "yaml", "pyspiel", "numpy"}  # heavy, or only some commands need
+# heavy, or only some commands need them
+LAZY = {"ray", "matplotlib", "tqdm", "tabulate", "yaml", "pyspiel", "numpy", "gymnasium"}
 
 
 def test_imports_sit_at_the_top():

@@ -1,4 +1,4 @@
-"""The vector environment (cribsim.env.vector) against the AEC environment: the same games at the
+"""The vector environment (cribsim.games.cribbage.vector) against the AEC environment: the same games at the
 same seed addresses and answers, step for step (observations, masks, actors, rewards, the end
 of each game, its scores and winner), with its same-step autoreset, its opponents in the lane,
 and the rules it refuses."""
@@ -13,9 +13,9 @@ import pytest
 
 from cribsim.env import raw_env
 from cribsim.env.table import StrategySeat
-from cribsim.env.vector import VectorEnv, refusal
 from cribsim.errors import CribsimError
 from cribsim.games.cribbage.native import lane
+from cribsim.games.cribbage.vector import VectorEnv, refusal
 from cribsim.ruleset import load_rules, preset_names
 
 pytestmark = pytest.mark.skipif(lane.module() is None, reason="the native lane is not built")

@@ -46,12 +46,13 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CribsimError
-from ..games.cribbage.engine.state import side_of_seats
-from ..games.cribbage.env import CribbageTable
-from ..games.cribbage.native import lane
-from ..games.cribbage.rules import Rules
-from ..ruleset import load_rules
+from cribsim.errors import CribsimError
+from cribsim.ruleset import load_rules
+
+from .engine.state import side_of_seats
+from .env import CribbageTable
+from .native import lane
+from .rules import Rules
 
 REWARDS = ("game", "points")
 AGENT = 255  # an agent's seat, as the lane's kinds say (lane_env.c OUTSIDE)
