@@ -472,14 +472,6 @@ class AdaptiveStrategy(Board, ReadingMC):
             got = model["_arrays"] = crib_arrays(model)
         return got
 
-    def lane_searches(self, rules: Any) -> bool:
-        """Its searches of the play run in the native lane wherever the lane plays the rules,
-        those with a designer's ``after_count`` hook included (the lane calls such a hook in
-        Python at the show, :class:`cribsim.games.cribbage.native.lane.LaneHooks`): a search
-        rolls out the play only, where no ``after_count`` hook is ever called, so its rollouts
-        there are the engine's. mc and expert search those rules in Python."""
-        return lane.rollouts_allowed() and lane.module() is not None and lane.refusal(rules) is None
-
     def native_values(self, rules: Any) -> EvValues:
         sc = rules.scorer
         own, opp, single = self._arrays(rules)

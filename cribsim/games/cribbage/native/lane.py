@@ -375,8 +375,9 @@ def rollouts_for(rules: Rules) -> bool:
     gives each game its own sides, the searches read the rules packed for the game
     (``pack_rules(rules, game_no=...)``); with wild cards mc's search runs here too (``mc_play``
     with a joker once per name that fits), but not expert's board (it is for the standard game
-    only). Rules whose hooks play in Python (:class:`LaneHooks`) are searched in Python: a
-    rollout runs no hook."""
+    only). Rules whose hooks play in Python (:class:`LaneHooks`) are not: a count or a deal
+    rolled out here would run no hook (a search of the play alone runs no hook either, and
+    ``EVStrategy.lane_searches`` lets it into the lane there)."""
     c = module()
     return _ROLLOUTS[0] and c is not None and refusal(rules) is None and not hooked(rules)
 
