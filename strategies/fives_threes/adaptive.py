@@ -1,0 +1,517 @@
+"""adaptive: plays every Fives and Threes rules file from what the engine tells it and nothing
+else (issue 39, item 6): no rule is special-cased and no value assumes a scoring.
+
+- **Prepared once per rule set** (:meth:`AdaptiveTiles.prepare_rules`, outside any time limit,
+  kept on disk under the rules' fingerprint; a damaged or stale file is learnt again): hands
+  dealt by the engine and played through its own hand (``Game.play_hand``) by the rollout
+  policy, each kept as the scoring events the engine scored (placement and domino point,
+  whether it was the lead); from them, by dynamic programming over the board, the chance that
+  a side reaches the target before another from any two scores with any seat to lead, every
+  event counted or cancelled by the engine's own rule (``engine.cancelled``: the exact finish,
+  a lead that may not win). The **win table**.
+- **Each decision**: ``worlds`` deals of the tiles the seat has not seen, consistent with what it
+  has seen (its hand, the line, the tiles laid, every seat's tile count, and every knock: a seat
+  that knocked holds no tile showing a pip it knocked on), each weighted by how likely the other
+  seats' lays of this hand were, read as the rollout policy's choices softened by ``read``
+  (zero: every consistent deal alike). Each legal move is played out in every world through the
+  engine's hand (the hand so far replayed unscored, the move, then the rollout policy for every
+  seat, scored by the engine) to the hand's end: a game won or lost in it is 1 or 0, else the
+  win table at the scores and the next leader. Every move meets the same worlds and the same
+  rollout draws; the best weighted mean is laid.
+- **The rollout policy**: the move that scores most now by the engine's own count
+  (:func:`cribsim.games.fives_threes.strategy.immediate`: the points table, the domino point and
+  the cancellations of these rules), a win above all, ties at random.
+
+Fives and Threes asks one decision (``play``: a tile and an end); forced lays and knocks are the
+engine's. It reads nothing but its observation (a test checks that its answers do not change
+with the tiles it cannot see)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from cribsim.errors import CribsimError
+from cribsim.games.fives_threes.engine import Game, GameOver, Observation, cancelled, lay, legal_moves
+from cribsim.games.fives_threes.rules import DominoRules
+from cribsim.games.fives_threes.strategy import TileStrategy, excluded, immediate, unseen
+from cribsim.games.fives_threes.tiles import N_TILES
+from cribsim.params import Param
+from cribsim.strategy import Models
+
+MODEL_VERSION = 1
+LEARN_HANDS = 3000  # hands played through the engine to learn a rule set's win table
+SPAN = 150  # the win table's reach: distances to the target up to this (beyond: shifted into it)
+
+Move = tuple[int, int]
+Event = tuple[int, int, bool]  # (seat counted from the hand's leader, points, on the lead)
+
+
+# ---- the rollout policy --------------------------------------------------------------------
+
+def rollout_move(obs: Observation, rng: random.Random) -> Move:
+    """The move that scores most now by the engine's count (a win above all), ties at random."""
+    best: list[Move] = []
+    top = -1
+    for m in obs.legal:
+        pts, wins, _, _ = immediate(obs, m)
+        v = 1_000_000 if wins else pts
+        if v > top:
+            best, top = [m], v
+        elif v == top:
+            best.append(m)
+    return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+
+
+# ---- the engine's hand, scored or held ------------------------------------------------------
+
+class _Hand(Game):
+    """The engine's game, used for one hand at a time: its scoring events are scored (a world's
+    rest of the hand), held (the hand so far, replayed) or kept as events (the learning)."""
+
+    def __init__(self, rules: DominoRules, play: Callable[[Observation], Move], seed: int = 0) -> None:
+        super().__init__(rules, [], seed, (0, 0), plays=[play] * rules.players)
+        self.holding = False
+        self.kept: list[Event] | None = None
+
+    def score(self, seat: int, placement: int, domino: int, hand_no: int, leader: int, is_lead: bool,
+              note: str) -> None:
+        if self.kept is not None:
+            self.kept.append(((seat - leader) % self.n, placement + domino, is_lead))
+        elif not self.holding:
+            super().score(seat, placement, domino, hand_no, leader, is_lead, note)
+
+
+def play_out(game: _Hand, hand_no: int, leader: int, dealt: list[list[int]] | None) -> int:
+    """One hand through the engine from the tiles ``dealt`` (None: the engine deals); the side that won the game in it,
+    or -1 (the hand ended: a domino or a block)."""
+    try:
+        for _ in game.play_hand(hand_no, leader, dealt):
+            raise CribsimError("cribsim: adaptive: the engine's hand asked for a decision it had an answer for")
+    except GameOver as over:
+        return over.side
+    return -1
+
+
+# ---- the win table of a rule set -------------------------------------------------------------
+
+def learn_bank(rules: DominoRules, hands: int, seed: int) -> list[list[Event]]:
+    """``hands`` hands dealt by the engine (its own addressed deals) and played through it by the
+    rollout policy, every seat's: each hand's scoring events as the engine scored them."""
+    rng = random.Random(seed)
+    game = _Hand(rules, lambda obs: rollout_move(obs, rng), seed)
+    out = []
+    for k in range(hands):
+        game.kept = []
+        play_out(game, k, 0, None)
+        out.append(game.kept)
+    return out
+
+
+def counted(rules: DominoRules, span: int, top: int) -> Any:
+    """``ok[d, p, lead]``: whether an event of ``p`` points by a side ``d`` short of the target
+    counts (on the lead or not), by the engine's own rule (``engine.cancelled``)."""
+    ok = np.zeros((span + 1, top + 1, 2), dtype=bool)
+    for d in range(1, span + 1):
+        for p in range(top + 1):
+            for lead in (0, 1):
+                ok[d, p, lead] = not cancelled(rules, rules.target - d + p, bool(lead))
+    return ok
+
+
+def pair_events(rules: DominoRules, bank: Sequence[Sequence[Event]], a: int, b: int,
+                leader: int) -> tuple[Any, Any, Any]:
+    """The bank's events of sides ``a`` (1) and ``b`` (2) with ``leader`` leading, as arrays
+    (hand, event), the hands with most events first: who scored, the points and whether on
+    the lead (the two packed as ``2 * points + lead``), and how many hands have an event in
+    each column. Other sides' events are left out."""
+    n, side_of = rules.players, rules.side_of
+    rows = []
+    for events in bank:
+        row = []
+        for off, points, on_lead in events:
+            side = side_of[(off + leader) % n]
+            if side in (a, b) and points:
+                row.append((1 if side == a else 2, 2 * points + on_lead))
+        rows.append(row)
+    rows.sort(key=len, reverse=True)
+    width = max(1, len(rows[0]) if rows else 0)
+    who = np.zeros((len(rows), width), dtype=np.int8)
+    key = np.zeros((len(rows), width), dtype=np.int64)
+    for i, r in enumerate(rows):
+        for j, (w, k) in enumerate(r):
+            who[i, j], key[i, j] = w, k
+    used = np.array([sum(1 for r in rows if len(r) > j) for j in range(width)])
+    return who, key, used
+
+
+def _row(da: int, span: int, events: tuple[Any, Any, Any], ok: Any) -> tuple[Any, Any, Any]:
+    """Every hand of the bank played on every state (``da``, db) for db = 1..span: (who won:
+    0 nobody yet, 1 side a, 2 side b; a's distance after; b's distance after), (span, hands).
+    An event counts where ``ok`` says (the engine's rule, by distance, points and lead)."""
+    who, key, used = events
+    hands = who.shape[0]
+    ca = np.full((span, hands), da, dtype=np.int64)
+    cb = np.repeat(np.arange(1, span + 1, dtype=np.int64)[:, None], hands, axis=1)
+    res = np.zeros((span, hands), dtype=np.int8)
+    flat = ok.reshape(span + 1, -1)
+    for e in range(who.shape[1]):
+        c = int(used[e])
+        is_a = (who[:c, e] == 1)[None, :]
+        sa, sb, r = ca[:, :c], cb[:, :c], res[:, :c]
+        cur = np.where(is_a, sa, sb)
+        k = key[:c, e][None, :]
+        upd = (r == 0) & flat[np.clip(cur, 0, span), k]
+        new = cur - np.where(upd, k >> 1, 0)
+        np.copyto(sa, new, where=upd & is_a)
+        np.copyto(sb, new, where=upd & ~is_a)
+        np.copyto(r, np.where(is_a, 1, 2).astype(np.int8), where=upd & (new <= 0))
+    return res, ca, cb
+
+
+def pair_table(rules: DominoRules, bank: Sequence[Sequence[Event]], a: int, b: int, span: int) -> Any:
+    """``V[da - 1, db - 1, leader]``: the chance that side ``a``, ``da`` short of the target,
+    reaches it before side ``b``, ``db`` short, with ``leader`` to lead the next hand, hands
+    drawn from the bank (the other sides' events left out); solved from the end of the game
+    backwards, row by row of ``da``, a hand that changes neither score passing the lead on."""
+    n = rules.players
+    top = max((p for hand in bank for _, p, _ in hand), default=0)
+    ok = counted(rules, span, top)
+    events = [pair_events(rules, bank, a, b, lead) for lead in range(n)]
+    V = np.zeros((span, span, n))
+    for da in range(1, span + 1):
+        A, M = _row_terms(da, span, events, ok, V)
+        for j in range(span):
+            V[da - 1, j] = _cycle([A[lead, j] + M[lead, j, :j] @ V[da - 1, :j, (lead + 1) % n] for lead in range(n)],
+                                  [M[lead, j, j] for lead in range(n)])
+    return V
+
+
+def _row_terms(da: int, span: int, events: Sequence[tuple[Any, Any, Any]], ok: Any, V: Any) -> tuple[Any, Any]:
+    """For the row ``da``, each leader and each db: ``A``, the chance side a wins in the hand
+    plus the values of the rows already solved that the hand leads to; ``M[db, db']``, the
+    chance the hand leaves side a where it is and side b at db' (the next leader's values of
+    this row, solved in order of db)."""
+    n = len(events)
+    hands = max(1, events[0][0].shape[0])  # (the bank's size)
+    A = np.zeros((n, span))
+    M = np.zeros((n, span, span))
+    at = np.arange(span)[:, None] * span
+    for lead in range(n):
+        res, ca, cb = _row(da, span, events[lead], ok)
+        cont = res == 0
+        done = cont & (ca < da)
+        later = V[np.clip(ca - 1, 0, span - 1), np.clip(cb - 1, 0, span - 1), (lead + 1) % n]
+        A[lead] = (np.count_nonzero(res == 1, axis=1) + np.where(done, later, 0.0).sum(axis=1)) / hands
+        here = cont & (ca == da)
+        M[lead] = np.bincount((at + cb - 1)[here], minlength=span * span).reshape(span, span) / hands
+    return A, M
+
+
+def _cycle(A: Sequence[float], P: Sequence[float]) -> list[float]:
+    """The values ``V[l] = A[l] + P[l] * V[l + 1]`` around the circle of leaders (a hand
+    that changes nothing passes the lead); 0.5 where nothing ever changes."""
+    n = len(A)
+    num, carry = 0.0, 1.0
+    for i in range(n):
+        num += carry * A[i]
+        carry *= P[i]
+    if carry > 1 - 1e-12:
+        return [0.5] * n
+    out = [0.0] * n
+    out[0] = num / (1 - carry)
+    nxt = out[0]
+    for i in range(n - 1, 0, -1):
+        out[i] = A[i] + P[i] * nxt
+        nxt = out[i]
+    return out
+
+
+def learn(rules: DominoRules, hands: int = LEARN_HANDS, seed: int = 39, progress: bool = False) -> dict[str, Any]:
+    """The win table of ``rules`` (see the module doc): a table per pair of sides, each a flat
+    list over (a's distance, b's distance, leader)."""
+    t0 = time.time()
+    bank = learn_bank(rules, hands, seed)
+    span = min(rules.target, SPAN)
+    k = len(rules.sides)
+    pairs = {}
+    for a in range(k):
+        for b in range(a + 1, k):
+            V = pair_table(rules, bank, a, b, span)
+            pairs[f"{a}-{b}"] = [round(float(v), 5) for v in V.ravel()]
+            if progress:
+                print(f"cribsim: adaptive: {rules.name}: the win table of sides {a} and {b} learnt "
+                      f"({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+    return {"span": span, "seats": rules.players, "pairs": pairs}
+
+
+def cache_folder() -> Path:
+    """Where learnt tables are kept: ``$XDG_CACHE_HOME/cribsim`` or ``~/.cache/cribsim`` (the
+    folder of cribbage's built tables, named here: this game imports nothing of cribbage's)."""
+    root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(root) / "cribsim"
+
+
+def model_key(rules: DominoRules, hands: int) -> str:
+    """What a model is kept under: the rules' fingerprint, this module's model version and the
+    learning budget."""
+    return hashlib.sha256(f"fives_threes|{rules.fingerprint()}|{MODEL_VERSION}|{hands}".encode()).hexdigest()[:20]
+
+
+_MODELS: dict[str, WinTable] = {}  # this process's tables by key (read or learnt once)
+
+
+def _valid(model: Any, key: str, rules: DominoRules) -> bool:
+    if not (isinstance(model, dict) and model.get("key") == key and model.get("version") == MODEL_VERSION
+            and model.get("span") == min(rules.target, SPAN) and model.get("seats") == rules.players
+            and isinstance(model.get("pairs"), dict)):
+        return False
+    k, size = len(rules.sides), model["span"] ** 2 * rules.players
+    want = {f"{a}-{b}" for a in range(k) for b in range(a + 1, k)}
+    pairs = model["pairs"]
+    return set(pairs) == want and all(
+        isinstance(v, list) and len(v) == size and all(isinstance(x, (int, float)) and 0 <= x <= 1 for x in v)
+        for v in pairs.values())
+
+
+def model_for(rules: DominoRules, hands: int = LEARN_HANDS) -> WinTable:
+    """The win table of ``rules``: learnt once per rule set (a progress line on stderr) and kept
+    in the cache folder; a damaged or stale file is learnt again."""
+    key = model_key(rules, hands)
+    got = _MODELS.get(key)
+    if got is not None:
+        return got
+    path = cache_folder() / f"ft-adaptive-{key}.json"
+    try:
+        model = json.loads(path.read_text())
+    except (OSError, ValueError):
+        model = None
+    if not _valid(model, key, rules):
+        print(f"cribsim: adaptive is learning what {rules.name}'s board is worth through the engine (once per rule "
+              f"set, {hands} hands played; seconds to a minute on one core; kept in {path})",
+              file=sys.stderr, flush=True)
+        model = learn(rules, hands, progress=True)
+        model["key"], model["version"] = key, MODEL_VERSION
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(model, sort_keys=True))
+            tmp.replace(path)
+        except OSError as e:
+            print(f"cribsim: adaptive could not keep its table in {path} ({e}); it is learnt again next time",
+                  file=sys.stderr, flush=True)
+    table = _MODELS[key] = WinTable(rules, model)
+    return table
+
+
+class WinTable:
+    """A rule set's win table: the chance each side wins the game from the scores and the seat
+    to lead the next hand."""
+
+    def __init__(self, rules: DominoRules, model: dict[str, Any]) -> None:
+        self.target, self.span, self.seats = rules.target, int(model["span"]), rules.players
+        self.sides = len(rules.sides)
+        self.pairs = {tuple(int(x) for x in k.split("-")): v for k, v in model["pairs"].items()}
+
+    def pair(self, a: int, b: int, scores: Sequence[int], leader: int) -> float:
+        """The chance side ``a`` reaches the target before side ``b``."""
+        if a > b:
+            return 1.0 - self.pair(b, a, scores, leader)
+        da, db = self.target - scores[a], self.target - scores[b]
+        shift = max(0, min(da, db) - self.span)  # both beyond the table's reach: kept apart as they are
+        da, db = min(da - shift, self.span), min(db - shift, self.span)
+        return float(self.pairs[(a, b)][((da - 1) * self.span + db - 1) * self.seats + leader])
+
+    def chance(self, side: int, scores: Sequence[int], leader: int) -> float:
+        """The chance ``side`` wins: each side's chance of beating every other (the pairs'),
+        taken together and shared out (with two sides, the pair's own)."""
+        k = self.sides
+        each = [math.prod(self.pair(i, j, scores, leader) for j in range(k) if j != i) for i in range(k)]
+        total = sum(each)
+        return each[side] / total if total > 0 else 1.0 / k
+
+
+# ---- a decision: worlds, read, searched through the engine ---------------------------------
+
+class Worlds:
+    """Deals of the tiles a seat has not seen, consistent with what it has seen: each other
+    seat's tile count, no tile showing a pip it knocked on, the tiles it laid this hand; each
+    weighted by the chance of that seat's lays this hand under the rollout policy softened by
+    ``read`` (a lay scoring x points chosen in proportion to exp(read * x))."""
+
+    def __init__(self, obs: Observation, rng: random.Random, read: float) -> None:
+        self.obs, self.rng, self.read = obs, rng, read
+        n = obs.players
+        self.others = [s for s in range(n) if s != obs.seat and obs.counts[s] > 0]
+        self.bars = {s: excluded(obs, s) for s in self.others}
+        self.others.sort(key=lambda s: -len(self.bars[s]))  # the most constrained first
+        self.pool = unseen(obs)
+        self.allowed = {s: [t for t in self.pool if t not in self.bars[s]] for s in self.others}
+        self.laid: list[list[int]] = [[] for _ in range(n)]
+        for s, t, _ in obs.played:
+            self.laid[s].append(t)
+        self.mine = list(obs.hand) + self.laid[obs.seat]
+        self.lays = self._lays() if read > 0 else []
+
+    def _lays(self) -> list[tuple[int, int, Move, list[int], list[bool], int, dict[Move, int]]]:
+        """The other seats' lays this hand: (seat, how many tiles it had laid before, move, ends,
+        dbl, tiles laid before, the points of every move on that line by the engine's count)."""
+        obs = self.obs
+        table = obs.rules.points_table
+        ends, dbl = [0, 0], [False, False]
+        out = []
+        every = list(range(N_TILES))
+        before = [0] * obs.players
+        for k, (s, t, e) in enumerate(obs.played):
+            if s != obs.seat:
+                pts = {}
+                for m in legal_moves(every, ends, dbl, k):
+                    pts[m] = table[lay(list(ends), list(dbl), k, m)]
+                out.append((s, before[s], (t, e), list(ends), list(dbl), k, pts))
+            before[s] += 1
+            lay(ends, dbl, k, (t, e))
+        return out
+
+    def deal(self, tries: int = 50) -> list[list[int]]:
+        """Every seat's tiles at the hand's start in one world (its hand now and what it laid)."""
+        obs, sample = self.obs, self.rng.sample
+        for _ in range(tries):
+            free = set(self.pool)
+            dealt = [self.mine if s == obs.seat else list(self.laid[s]) for s in range(obs.players)]
+            for s in self.others:
+                allowed = [t for t in self.allowed[s] if t in free]
+                need = obs.counts[s]
+                if len(allowed) < need:
+                    break
+                took = sample(allowed, need)
+                dealt[s][:0] = took
+                free.difference_update(took)
+            else:
+                return dealt
+        raise CribsimError(f"cribsim: adaptive: no deal of the unseen tiles agrees with seat {obs.seat}'s view "
+                           f"in {tries} tries")
+
+    def weight(self, dealt: list[list[int]]) -> float:
+        """The chance of the other seats' lays this hand in this world, under the reading."""
+        w = 1.0
+        for s, nth, move, ends, dbl, laid, pts in self.lays:
+            later = self.laid[s]
+            held = dealt[s][:len(dealt[s]) - len(later)] + later[nth:]
+            legal = legal_moves(held, ends, dbl, laid)
+            if len(legal) > 1:
+                top = max(pts[m] for m in legal)
+                w *= math.exp(self.read * (pts[move] - top)) / sum(math.exp(self.read * (pts[m] - top))
+                                                                   for m in legal)
+        return w
+
+    def draw(self, worlds: int, draws: int) -> list[list[list[int]]]:
+        """``worlds`` deals: ``worlds * draws`` drawn, kept in proportion to their weights
+        (systematic resampling; every deal alike without a reading)."""
+        if not self.lays or draws == 1:
+            return [self.deal() for _ in range(worlds)]
+        pool = [self.deal() for _ in range(worlds * draws)]
+        weights = [self.weight(d) for d in pool]
+        total = sum(weights)
+        if total <= 0:
+            return pool[:worlds]
+        step = total / worlds
+        at, acc = self.rng.random() * step, 0.0
+        out: list[list[list[int]]] = []
+        for d, w in zip(pool, weights):
+            acc += w
+            while at < acc and len(out) < worlds:
+                out.append(d)
+                at += step
+        return out
+
+
+class Search:
+    """One decision's rollouts through the engine's own hand: in a world, the hand so far is
+    replayed unscored, the move laid, then every seat plays the rollout policy, the engine
+    scoring, to the hand's end."""
+
+    def __init__(self, obs: Observation, table: WinTable, rng: random.Random) -> None:
+        self.obs, self.table, self.rng = obs, table, rng
+        self.history = [(t, e) for _, t, e in obs.played]
+        self.game = _Hand(obs.rules, self._answer)
+        self.move: Move = obs.legal[0]
+
+    def _answer(self, view: Observation) -> Move:
+        k = len(view.played)
+        if k < len(self.history):
+            return self.history[k]
+        if k == len(self.history):
+            self.game.holding = False
+            return self.move
+        return rollout_move(view, self.rng)
+
+    def value(self, dealt: Sequence[Sequence[int]], move: Move, seed: int) -> float:
+        """The chance the seat's side wins the game after ``move`` in this world: 1 or 0 if the
+        game ends in the hand, else the win table at the hand's end."""
+        obs, g = self.obs, self.game
+        g.holding = True
+        g.scores = list(obs.scores)
+        self.move = move
+        self.rng.seed(seed)
+        won = play_out(g, obs.hand_no, obs.leader, [list(h) for h in dealt])
+        if won >= 0:
+            return 1.0 if won == obs.side else 0.0
+        return self.table.chance(obs.side, g.scores, (obs.leader + 1) % obs.players)
+
+
+class AdaptiveTiles(TileStrategy):
+    name = "adaptive"
+    models = Models("it learns what the board is worth from hands played through the engine", everything=True)
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("worlds", int, 96, "deals of the unseen tiles searched per decision", lo=1, hi=100_000),
+        Param("read", float, 1.0, "how sharply the other seats' lays this hand weigh a deal (0: every consistent "
+              "deal alike)", lo=0, hi=50),
+        Param("draws", int, 4, "deals drawn per deal searched, kept by the reading's weights", lo=1, hi=1000),
+        Param("learn_hands", int, LEARN_HANDS, "hands played through the engine to learn a rule set's win table",
+              lo=10, hi=1_000_000),
+    )
+
+    def __init__(self, rng: random.Random, worlds: int = 96, read: float = 1.0, draws: int = 4,
+                 learn_hands: int = LEARN_HANDS) -> None:
+        super().__init__(rng)
+        self.worlds, self.read, self.draws, self.learn_hands = worlds, read, draws, learn_hands
+        self._rollout_rng = random.Random()
+        self._tables: dict[DominoRules, WinTable] = {}
+
+    @classmethod
+    def prepare_rules(cls, rules: DominoRules, params: dict[str, Any]) -> None:
+        """Before it plays a rule set (untimed): its win table, learnt through the engine once and
+        kept on disk (read back in well under a second)."""
+        model_for(rules, params.get("learn_hands", LEARN_HANDS))
+
+    @classmethod
+    def notes(cls, rules: DominoRules, params: dict[str, Any]) -> list[str]:
+        return ["values the board by a win table learnt from hands played through the engine under these rules"]
+
+    def table(self, rules: DominoRules) -> WinTable:
+        got = self._tables.get(rules)
+        if got is None:
+            got = self._tables[rules] = model_for(rules, self.learn_hands)
+        return got
+
+    def play(self, obs: Observation) -> Move:
+        moves = obs.legal
+        search = Search(obs, self.table(obs.rules), self._rollout_rng)
+        totals = [0.0] * len(moves)
+        for dealt in Worlds(obs, self.rng, self.read).draw(self.worlds, self.draws):
+            seed = self.rng.getrandbits(32)
+            for i, m in enumerate(moves):
+                totals[i] += search.value(dealt, m, seed)
+        best = max(totals)
+        tied = [m for m, v in zip(moves, totals) if v >= best - 1e-9]
+        return tied[int(self.rng.random() * len(tied))]
