@@ -37,7 +37,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
@@ -49,7 +49,7 @@ from cribsim.games.fives_threes.tiles import N_TILES
 from cribsim.params import Param
 from cribsim.strategy import Models
 
-MODEL_VERSION = 1
+MODEL_VERSION = 2
 LEARN_HANDS = 3000  # hands played through the engine to learn a rule set's win table
 SPAN = 150  # the win table's reach: distances to the target up to this (beyond: shifted into it)
 
@@ -59,18 +59,68 @@ Event = tuple[int, int, bool]  # (seat counted from the hand's leader, points, o
 
 # ---- the rollout policy --------------------------------------------------------------------
 
-def rollout_move(obs: Observation, rng: random.Random) -> Move:
-    """The move that scores most now by the engine's count (a win above all), ties at random."""
-    best: list[Move] = []
-    top = -1
-    for m in obs.legal:
-        pts, wins, _, _ = immediate(obs, m)
-        v = 1_000_000 if wins else pts
-        if v > top:
-            best, top = [m], v
-        elif v == top:
-            best.append(m)
-    return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+LINES = 14 * 14  # a line's two open ends, each a pip and whether a double lies there
+
+
+def line_key(e0: int, d0: bool, e1: int, d1: bool) -> int:
+    """The index of a line by its open ends (in either order)."""
+    a, b = 2 * e0 + d0, 2 * e1 + d1
+    return 14 * a + b if a <= b else 14 * b + a
+
+
+class Uniform(Protocol):
+    """A source of uniform draws in [0, 1) (``random.Random`` or :class:`Ties`)."""
+
+    def random(self) -> float: ...
+
+
+class Ties:
+    """The rollouts' tie-breaks: a small linear congruential stream, restarted for each world so
+    that every move meets the same draws (cheaper to restart than ``random.Random``)."""
+
+    def __init__(self) -> None:
+        self.state = 0
+
+    def seed(self, seed: int) -> None:
+        self.state = seed & 0x7FFFFFFF
+
+    def random(self) -> float:
+        self.state = (1103515245 * self.state + 12345) & 0x7FFFFFFF
+        return self.state / 2147483648
+
+
+class Policy:
+    """The rollout policy of a rule set: the move that scores most now by the engine's count
+    (:func:`~cribsim.games.fives_threes.strategy.immediate`: the points table, the domino point,
+    the cancellations; a win above all), less ``weight`` times what the line it leaves gives
+    the next lay (``reply``, by line: the points that lay scores, against us if another side's;
+    learnt), ties at random."""
+
+    def __init__(self, reply: Sequence[float], weight: float, rng: Uniform) -> None:
+        self.reply, self.weight, self.rng = reply, weight, rng
+
+    def __call__(self, obs: Observation) -> Move:
+        best: list[Move] = []
+        top = -math.inf
+        reply, weight = self.reply, self.weight
+        for m in obs.legal:
+            pts, wins, ends, dbl = immediate(obs, m)
+            v = 1e9 if wins else pts - weight * reply[line_key(ends[0], dbl[0], ends[1], dbl[1])] if weight else pts
+            if v > top + 1e-9:
+                best, top = [m], v
+            elif v >= top - 1e-9:
+                best.append(m)
+        return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
+
+    def worth(self, rules: DominoRules, ends: list[int], dbl: list[bool], laid: int, move: Move) -> float:
+        """What the policy makes of ``move`` on a line, by its placement points alone (a lay of
+        the past, the scores then not at hand)."""
+        e, d = list(ends), list(dbl)
+        pts = rules.points_table[lay(e, d, laid, move)]
+        return pts - self.weight * self.reply[line_key(e[0], d[0], e[1], d[1])] if self.weight else float(pts)
+
+
+GREEDY = (0.0,) * LINES  # no reply learnt yet: the points now alone
 
 
 # ---- the engine's hand, scored or held ------------------------------------------------------
@@ -79,8 +129,9 @@ class _Hand(Game):
     """The engine's game, used for one hand at a time: its scoring events are scored (a world's
     rest of the hand), held (the hand so far, replayed) or kept as events (the learning)."""
 
-    def __init__(self, rules: DominoRules, play: Callable[[Observation], Move], seed: int = 0) -> None:
-        super().__init__(rules, [], seed, (0, 0), plays=[play] * rules.players)
+    def __init__(self, rules: DominoRules, plays: Sequence[Callable[[Observation], Move]], seed: int = 0,
+                 events: list[Any] | None = None) -> None:
+        super().__init__(rules, [], seed, (0, 0), events=events, plays=plays)
         self.holding = False
         self.kept: list[Event] | None = None
 
@@ -93,8 +144,8 @@ class _Hand(Game):
 
 
 def play_out(game: _Hand, hand_no: int, leader: int, dealt: list[list[int]] | None) -> int:
-    """One hand through the engine from the tiles ``dealt`` (None: the engine deals); the side that won the game in it,
-    or -1 (the hand ended: a domino or a block)."""
+    """One hand through the engine from the tiles ``dealt`` (None: the engine deals); the side
+    that won the game in it, or -1 (the hand ended: a domino or a block)."""
     try:
         for _ in game.play_hand(hand_no, leader, dealt):
             raise CribsimError("cribsim: adaptive: the engine's hand asked for a decision it had an answer for")
@@ -103,13 +154,74 @@ def play_out(game: _Hand, hand_no: int, leader: int, dealt: list[list[int]] | No
     return -1
 
 
+def learn_reply(rules: DominoRules, hands: int, seed: int) -> list[float]:
+    """What each line gives the next lay, from ``hands`` hands dealt by the engine and played
+    through it by the points now alone: the mean points of the lay that follows (by the
+    engine's count, against the side that left the line if another side's, for it if its own;
+    nothing if the hand ended)."""
+    rng = random.Random(seed)
+    log: list[Any] = []
+    game = _Hand(rules, [Policy(GREEDY, 0.0, rng)] * rules.players, seed, events=log)
+    table, side_of = rules.points_table, rules.side_of
+    sums, counts = [0.0] * LINES, [0] * LINES
+    for k in range(hands):
+        log.clear()
+        game.kept = []
+        play_out(game, k, 0, None)
+        lays = [e for e in log if e.kind == "lay"]
+        for i, e in enumerate(lays):
+            key = line_key(*e.ends)
+            counts[key] += 1
+            if i + 1 < len(lays):
+                nxt = lays[i + 1]
+                sums[key] += table[nxt.total] if side_of[nxt.seat] != side_of[e.seat] else -table[nxt.total]
+    return [round(x / c, 4) if c else 0.0 for x, c in zip(sums, counts)]
+
+
+WEIGHTS = (0.25, 0.5, 0.75, 1.0)  # the reply's weights tried against the points now alone
+
+
+def tune_weight(rules: DominoRules, reply: Sequence[float], deals: int, seed: int) -> float:
+    """The weight of the reply that gains most: each deal played through the engine twice, once
+    with side 0 weighing the reply and once with every seat on the points now alone, side 0's
+    points less the others' mean compared; 0 if no weight gains."""
+    rng = random.Random(seed)
+    greedy = Policy(GREEDY, 0.0, rng)
+    mine = rules.sides[0]
+
+    def gain(weight: float) -> float:
+        tuned = Policy(reply, weight, rng)
+        game = _Hand(rules, [tuned if s in mine else greedy for s in range(rules.players)], seed)
+        total = 0.0
+        for k in range(deals):
+            game.kept = []
+            play_out(game, k, k % rules.players, None)
+            total += _net(game.kept, rules, k % rules.players)
+        return total / max(1, deals)
+    base = gain(0.0)
+    best, top = 0.0, base
+    for w in WEIGHTS:
+        g = gain(w)
+        if g > top:
+            best, top = w, g
+    return best
+
+
+def _net(events: Sequence[Event], rules: DominoRules, leader: int) -> float:
+    """Side 0's points in a hand's events less the other sides' mean."""
+    got = [0.0] * len(rules.sides)
+    for off, pts, _ in events:
+        got[rules.side_of[(off + leader) % rules.players]] += pts
+    return got[0] - (sum(got) - got[0]) / (len(got) - 1)
+
+
 # ---- the win table of a rule set -------------------------------------------------------------
 
-def learn_bank(rules: DominoRules, hands: int, seed: int) -> list[list[Event]]:
+def learn_bank(rules: DominoRules, hands: int, seed: int, reply: Sequence[float] = GREEDY,
+               weight: float = 0.0) -> list[list[Event]]:
     """``hands`` hands dealt by the engine (its own addressed deals) and played through it by the
     rollout policy, every seat's: each hand's scoring events as the engine scored them."""
-    rng = random.Random(seed)
-    game = _Hand(rules, lambda obs: rollout_move(obs, rng), seed)
+    game = _Hand(rules, [Policy(reply, weight, random.Random(seed))] * rules.players, seed)
     out = []
     for k in range(hands):
         game.kept = []
@@ -238,10 +350,16 @@ def _cycle(A: Sequence[float], P: Sequence[float]) -> list[float]:
 
 
 def learn(rules: DominoRules, hands: int = LEARN_HANDS, seed: int = 39, progress: bool = False) -> dict[str, Any]:
-    """The win table of ``rules`` (see the module doc): a table per pair of sides, each a flat
-    list over (a's distance, b's distance, leader)."""
+    """The model of ``rules`` (see the module doc): the rollout policy's reply by line and its
+    weight, and the win table, a table per pair of sides, each a flat list over (a's distance,
+    b's distance, leader)."""
     t0 = time.time()
-    bank = learn_bank(rules, hands, seed)
+    reply = learn_reply(rules, hands, seed)
+    weight = tune_weight(rules, reply, hands, seed + 1)
+    if progress:
+        print(f"cribsim: adaptive: {rules.name}: the rollout policy learnt (reply weight {weight}; "
+              f"{time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+    bank = learn_bank(rules, hands, seed + 2, reply, weight)
     span = min(rules.target, SPAN)
     k = len(rules.sides)
     pairs = {}
@@ -252,7 +370,7 @@ def learn(rules: DominoRules, hands: int = LEARN_HANDS, seed: int = 39, progress
             if progress:
                 print(f"cribsim: adaptive: {rules.name}: the win table of sides {a} and {b} learnt "
                       f"({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
-    return {"span": span, "seats": rules.players, "pairs": pairs}
+    return {"span": span, "seats": rules.players, "pairs": pairs, "reply": reply, "weight": weight}
 
 
 def cache_folder() -> Path:
@@ -278,7 +396,10 @@ def _valid(model: Any, key: str, rules: DominoRules) -> bool:
         return False
     k, size = len(rules.sides), model["span"] ** 2 * rules.players
     want = {f"{a}-{b}" for a in range(k) for b in range(a + 1, k)}
-    pairs = model["pairs"]
+    pairs, reply = model["pairs"], model.get("reply")
+    if not (isinstance(reply, list) and len(reply) == LINES and all(isinstance(x, (int, float)) for x in reply)
+            and model.get("weight") in (0.0, *WEIGHTS)):
+        return False
     return set(pairs) == want and all(
         isinstance(v, list) and len(v) == size and all(isinstance(x, (int, float)) and 0 <= x <= 1 for x in v)
         for v in pairs.values())
@@ -315,13 +436,15 @@ def model_for(rules: DominoRules, hands: int = LEARN_HANDS) -> WinTable:
 
 
 class WinTable:
-    """A rule set's win table: the chance each side wins the game from the scores and the seat
-    to lead the next hand."""
+    """A rule set's model: its win table (the chance each side wins the game from the scores and
+    the seat to lead the next hand) and its rollout policy's reply and weight."""
 
     def __init__(self, rules: DominoRules, model: dict[str, Any]) -> None:
         self.target, self.span, self.seats = rules.target, int(model["span"]), rules.players
         self.sides = len(rules.sides)
         self.pairs = {tuple(int(x) for x in k.split("-")): v for k, v in model["pairs"].items()}
+        self.reply: list[float] = [float(x) for x in model["reply"]]
+        self.weight = float(model["weight"])
 
     def pair(self, a: int, b: int, scores: Sequence[int], leader: int) -> float:
         """The chance side ``a`` reaches the target before side ``b``."""
@@ -347,10 +470,11 @@ class Worlds:
     """Deals of the tiles a seat has not seen, consistent with what it has seen: each other
     seat's tile count, no tile showing a pip it knocked on, the tiles it laid this hand; each
     weighted by the chance of that seat's lays this hand under the rollout policy softened by
-    ``read`` (a lay scoring x points chosen in proportion to exp(read * x))."""
+    ``read`` (a lay the policy values at x, points now less the weighed reply, chosen in
+    proportion to exp(read * x))."""
 
-    def __init__(self, obs: Observation, rng: random.Random, read: float) -> None:
-        self.obs, self.rng, self.read = obs, rng, read
+    def __init__(self, obs: Observation, rng: random.Random, read: float, policy: Policy) -> None:
+        self.obs, self.rng, self.read, self.policy = obs, rng, read, policy
         n = obs.players
         self.others = [s for s in range(n) if s != obs.seat and obs.counts[s] > 0]
         self.bars = {s: excluded(obs, s) for s in self.others}
@@ -363,21 +487,21 @@ class Worlds:
         self.mine = list(obs.hand) + self.laid[obs.seat]
         self.lays = self._lays() if read > 0 else []
 
-    def _lays(self) -> list[tuple[int, int, Move, list[int], list[bool], int, dict[Move, int]]]:
+    def _lays(self) -> list[tuple[int, int, Move, list[int], list[bool], int, dict[Move, float]]]:
         """The other seats' lays this hand: (seat, how many tiles it had laid before, move, ends,
-        dbl, tiles laid before, the points of every move on that line by the engine's count)."""
+        dbl, tiles laid before, and every move's odds on that line: exp(read * x), x what the
+        rollout policy makes of it)."""
         obs = self.obs
-        table = obs.rules.points_table
         ends, dbl = [0, 0], [False, False]
         out = []
         every = list(range(N_TILES))
         before = [0] * obs.players
         for k, (s, t, e) in enumerate(obs.played):
             if s != obs.seat:
-                pts = {}
-                for m in legal_moves(every, ends, dbl, k):
-                    pts[m] = table[lay(list(ends), list(dbl), k, m)]
-                out.append((s, before[s], (t, e), list(ends), list(dbl), k, pts))
+                pts = {m: self.policy.worth(obs.rules, ends, dbl, k, m) for m in legal_moves(every, ends, dbl, k)}
+                top = max(pts.values())
+                odds = {m: math.exp(self.read * (v - top)) for m, v in pts.items()}
+                out.append((s, before[s], (t, e), list(ends), list(dbl), k, odds))
             before[s] += 1
             lay(ends, dbl, k, (t, e))
         return out
@@ -404,14 +528,12 @@ class Worlds:
     def weight(self, dealt: list[list[int]]) -> float:
         """The chance of the other seats' lays this hand in this world, under the reading."""
         w = 1.0
-        for s, nth, move, ends, dbl, laid, pts in self.lays:
+        for s, nth, move, ends, dbl, laid, odds in self.lays:
             later = self.laid[s]
             held = dealt[s][:len(dealt[s]) - len(later)] + later[nth:]
             legal = legal_moves(held, ends, dbl, laid)
             if len(legal) > 1:
-                top = max(pts[m] for m in legal)
-                w *= math.exp(self.read * (pts[move] - top)) / sum(math.exp(self.read * (pts[m] - top))
-                                                                   for m in legal)
+                w *= odds[move] / sum(odds[m] for m in legal)
         return w
 
     def draw(self, worlds: int, draws: int) -> list[list[list[int]]]:
@@ -440,10 +562,11 @@ class Search:
     replayed unscored, the move laid, then every seat plays the rollout policy, the engine
     scoring, to the hand's end."""
 
-    def __init__(self, obs: Observation, table: WinTable, rng: random.Random) -> None:
-        self.obs, self.table, self.rng = obs, table, rng
+    def __init__(self, obs: Observation, table: WinTable, reply: bool = True) -> None:
+        self.obs, self.table, self.rng = obs, table, Ties()
+        self.policy = Policy(table.reply, table.weight if reply else 0.0, self.rng)
         self.history = [(t, e) for _, t, e in obs.played]
-        self.game = _Hand(obs.rules, self._answer)
+        self.game = _Hand(obs.rules, [self._answer] * obs.rules.players)
         self.move: Move = obs.legal[0]
 
     def _answer(self, view: Observation) -> Move:
@@ -453,7 +576,7 @@ class Search:
         if k == len(self.history):
             self.game.holding = False
             return self.move
-        return rollout_move(view, self.rng)
+        return self.policy(view)
 
     def value(self, dealt: Sequence[Sequence[int]], move: Move, seed: int) -> float:
         """The chance the seat's side wins the game after ``move`` in this world: 1 or 0 if the
@@ -469,23 +592,45 @@ class Search:
         return self.table.chance(obs.side, g.scores, (obs.leader + 1) % obs.players)
 
 
+PRUNE_FROM, PRUNE_EVERY = 32, 16
+
+
+def trailing_dropped(values: Sequence[Sequence[float]], alive: list[int], z: float) -> list[int]:
+    """The moves of ``alive`` (each valued in the same worlds so far) whose mean paired
+    difference to the best's is not below zero by more than ``z`` standard errors."""
+    n = len(values[alive[0]])
+    best = max(alive, key=lambda i: sum(values[i]))
+    top = values[best]
+    kept = []
+    for i in alive:
+        d = [a - b for a, b in zip(values[i], top)]
+        mean = sum(d) / n
+        var = sum((x - mean) ** 2 for x in d) / (n - 1)
+        if i == best or mean + z * math.sqrt(var / n) >= 0:
+            kept.append(i)
+    return kept
+
+
 class AdaptiveTiles(TileStrategy):
     name = "adaptive"
     models = Models("it learns what the board is worth from hands played through the engine", everything=True)
     params: ClassVar[tuple[Param, ...]] = (
         Param("worlds", int, 96, "deals of the unseen tiles searched per decision", lo=1, hi=100_000),
         Param("read", float, 1.0, "how sharply the other seats' lays this hand weigh a deal (0: every consistent "
-              "deal alike)", lo=0, hi=50),
+              "deal alike)", lo=0, hi=10),
         Param("draws", int, 4, "deals drawn per deal searched, kept by the reading's weights", lo=1, hi=1000),
+        Param("prune", float, 3.0, "a move is dropped from the search once it trails the best by more than this "
+              "many standard errors, paired over the same worlds (0: every move in every world)", lo=0, hi=100),
+        Param("reply", bool, True, "the rollout policy weighs the learnt reply (false: the points now alone)"),
         Param("learn_hands", int, LEARN_HANDS, "hands played through the engine to learn a rule set's win table",
               lo=10, hi=1_000_000),
     )
 
-    def __init__(self, rng: random.Random, worlds: int = 96, read: float = 1.0, draws: int = 4,
-                 learn_hands: int = LEARN_HANDS) -> None:
+    def __init__(self, rng: random.Random, worlds: int = 96, read: float = 1.0, draws: int = 4, prune: float = 3.0,
+                 reply: bool = True, learn_hands: int = LEARN_HANDS) -> None:
         super().__init__(rng)
         self.worlds, self.read, self.draws, self.learn_hands = worlds, read, draws, learn_hands
-        self._rollout_rng = random.Random()
+        self.prune, self.reply = prune, reply
         self._tables: dict[DominoRules, WinTable] = {}
 
     @classmethod
@@ -505,13 +650,21 @@ class AdaptiveTiles(TileStrategy):
         return got
 
     def play(self, obs: Observation) -> Move:
+        """Every legal move valued in the same worlds with the same rollout draws; from
+        ``PRUNE_FROM`` worlds on, every ``PRUNE_EVERY``, a move that trails the best by more than
+        ``prune`` standard errors of the paired difference is dropped; the best mean is laid."""
         moves = obs.legal
-        search = Search(obs, self.table(obs.rules), self._rollout_rng)
-        totals = [0.0] * len(moves)
-        for dealt in Worlds(obs, self.rng, self.read).draw(self.worlds, self.draws):
+        table = self.table(obs.rules)
+        search = Search(obs, table, self.reply)
+        values: list[list[float]] = [[] for _ in moves]
+        alive = list(range(len(moves)))
+        for w, dealt in enumerate(Worlds(obs, self.rng, self.read, search.policy).draw(self.worlds, self.draws)):
             seed = self.rng.getrandbits(32)
-            for i, m in enumerate(moves):
-                totals[i] += search.value(dealt, m, seed)
-        best = max(totals)
-        tied = [m for m, v in zip(moves, totals) if v >= best - 1e-9]
+            for i in alive:
+                values[i].append(search.value(dealt, moves[i], seed))
+            if self.prune and len(alive) > 1 and w + 1 >= PRUNE_FROM and (w + 1) % PRUNE_EVERY == 0:
+                alive = trailing_dropped(values, alive, self.prune)
+        means = {i: sum(values[i]) / len(values[i]) for i in alive}
+        best = max(means.values())
+        tied = [moves[i] for i in alive if means[i] >= best - 1e-9]
         return tied[int(self.rng.random() * len(tied))]
