@@ -1,26 +1,39 @@
-"""adaptive: plays every Fives and Threes rules file from what the engine tells it and nothing
-else (issue 39, item 6): no rule is special-cased and no value assumes a scoring.
+"""adaptive: learns each rule set from the engine, then searches worlds through its own hand.
+
+It plays every Fives and Threes rules file from what the engine tells it and nothing else
+(issue 39, item 6): no rule is special-cased and no value assumes a scoring.
 
 - **Prepared once per rule set** (:meth:`AdaptiveTiles.prepare_rules`, outside any time limit,
-  kept on disk under the rules' fingerprint; a damaged or stale file is learnt again): hands
-  dealt by the engine and played through its own hand (``Game.play_hand``) by the rollout
-  policy, each kept as the scoring events the engine scored (placement and domino point,
-  whether it was the lead); from them, by dynamic programming over the board, the chance that
-  a side reaches the target before another from any two scores with any seat to lead, every
-  event counted or cancelled by the engine's own rule (``engine.cancelled``: the exact finish,
-  a lead that may not win). The **win table**.
+  kept on disk under the rules' fingerprint; a damaged or stale file is learnt again), every
+  hand dealt by the engine and played through its own hand (``Game.play_hand``):
+
+  1. *the rollout policy*: the move that scores most now by the engine's count
+     (:func:`cribsim.games.fives_threes.strategy.immediate`: the points table, the domino point,
+     the cancellations; a win above all), less a weight times what the line it leaves gives the
+     next lay. That reply is learnt by line (its two open ends) from ``learn_hands`` hands played
+     on the points alone: the mean points of the next lay, against the side that left the line
+     if another side lays it. The weight (0, 0.25, 0.5, 0.75 or 1) is the one whose side gains
+     most points a hand, on ``learn_hands`` deals each played with one side weighing the reply
+     and the others on the points alone (weight 0: every side on the points alone);
+  2. *the win table*: ``learn_hands`` hands played by that policy, each kept as the scoring
+     events the engine scored (placement and domino point, whether on the lead); from them, by
+     dynamic programming over the board from the end of the game backwards, the chance that a
+     side reaches the target before another from any two scores with any seat to lead, every
+     event counted or cancelled by the engine's own rule (``engine.cancelled``: the exact
+     finish, a lead that may not win). With three sides, each side's chances against each
+     other side are taken together.
+
 - **Each decision**: ``worlds`` deals of the tiles the seat has not seen, consistent with what it
   has seen (its hand, the line, the tiles laid, every seat's tile count, and every knock: a seat
-  that knocked holds no tile showing a pip it knocked on), each weighted by how likely the other
-  seats' lays of this hand were, read as the rollout policy's choices softened by ``read``
-  (zero: every consistent deal alike). Each legal move is played out in every world through the
-  engine's hand (the hand so far replayed unscored, the move, then the rollout policy for every
-  seat, scored by the engine) to the hand's end: a game won or lost in it is 1 or 0, else the
-  win table at the scores and the next leader. Every move meets the same worlds and the same
-  rollout draws; the best weighted mean is laid.
-- **The rollout policy**: the move that scores most now by the engine's own count
-  (:func:`cribsim.games.fives_threes.strategy.immediate`: the points table, the domino point and
-  the cancellations of these rules), a win above all, ties at random.
+  that knocked holds no tile showing a pip it knocked on), kept from ``draws`` times as many in
+  proportion to how likely each makes the other seats' lays of this hand: each lay read as the
+  rollout policy's choice softened by ``read`` (chosen in proportion to exp(read x), x what the
+  policy makes of it; zero: every consistent deal alike). Each legal move is played out in every
+  world through the engine's hand (the hand so far replayed unscored, the move, then the rollout
+  policy for every seat, scored by the engine) to the hand's end: a game won or lost in it is 1
+  or 0, else the win table at the scores and the next leader. Every move meets the same worlds
+  and the same rollout draws; from 32 worlds on, a move that trails the best by more than
+  ``prune`` standard errors of the paired difference is dropped. The best mean is laid.
 
 Fives and Threes asks one decision (``play``: a tile and an end); forced lays and knocks are the
 engine's. It reads nothing but its observation (a test checks that its answers do not change
