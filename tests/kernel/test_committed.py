@@ -12,6 +12,7 @@ import pytest
 from cribsim.games.cribbage import cribtables
 from cribsim.ruleset import rules_from_dict
 from cribsim.tournament.config import load_experiment
+from strategies.fives_threes import adaptive as tiles_adaptive
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = sorted(p.parent for p in (ROOT / "results").glob("*/manifest.json"))
@@ -26,9 +27,11 @@ def _config(name: str) -> Path | None:
 
 @pytest.fixture(autouse=True)
 def quick_tables(tmp_path, monkeypatch):
-    """Loading a config prepares ev for its rule sets; a new scoring's tables are built small here."""
+    """Loading a config prepares ev for its rule sets, and Fives and Threes' adaptive learns its
+    tables; a new scoring's tables and adaptive's are built small here."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(cribtables, "SCORING_SAMPLES", 4)
+    monkeypatch.setattr(tiles_adaptive, "LEARN_HANDS", 40)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
