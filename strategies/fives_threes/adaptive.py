@@ -50,12 +50,13 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypedDict, TypeGuard
 
 import numpy as np
+import numpy.typing as npt
 
 from cribsim.errors import CribsimError
-from cribsim.games.fives_threes.engine import Game, GameOver, Observation, cancelled, lay, legal_moves
+from cribsim.games.fives_threes.engine import Event, Game, GameOver, Observation, cancelled, lay, legal_moves
 from cribsim.games.fives_threes.rules import DominoRules
 from cribsim.games.fives_threes.strategy import TileStrategy, excluded, immediate, unseen
 from cribsim.games.fives_threes.tiles import N_TILES
@@ -67,7 +68,11 @@ LEARN_HANDS = 3000  # hands played through the engine to learn a rule set's win 
 SPAN = 150  # the win table's reach: distances to the target up to this (beyond: shifted into it)
 
 Move = tuple[int, int]
-Event = tuple[int, int, bool]  # (seat counted from the hand's leader, points, on the lead)
+Scored = tuple[int, int, bool]  # a scoring event: (seat counted from the hand's leader, points, on the lead)
+Ints = npt.NDArray[np.int64]
+Flags = npt.NDArray[np.bool_]
+Reals = npt.NDArray[np.float64]
+Bank = tuple[npt.NDArray[np.int8], Ints, Ints]  # a pair's events: who scored, 2 * points + lead, hands per column
 
 
 # ---- the rollout policy --------------------------------------------------------------------
@@ -143,10 +148,10 @@ class _Hand(Game):
     rest of the hand), held (the hand so far, replayed) or kept as events (the learning)."""
 
     def __init__(self, rules: DominoRules, plays: Sequence[Callable[[Observation], Move]], seed: int = 0,
-                 events: list[Any] | None = None) -> None:
+                 events: list[Event] | None = None) -> None:
         super().__init__(rules, [], seed, (0, 0), events=events, plays=plays)
         self.holding = False
-        self.kept: list[Event] | None = None
+        self.kept: list[Scored] | None = None
 
     def score(self, seat: int, placement: int, domino: int, hand_no: int, leader: int, is_lead: bool,
               note: str) -> None:
@@ -173,7 +178,7 @@ def learn_reply(rules: DominoRules, hands: int, seed: int) -> list[float]:
     engine's count, against the side that left the line if another side's, for it if its own;
     nothing if the hand ended)."""
     rng = random.Random(seed)
-    log: list[Any] = []
+    log: list[Event] = []
     game = _Hand(rules, [Policy(GREEDY, 0.0, rng)] * rules.players, seed, events=log)
     table, side_of = rules.points_table, rules.side_of
     sums, counts = [0.0] * LINES, [0] * LINES
@@ -220,7 +225,7 @@ def tune_weight(rules: DominoRules, reply: Sequence[float], deals: int, seed: in
     return best
 
 
-def _net(events: Sequence[Event], rules: DominoRules, leader: int) -> float:
+def _net(events: Sequence[Scored], rules: DominoRules, leader: int) -> float:
     """Side 0's points in a hand's events less the other sides' mean."""
     got = [0.0] * len(rules.sides)
     for off, pts, _ in events:
@@ -231,7 +236,7 @@ def _net(events: Sequence[Event], rules: DominoRules, leader: int) -> float:
 # ---- the win table of a rule set -------------------------------------------------------------
 
 def learn_bank(rules: DominoRules, hands: int, seed: int, reply: Sequence[float] = GREEDY,
-               weight: float = 0.0) -> list[list[Event]]:
+               weight: float = 0.0) -> list[list[Scored]]:
     """``hands`` hands dealt by the engine (its own addressed deals) and played through it by the
     rollout policy, every seat's: each hand's scoring events as the engine scored them."""
     game = _Hand(rules, [Policy(reply, weight, random.Random(seed))] * rules.players, seed)
@@ -243,7 +248,7 @@ def learn_bank(rules: DominoRules, hands: int, seed: int, reply: Sequence[float]
     return out
 
 
-def counted(rules: DominoRules, span: int, top: int) -> Any:
+def counted(rules: DominoRules, span: int, top: int) -> Flags:
     """``ok[d, p, lead]``: whether an event of ``p`` points by a side ``d`` short of the target
     counts (on the lead or not), by the engine's own rule (``engine.cancelled``)."""
     ok = np.zeros((span + 1, top + 1, 2), dtype=bool)
@@ -254,8 +259,8 @@ def counted(rules: DominoRules, span: int, top: int) -> Any:
     return ok
 
 
-def pair_events(rules: DominoRules, bank: Sequence[Sequence[Event]], a: int, b: int,
-                leader: int) -> tuple[Any, Any, Any]:
+def pair_events(rules: DominoRules, bank: Sequence[Sequence[Scored]], a: int, b: int,
+                leader: int) -> Bank:
     """The bank's events of sides ``a`` (1) and ``b`` (2) with ``leader`` leading, as arrays
     (hand, event), the hands with most events first: who scored, the points and whether on
     the lead (the two packed as ``2 * points + lead``), and how many hands have an event in
@@ -280,7 +285,7 @@ def pair_events(rules: DominoRules, bank: Sequence[Sequence[Event]], a: int, b: 
     return who, key, used
 
 
-def _row(da: int, span: int, events: tuple[Any, Any, Any], ok: Any) -> tuple[Any, Any, Any]:
+def _row(da: int, span: int, events: Bank, ok: Flags) -> tuple[npt.NDArray[np.int8], Ints, Ints]:
     """Every hand of the bank played on every state (``da``, db) for db = 1..span: (who won:
     0 nobody yet, 1 side a, 2 side b; a's distance after; b's distance after), (span, hands).
     An event counts where ``ok`` says (the engine's rule, by distance, points and lead)."""
@@ -304,7 +309,7 @@ def _row(da: int, span: int, events: tuple[Any, Any, Any], ok: Any) -> tuple[Any
     return res, ca, cb
 
 
-def pair_table(rules: DominoRules, bank: Sequence[Sequence[Event]], a: int, b: int, span: int) -> Any:
+def pair_table(rules: DominoRules, bank: Sequence[Sequence[Scored]], a: int, b: int, span: int) -> Reals:
     """``V[da - 1, db - 1, leader]``: the chance that side ``a``, ``da`` short of the target,
     reaches it before side ``b``, ``db`` short, with ``leader`` to lead the next hand, hands
     drawn from the bank (the other sides' events left out); solved from the end of the game
@@ -322,7 +327,7 @@ def pair_table(rules: DominoRules, bank: Sequence[Sequence[Event]], a: int, b: i
     return V
 
 
-def _row_terms(da: int, span: int, events: Sequence[tuple[Any, Any, Any]], ok: Any, V: Any) -> tuple[Any, Any]:
+def _row_terms(da: int, span: int, events: Sequence[Bank], ok: Flags, V: Reals) -> tuple[Reals, Reals]:
     """For the row ``da``, each leader and each db: ``A``, the chance side a wins in the hand
     plus the values of the rows already solved that the hand leads to; ``M[db, db']``, the
     chance the hand leaves side a where it is and side b at db' (the next leader's values of
@@ -362,7 +367,20 @@ def _cycle(A: Sequence[float], P: Sequence[float]) -> list[float]:
     return out
 
 
-def learn(rules: DominoRules, hands: int = LEARN_HANDS, seed: int = 39, progress: bool = False) -> dict[str, Any]:
+class Model(TypedDict):
+    """A rule set's model as kept on disk (JSON): its key and version, the win table's reach and
+    seats, a flat table per pair of sides (``"a-b"``), and the rollout policy's reply and weight."""
+
+    key: str
+    version: int
+    span: int
+    seats: int
+    pairs: dict[str, list[float]]
+    reply: list[float]
+    weight: float
+
+
+def learn(rules: DominoRules, hands: int = LEARN_HANDS, seed: int = 39, progress: bool = False) -> Model:
     """The model of ``rules`` (see the module doc): the rollout policy's reply by line and its
     weight, and the win table, a table per pair of sides, each a flat list over (a's distance,
     b's distance, leader)."""
@@ -383,7 +401,8 @@ def learn(rules: DominoRules, hands: int = LEARN_HANDS, seed: int = 39, progress
             if progress:
                 print(f"cribsim: adaptive: {rules.name}: the win table of sides {a} and {b} learnt "
                       f"({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
-    return {"span": span, "seats": rules.players, "pairs": pairs, "reply": reply, "weight": weight}
+    return {"key": "", "version": MODEL_VERSION, "span": span, "seats": rules.players, "pairs": pairs, "reply": reply,
+            "weight": weight}
 
 
 def cache_folder() -> Path:
@@ -402,7 +421,7 @@ def model_key(rules: DominoRules, hands: int) -> str:
 _MODELS: dict[str, WinTable] = {}  # this process's tables by key (read or learnt once)
 
 
-def _valid(model: Any, key: str, rules: DominoRules) -> bool:
+def _valid(model: object, key: str, rules: DominoRules) -> TypeGuard[Model]:
     if not (isinstance(model, dict) and model.get("key") == key and model.get("version") == MODEL_VERSION
             and model.get("span") == min(rules.target, SPAN) and model.get("seats") == rules.players
             and isinstance(model.get("pairs"), dict)):
@@ -435,7 +454,7 @@ def model_for(rules: DominoRules, hands: int = LEARN_HANDS) -> WinTable:
               f"set, {hands} hands played; seconds to a minute on one core; kept in {path})",
               file=sys.stderr, flush=True)
         model = learn(rules, hands, progress=True)
-        model["key"], model["version"] = key, MODEL_VERSION
+        model["key"] = key
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
@@ -452,7 +471,7 @@ class WinTable:
     """A rule set's model: its win table (the chance each side wins the game from the scores and
     the seat to lead the next hand) and its rollout policy's reply and weight."""
 
-    def __init__(self, rules: DominoRules, model: dict[str, Any]) -> None:
+    def __init__(self, rules: DominoRules, model: Model) -> None:
         self.target, self.span, self.seats = rules.target, int(model["span"]), rules.players
         self.sides = len(rules.sides)
         self.pairs = {tuple(int(x) for x in k.split("-")): v for k, v in model["pairs"].items()}
