@@ -13,6 +13,7 @@ from cribsim.games.cribbage import cribtables
 from cribsim.ruleset import rules_from_dict
 from cribsim.tournament.config import load_experiment
 from strategies import adaptive
+from strategies.fives_threes import adaptive as tiles_adaptive
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = sorted(p.parent for p in (ROOT / "results").glob("*/manifest.json"))
@@ -28,11 +29,12 @@ def _config(name: str) -> Path | None:
 @pytest.fixture(autouse=True)
 def quick_tables(tmp_path, monkeypatch):
     """Loading a config prepares its strategies for its rule sets; ev's tables for a new scoring
-    and adaptive's model of a rule set are built small here."""
+    and the two adaptive players' models (cribbage's, Fives and Threes') are built small here."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(cribtables, "SCORING_SAMPLES", 4)
     monkeypatch.setattr(adaptive, "LEARN_DEALS", 20)
     monkeypatch.setattr(adaptive, "LEARN_SAMPLES", 20)
+    monkeypatch.setattr(tiles_adaptive, "LEARN_HANDS", 40)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)

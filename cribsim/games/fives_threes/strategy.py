@@ -22,6 +22,7 @@ BUILTIN = {
     "greedy": "strategies.fives_threes.greedy:GreedyTiles",
     "defensive": "strategies.fives_threes.defensive:DefensiveTiles",
     "mc": "strategies.fives_threes.mc:SearchTiles",
+    "adaptive": "strategies.fives_threes.adaptive:AdaptiveTiles",
 }
 
 
