@@ -501,7 +501,16 @@ class AdaptiveStrategy(Board, ReadingMC):
         mine = obs.side_of[obs.crib_owner] == obs.side
         model = self._model_of(rules)
         values = hand_values(self._counter(obs), obs, starters, self._packed(obs))
-        return [(values[keep] + crib_value(model, thrown, mine), keep, thrown) for keep, thrown in allowed_keeps(obs)]
+        return [(values[keep] + self._crib_value(obs, model, thrown, mine), keep, thrown)
+                for keep, thrown in allowed_keeps(obs)]
+
+    def _crib_value(self, obs: Observation, model: dict[str, Any], thrown: Sequence[int], mine: bool) -> float:
+        """:func:`crib_value`, read from this player's arrays of it for a throw of two of the 52
+        cards (the same numbers: :func:`crib_arrays` fills them from it)."""
+        if len(thrown) == 2 and thrown[0] < 52 and thrown[1] < 52:
+            self._sync(obs)
+            return float((self.pair_own if mine else self.pair_opp)[thrown[0] * 52 + thrown[1]])
+        return crib_value(model, thrown, mine)
 
     def _packed(self, obs: Observation) -> bytes | None:
         """The rules as the lane reads them for this game, where the lane counts them (None: not)."""

@@ -225,6 +225,7 @@ class Board(EVStrategy):
         self._board_rules: Any = None
         self._board_ok = False
         self._win: list[list[float]] = []
+        self._board_lane: tuple[Any, bool] = (None, False)  # (rules, whether the lane runs their deals)
 
     # ---- the board ------------------------------------------------------------------------
     def on_board(self, obs: Observation) -> bool:
@@ -245,7 +246,9 @@ class Board(EVStrategy):
     def _board_parts(self, obs: Observation) -> tuple[Any, Any, bytes] | None:
         """The lane's parts for the board's samples in C: where the lane plays the rules with no
         hook in Python (a sampled deal runs to the end of its show), else None (the engine)."""
-        return self._native_parts(obs) if lane.rollouts_for(obs.rules) else None
+        if self._board_lane[0] is not obs.rules:
+            self._board_lane = (obs.rules, lane.rollouts_for(obs.rules))
+        return self._native_parts(obs) if self._board_lane[1] else None
 
     def chance(self, obs: Observation, side: int, scores: list[int]) -> float:
         """Our chance to win from the scores at the end of a deal (``side``: who reached the
