@@ -14,12 +14,20 @@ hand under four that scores nothing or a dealer's hand that counts double are al
   expected points the crib awards its owner's side (less the others') when a player of each
   role (its side owns the crib, or not) throws each rank pair, suited or not (each single rank
   where one card is thrown): every cell counted on the same deals (common random numbers)
-  through the engine's crib count. Two iterations.
+  through the engine's crib count. Two iterations. Then, for two players whose deal asks
+  nothing but the discard and the play, a board table: the dealer's chance to win from every
+  pair of scores, from 21,000 games of ``ev`` against ``ev`` under these rules
+  (:func:`strategies.boardtable.learn`, the shipped standard table's method).
 - **Discard**: for every legal keep, the expected points its count awards our side (less the
   others') over every starter it has not seen, each counted by the engine with the real
   dealer, crib owner and scores; plus the learnt crib value of the cards thrown (ours, or
   against us); then, for the best few, the pegging of plays rolled out through the engine's
-  play (``mc``'s), the other player's four drawn as it would keep them from six.
+  play (``mc``'s), the other player's four drawn as it would keep them from six. Where the
+  native lane plays the rules, the counts are the lane's copy of the show code and the
+  rollouts one call to it (the same numbers, tests hold both).
+- **Near the end** of a two-player game (a side within ``board_from`` of its target): the
+  best keeps and every distinct card valued by the chance to win on the learnt board
+  (``expert``'s play to the board, :class:`strategies.expert.Board`).
 - **Play**: ``expert``'s search: worlds drawn from what the seat has seen (hand sizes, every go
   said), the other player's hand read as it would have kept it and played it so far, each
   card rolled out to the end of the play on the engine's play phase (in the compiled lane
@@ -526,7 +534,8 @@ class AdaptiveStrategy(Board, ReadingMC):
         points of the best refined by the pegging of ``discard_rollouts`` plays rolled out
         through the engine (mc's), the other player's four cards drawn as it would keep them
         from six (by the same values the play's reading supposes; any unseen cards where the
-        rules deal otherwise)."""
+        rules deal otherwise); near the end of a two-player game, the best of those ranked so
+        are valued by the chance to win on its learnt board (``Board.board_discard``)."""
         obj = obs.rules.objective
         scored = sorted(((obj * v, keep, thrown) for v, keep, thrown in self.keep_values(obs)), key=lambda t: -t[0])
         top = [t for t in scored[:self.discard_top] if t[0] >= scored[0][0] - self.discard_margin]
