@@ -23,34 +23,14 @@ import random
 import statistics
 import time
 
-import numpy as np
 import pyspiel
-from common import rate  # benchmarks/common.py (run from this folder or the project root)
+from common import pettingzoo_rate, rate  # benchmarks/common.py (run from this folder or the project root)
 
 from cribsim.env import raw_env
 from cribsim.env.spiel import register
 from cribsim.matchplay import make_strategies
 from cribsim.ruleset import load_rules
 from cribsim.strategy import factory
-
-
-def pettingzoo_rate(env, seconds: float, rng: random.Random, start: int) -> tuple[float, float, int]:
-    """(games per second, steps per second, games) of random masked actions."""
-    games = steps = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        env.reset(seed=1, options={"match": start + games})
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
-        games += 1
-    took = time.perf_counter() - t0
-    return games / took, steps / took, games
 
 
 def spiel_rate(game, seconds: float, rng: random.Random) -> tuple[float, float]:

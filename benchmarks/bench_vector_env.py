@@ -26,27 +26,10 @@ import statistics
 import time
 
 import numpy as np
+from common import pettingzoo_rate  # benchmarks/common.py
 
 from cribsim.env import raw_env
 from cribsim.games.cribbage.vector import VectorEnv
-
-
-def aec_rate(env, seconds: float, rng: random.Random, start: int) -> tuple[float, int]:
-    """(steps per second, games) of random masked actions."""
-    games = steps = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        env.reset(seed=1, options={"match": start + games})
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
-        games += 1
-    return steps / (time.perf_counter() - t0), games
 
 
 def random_tokens(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -85,7 +68,7 @@ def main() -> None:
     rng, nrng = random.Random(1), np.random.default_rng(1)
     aec_rates, vec_rates, start = [], [], 0
     for r in range(args.rounds):
-        a, ga = aec_rate(aec, args.seconds, rng, start)
+        _, a, ga = pettingzoo_rate(aec, args.seconds, rng, start)
         v, gv = vector_rate(vec, args.seconds, nrng, 1_000_000 * (r + 1))
         start += ga
         aec_rates.append(a)

@@ -3,10 +3,13 @@ engine, in the native lane or in OpenSpiel's C++ loop, and a config of one-game 
 
 from __future__ import annotations
 
+import random
 import textwrap
 import time
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from cribsim.games.cribbage.engine import play_game
 from cribsim.tournament.config import Experiment, load_experiment
@@ -60,3 +63,23 @@ def one_game_experiment(tmp: Path, name: str, strategy: str, matches: int, seed:
         seed: {seed}
     """))
     return load_experiment(cfg)
+
+
+def pettingzoo_rate(env: Any, seconds: float, rng: random.Random, start: int) -> tuple[float, float, int]:
+    """(games per second, steps per second, games) of random masked actions in a PettingZoo
+    environment, each game at the next match key from ``start``."""
+    games = steps = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        env.reset(seed=1, options={"match": start + games})
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+        games += 1
+    took = time.perf_counter() - t0
+    return games / took, steps / took, games
