@@ -52,8 +52,6 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import json
-import os
 import random
 import sys
 import time
@@ -64,12 +62,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from cribsim.errors import IllegalMove
-from cribsim.games.cribbage.cribtables import cache_folder
 from cribsim.games.cribbage.engine.rollout import PlayRollout, ShowCount
 from cribsim.games.cribbage.engine.state import INF, GameOver, GameState
 from cribsim.games.cribbage.native import lane
 from cribsim.games.cribbage.native.lane import EvValues
 from cribsim.games.cribbage.strategy import allowed_keeps
+from cribsim.learnt import kept
 from cribsim.params import Param
 from cribsim.strategy import Models
 from strategies import boardtable
@@ -162,31 +160,22 @@ def model_for(rules: Any, deals: int = LEARN_DEALS, samples: int = LEARN_SAMPLES
     model = _MODELS.get(key)
     if model is not None:
         return model
-    path = cache_folder() / f"adaptive-{key}.json"
-    try:
-        model = json.loads(path.read_text())
-    except (OSError, ValueError):
-        model = None
-    if not _valid(model, key):
-        print(f"cribsim: adaptive is learning what {rules.name}'s show is worth through the engine (once per rule "
-              f"set, a minute or a few on one core; kept in {path})", file=sys.stderr, flush=True)
-        model = learn(rules, deals, samples, progress=True)
-        t0 = time.time()
-        model["board"] = boardtable.learn(rules, BOARD_GAMES * deals, seed=39)
-        if model["board"] is not None:
-            print(f"cribsim: adaptive: {rules.name}: its board table learnt from {BOARD_GAMES * deals} games "
-                  f"({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
-        model["key"], model["version"] = key, MODEL_VERSION
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(model, sort_keys=True))
-            tmp.replace(path)
-        except OSError as e:
-            print(f"cribsim: adaptive could not keep its model in {path} ({e}); it is learnt again next time",
-                  file=sys.stderr, flush=True)
-    assert model is not None
+    model = kept(f"adaptive-{key}.json", lambda got: _valid(got, key), lambda: _learnt(rules, key, deals, samples),
+                 f"adaptive is learning what {rules.name}'s show is worth through the engine (once per rule set, "
+                 "a minute or a few on one core)")
     _MODELS[key] = model
+    return model
+
+
+def _learnt(rules: Any, key: str, deals: int, samples: int) -> dict[str, Any]:
+    """The model of ``rules`` learnt afresh: its crib table, then its board (two players)."""
+    model = learn(rules, deals, samples, progress=True)
+    t0 = time.time()
+    model["board"] = boardtable.learn(rules, BOARD_GAMES * deals, seed=39)
+    if model["board"] is not None:
+        print(f"cribsim: adaptive: {rules.name}: its board table learnt from {BOARD_GAMES * deals} games "
+              f"({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+    model["key"], model["version"] = key, MODEL_VERSION
     return model
 
 

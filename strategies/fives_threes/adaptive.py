@@ -42,14 +42,11 @@ with the tiles it cannot see)."""
 from __future__ import annotations
 
 import hashlib
-import json
 import math
-import os
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, ClassVar, Protocol, TypedDict, TypeGuard
 
 import numpy as np
@@ -60,6 +57,7 @@ from cribsim.games.fives_threes.engine import Event, Game, GameOver, Observation
 from cribsim.games.fives_threes.rules import DominoRules
 from cribsim.games.fives_threes.strategy import TileStrategy, excluded, immediate, unseen
 from cribsim.games.fives_threes.tiles import N_TILES
+from cribsim.learnt import kept
 from cribsim.params import Param
 from cribsim.strategy import Models
 
@@ -405,13 +403,6 @@ def learn(rules: DominoRules, hands: int = LEARN_HANDS, seed: int = 39, progress
             "weight": weight}
 
 
-def cache_folder() -> Path:
-    """Where learnt tables are kept: ``$XDG_CACHE_HOME/cribsim`` or ``~/.cache/cribsim`` (the
-    folder of cribbage's built tables, named here: this game imports nothing of cribbage's)."""
-    root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(root) / "cribsim"
-
-
 def model_key(rules: DominoRules, hands: int) -> str:
     """What a model is kept under: the rules' fingerprint, this module's model version and the
     learning budget."""
@@ -444,27 +435,17 @@ def model_for(rules: DominoRules, hands: int = LEARN_HANDS) -> WinTable:
     got = _MODELS.get(key)
     if got is not None:
         return got
-    path = cache_folder() / f"ft-adaptive-{key}.json"
-    try:
-        model = json.loads(path.read_text())
-    except (OSError, ValueError):
-        model = None
-    if not _valid(model, key, rules):
-        print(f"cribsim: adaptive is learning what {rules.name}'s board is worth through the engine (once per rule "
-              f"set, {hands} hands played; seconds to a minute on one core; kept in {path})",
-              file=sys.stderr, flush=True)
-        model = learn(rules, hands, progress=True)
-        model["key"] = key
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(model, sort_keys=True))
-            tmp.replace(path)
-        except OSError as e:
-            print(f"cribsim: adaptive could not keep its table in {path} ({e}); it is learnt again next time",
-                  file=sys.stderr, flush=True)
+    model = kept(f"ft-adaptive-{key}.json", lambda got: _valid(got, key, rules), lambda: _learnt(rules, key, hands),
+                 f"adaptive is learning what {rules.name}'s board is worth through the engine (once per rule set, "
+                 f"{hands} hands played; seconds to a minute on one core)")
     table = _MODELS[key] = WinTable(rules, model)
     return table
+
+
+def _learnt(rules: DominoRules, key: str, hands: int) -> Model:
+    model = learn(rules, hands, progress=True)
+    model["key"] = key
+    return model
 
 
 class WinTable:

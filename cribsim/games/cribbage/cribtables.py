@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import random
 import sys
 import time
@@ -35,6 +34,8 @@ from itertools import combinations
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any, cast
+
+from cribsim.learnt import kept
 
 from .cards import card
 from .expect import expected_show
@@ -142,12 +143,6 @@ def compute(samples: int = 2000, seed: int = 1, iterations: int = 2, processes: 
 SCORING_SAMPLES = 200  # samples a cell and role for a scoring's own tables (built once, on one core)
 
 
-def cache_folder() -> Path:
-    """Where tables built for a scoring are kept: ``$XDG_CACHE_HOME/cribsim`` or ``~/.cache/cribsim``."""
-    root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(root) / "cribsim"
-
-
 def for_scoring(scoring: Scoring) -> dict[str, Any]:
     """The crib tables under ``scoring``: the shipped ones for the standard game; otherwise built
     the first time (a progress line on stderr) and read from the cache folder after that. The
@@ -184,25 +179,9 @@ def _valid(tables: Any, scoring: Scoring) -> bool:
 def _from_disk_or_built(scoring: Scoring) -> dict[str, Any]:
     key = json.dumps(identity(scoring), sort_keys=True)
     name = f"crib_tables-{hashlib.sha256(key.encode()).hexdigest()[:16]}-{SCORING_SAMPLES}.json"
-    path = cache_folder() / name
-    try:
-        tables: dict[str, Any] = json.loads(path.read_text())
-        if _valid(tables, scoring):
-            return tables
-    except (OSError, ValueError):
-        pass
-    print(f"cribsim: building ev's crib tables for the scoring {key} (once, under a minute on one core; kept in "
-          f"{path})", file=sys.stderr, flush=True)
-    tables = compute(SCORING_SAMPLES, 1, 2, processes=1, scoring=scoring)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        scratch = path.with_name(f".{path.name}.{os.getpid()}")
-        scratch.write_text(json.dumps(tables, sort_keys=True) + "\n")
-        os.replace(scratch, path)
-    except OSError as e:  # a read-only home: the tables still serve this process
-        print(f"cribsim: could not keep the crib tables in {path.parent} ({e.strerror}); they will be built "
-              "again next time", file=sys.stderr)
-    return tables
+    return kept(name, lambda tables: _valid(tables, scoring),
+                lambda: compute(SCORING_SAMPLES, 1, 2, processes=1, scoring=scoring),
+                f"building ev's crib tables for the scoring {key} (once, under a minute on one core)")
 
 
 @lru_cache(maxsize=1)
