@@ -134,13 +134,11 @@ static int env_play(EnvGame *e) {
  * in play_deals' order; ENDLESS. */
 static int env_run(EnvGame *e) {
     Game *g = &e->g;
-    const Rules *r = g->r;
     for (;;) {
         int code;
         switch (e->phase) {
         case E_DEAL:
-            if (!g->deal_no && r->first_pone_points && award(g, (g->dealer + 1) % g->n, r->first_pone_points, OTHER))
-                return env_over(e); /* V-FIVECARD: three for last, as the game starts */
+            if (first_pone_award(g)) return env_over(e);
             deal_cards(g);
             e->phase = E_DISCARD, e->seat = 0;
             /* fall through */
@@ -154,9 +152,7 @@ static int env_run(EnvGame *e) {
             code = env_play(e);
             if (code == 1) return 1;
             if (code == 2 || show(g)) return env_over(e);
-            if (g->deal_no >= 9999) return ENDLESS; /* the engine's MAX_DEALS */
-            g->dealer = g->dealer + 1 < g->n ? g->dealer + 1 : 0;
-            g->deal_no++;
+            if (next_deal(g)) return ENDLESS;
             e->phase = E_DEAL;
             break;
         default:

@@ -42,6 +42,21 @@ static int his_heels(Game *g) {
     return (rank_of(g->starter) == 10 || g->starter >= WILD) && r->heels && award(g, g->dealer, r->heels, HEELS);
 }
 
+/* V-FIVECARD: three for last to the first deal's pone, as the game starts; 1 when that decides
+ * the game. */
+static int first_pone_award(Game *g) {
+    const Rules *r = g->r;
+    return !g->deal_no && r->first_pone_points && award(g, (g->dealer + 1) % g->n, r->first_pone_points, OTHER);
+}
+
+/* The deal passes to the left: ENDLESS after the engine's MAX_DEALS, else 0. */
+static int next_deal(Game *g) {
+    if (g->deal_no >= 9999) return ENDLESS;
+    g->dealer = g->dealer + 1 < g->n ? g->dealer + 1 : 0;
+    g->deal_no++;
+    return 0;
+}
+
 /* The seats' counting model (each seat's miss rate, then its vigilance; NULL: none): built, as
  * GameState builds it, when some seat overlooks points. */
 static void counting_model(Game *g, const double *counters) {
@@ -114,10 +129,8 @@ static int play_deals(Game *g, const int *kinds, const EvTables *const *ev, cons
     start_game(g, kinds, ev, counters, seed, match, game_no, first_dealer);
     if (keep_trail(g)) return NOMEM;
     for (;;) {
-        if (!g->deal_no && r->first_pone_points) { /* V-FIVECARD: three for last, as the game starts */
-            if (award(g, (g->dealer + 1) % g->n, r->first_pone_points, OTHER)) break;
-            memcpy(g->trail, g->scores, sizeof g->scores);
-        }
+        if (first_pone_award(g)) break;
+        if (!g->deal_no) memcpy(g->trail, g->scores, sizeof g->scores); /* the start, after any award */
         deal_cards(g);
         if (r->auction && auction(g)) break;
         discard(g);
@@ -127,9 +140,7 @@ static int play_deals(Game *g, const int *kinds, const EvTables *const *ev, cons
         if (keep_trail(g)) return NOMEM;
         if (show(g)) break;
         if (keep_trail(g)) return NOMEM;
-        if (g->deal_no >= 9999) return ENDLESS; /* the engine's MAX_DEALS */
-        g->dealer = g->dealer + 1 < g->n ? g->dealer + 1 : 0;
-        g->deal_no++;
+        if (next_deal(g)) return ENDLESS;
     }
     return keep_trail(g);
 }

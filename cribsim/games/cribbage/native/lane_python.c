@@ -487,16 +487,10 @@ static int count_setup(Game *g, Rules *r, Py_buffer *rb, int seat, int dealer, i
     return 0;
 }
 
-/* V-JOKERS with the non-dealer naming a joker starter (show()): its name, as the pone's hand
- * names it; of a count of one hand only that hand is known, so another seat's count names it
- * from no cards (as ShowCount does, the other hands unknown). -1: nothing to name. */
+/* The joker starter's name for a count of one hand (show()'s joker_named_by_pone): only that
+ * hand is known, so another seat's count has it named from no cards (as ShowCount does). */
 static int pone_named(const Game *g, int seat, const int *keep, int n) {
-    const Rules *r = g->r;
-    int fixed = -1;
-    if (!r->joker_pone || g->starter < WILD) return -1;
-    int mine = seat == (g->dealer + 1) % g->n;
-    best_show(r, keep, mine ? n : 0, g->starter, 0, (int)r->objective, -1, NULL, &fixed);
-    return fixed;
+    return joker_named_by_pone(g, keep, seat == (g->dealer + 1) % g->n ? n : 0);
 }
 
 static PyObject *py_show_values(PyObject *self, PyObject *args) {

@@ -105,14 +105,20 @@ static int count_and_after(Game *g, int seat, const int *hand, int n, int crib, 
     return count_hand(g, seat, hand, n, starter, crib, source, pts) || after_count(g, seat, pts, source);
 }
 
+/* V-JOKERS: a joker starter the non-dealer names, for everyone, as ``hand`` (the non-dealer's,
+ * ``n`` cards) names it best; -1 where there is nothing to name. */
+static int joker_named_by_pone(const Game *g, const int *hand, int n) {
+    const Rules *r = g->r;
+    int fixed = -1;
+    if (r->joker_pone && g->starter >= WILD) best_show(r, hand, n, g->starter, 0, (int)r->objective, -1, NULL, &fixed);
+    return fixed;
+}
+
 static int show(Game *g) { /* R-SHOW-1..7: from the dealer's left, the dealer, then the crib */
     const Rules *r = g->r;
-    int n = g->n, crib = r->crib_flush_needs_starter ? SHOW_CRIB : SHOW_OPEN_CRIB, fixed = -1;
+    int n = g->n, crib = r->crib_flush_needs_starter ? SHOW_CRIB : SHOW_OPEN_CRIB, pone = (g->dealer + 1) % n;
+    int fixed = joker_named_by_pone(g, g->hands[pone], g->hlen[pone]);
     g->zero_hand = 0;
-    if (r->joker_pone && g->starter >= WILD) { /* V-JOKERS: the non-dealer names it, for everyone */
-        int pone = (g->dealer + 1) % n;
-        best_show(r, g->hands[pone], g->hlen[pone], g->starter, 0, (int)r->objective, -1, NULL, &fixed);
-    }
     for (int i = 1; i <= n; i++) {
         int seat = (g->dealer + i) % n;
         if (count_and_after(g, seat, g->hands[seat], g->hlen[seat], 0, HAND, fixed)) return 1;
