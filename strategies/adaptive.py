@@ -431,7 +431,6 @@ class AdaptiveStrategy(Board, ReadingMC):
         self._model_rules: Any = None
         self._model: dict[str, Any] | None = None
         self._counters: dict[tuple[int, int], tuple[Any, ShowCount]] = {}
-        self._packs: dict[tuple[int, int], tuple[Any, bytes | None]] = {}
         self._policy = EVStrategy(random.Random(rng.getrandbits(32)))
         self.simulated: tuple[str, list[Any], list[int]] | None = None  # the last decide's answers and valid worlds
 
@@ -497,7 +496,8 @@ class AdaptiveStrategy(Board, ReadingMC):
         starters = [c for c in range(rules.deck_size) if c not in obs.hand]
         mine = obs.side_of[obs.crib_owner] == obs.side
         model = self._model_of(rules)
-        values = hand_values(self._counter(obs), obs, starters, self._packed(obs))
+        parts = self._deal_parts(obs)
+        values = hand_values(self._counter(obs), obs, starters, None if parts is None else parts[2])
         return [(values[keep] + self._crib_value(obs, model, thrown, mine), keep, thrown)
                 for keep, thrown in allowed_keeps(obs)]
 
@@ -508,15 +508,6 @@ class AdaptiveStrategy(Board, ReadingMC):
             self._sync(obs)
             return float((self.pair_own if mine else self.pair_opp)[thrown[0] * 52 + thrown[1]])
         return crib_value(model, thrown, mine)
-
-    def _packed(self, obs: Observation) -> bytes | None:
-        """The rules as the lane reads them for this game, where the lane counts them (None: not)."""
-        key = (id(obs.rules), obs.game_no)
-        got = self._packs.get(key)
-        if got is None or got[0] is not obs.rules:
-            packed = lane.pack_rules(obs.rules, game_no=obs.game_no) if lane.rollouts_for(obs.rules) else None
-            got = self._packs[key] = (obs.rules, packed)
-        return got[1]
 
     def discard(self, obs: Observation) -> list[int]:
         """The keeps by :meth:`keep_values`; the ``discard_top`` best within ``discard_margin``

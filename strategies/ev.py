@@ -236,6 +236,7 @@ class EVStrategy(Strategy):
         self.pair_own, self.pair_opp, self.single = _crib_arrays(crib_weight)
         self._native: tuple[Rules, Any, bytes] | None = None  # (rules, its values in C, the packed rules)
         self._packed_games: dict[int, bytes] = {}  # a variant's layout: the rules packed for each game's sides
+        self._deals_in_lane: tuple[Rules | None, bool] = (None, False)  # (rules, whether the lane runs their deals)
 
     # ---- searches in the native lane ------------------------------------------------------
     def _native_parts(self, obs: Observation) -> tuple[Rules, Any, bytes] | None:
@@ -259,6 +260,14 @@ class EVStrategy(Strategy):
         if packed is None:
             packed = self._packed_games[obs.game_no] = lane.pack_rules(rules, game_no=obs.game_no)
         return rules, self._native[1], packed
+
+    def _deal_parts(self, obs: Observation) -> tuple[Rules, Any, bytes] | None:
+        """:meth:`_native_parts` where the lane also runs a deal on to its show as the engine
+        does (no hook in Python: :func:`lane.rollouts_for`), for what counts a show (a keep's
+        value, the board's sampled deals); else None."""
+        if self._deals_in_lane[0] is not obs.rules:
+            self._deals_in_lane = (obs.rules, lane.rollouts_for(obs.rules))
+        return self._native_parts(obs) if self._deals_in_lane[1] else None
 
     def lane_searches(self, rules: Rules) -> bool:
         """Whether this player's searches of the play run in the native lane for ``rules``:

@@ -225,7 +225,6 @@ class Board(EVStrategy):
         self._board_rules: Any = None
         self._board_ok = False
         self._win: list[list[float]] = []
-        self._board_lane: tuple[Any, bool] = (None, False)  # (rules, whether the lane runs their deals)
 
     # ---- the board ------------------------------------------------------------------------
     def on_board(self, obs: Observation) -> bool:
@@ -242,13 +241,6 @@ class Board(EVStrategy):
         """The board table of ``obs``'s rules (the dealer's chance to win by both scores), or
         None where this player has none."""
         return None
-
-    def _board_parts(self, obs: Observation) -> tuple[Any, Any, bytes] | None:
-        """The lane's parts for the board's samples in C: where the lane plays the rules with no
-        hook in Python (a sampled deal runs to the end of its show), else None (the engine)."""
-        if self._board_lane[0] is not obs.rules:
-            self._board_lane = (obs.rules, lane.rollouts_for(obs.rules))
-        return self._native_parts(obs) if self._board_lane[1] else None
 
     def chance(self, obs: Observation, side: int, scores: list[int]) -> float:
         """Our chance to win from the scores at the end of a deal (``side``: who reached the
@@ -273,7 +265,7 @@ class Board(EVStrategy):
     def board_discard(self, obs: Observation, ranked: list[tuple[float, list[int]]]) -> list[int]:
         """The keep with the best chance to win among the best ``board_keeps`` by points."""
         top = ranked[:self.board_keeps]
-        parts = self._board_parts(obs)
+        parts = self._deal_parts(obs)
         if parts is not None:  # the samples in C, from this player's generator
             wins = list(lane.board_discard(obs, parts[1], parts[2], [t for _, t in top], self.board_samples, self.rng,
                                            obs.rules.target, self._win))
@@ -315,7 +307,7 @@ class Board(EVStrategy):
                 options.append(c)
         if len(options) == 1:
             return points_choice
-        parts = self._board_parts(obs)
+        parts = self._deal_parts(obs)
         if parts is not None:  # the samples in C, from this player's generator
             wins = list(lane.board_play(obs, parts[1], parts[2], options, self.board_samples, self.rng,
                                         obs.rules.target, self._win))
