@@ -14,17 +14,22 @@ hand under four that scores nothing or a dealer's hand that counts double are al
   expected points the crib awards its owner's side (less the others') when a player of each
   role (its side owns the crib, or not) throws each rank pair, suited or not (each single rank
   where one card is thrown): every cell counted on the same deals (common random numbers)
-  through the engine's crib count. Two iterations. Then, for two players whose deal asks
-  nothing but the discard and the play, a board table: the dealer's chance to win from every
-  pair of scores, from 21,000 games of ``ev`` against ``ev`` under these rules
-  (:func:`strategies.boardtable.learn`, the shipped standard table's method).
+  through the engine's crib count. Two iterations. Then, for two players dealt six, a pegging
+  table (:func:`learn_pegs`): what a keep pegs (its side's points in the play less the
+  other's) by its four ranks and the keeper's role, from 500 plays a cell rolled out through
+  the engine's play, the other player's six read as it would keep them by the crib table. And
+  for two players whose deal asks nothing but the discard and the play, a board table: the
+  dealer's chance to win from every pair of scores, from 21,000 games of ``ev`` against ``ev``
+  under these rules (:func:`strategies.boardtable.learn`, the shipped standard table's method).
 - **Discard**: for every legal keep, the expected points its count awards our side (less the
   others') over every starter it has not seen, each counted by the engine with the real
   dealer, crib owner and scores; plus the learnt crib value of the cards thrown (ours, or
-  against us); then, for the best few, the pegging of plays rolled out through the engine's
-  play (``mc``'s), the other player's four drawn as it would keep them from six. Where the
-  native lane plays the rules, the counts are the lane's copy of the show code and the
-  rollouts one call to it (the same numbers, tests hold both).
+  against us) and the learnt pegging of the keep; then, for the best few the table leaves
+  within ``table_margin`` (``discard_margin`` without a table), the pegging of plays rolled out
+  through the engine's play (``mc``'s), the other player's four drawn as it would keep them
+  from six, in place of the table's. Where the native lane plays the rules, the counts are the
+  lane's copy of the show code and the rollouts one call to it (the same numbers, tests hold
+  both).
 - **Near the end** of a two-player game (a side within ``board_from`` of its target): the
   best keeps and every distinct card valued by the chance to win on the learnt board
   (``expert``'s play to the board, :class:`strategies.expert.Board`).
@@ -56,7 +61,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
@@ -78,13 +83,17 @@ from strategies.mc import sampler
 if TYPE_CHECKING:
     from cribsim.games.cribbage.observation import Observation
 
-MODEL_VERSION = 3
+MODEL_VERSION = 4
 ADAPTIVE = Models("it learns what every rule is worth from the engine itself", everything=True)
 
 LEARN_DEALS = 3000  # deals played through the engine per iteration of the crib table
 LEARN_SAMPLES = 6000  # cribs counted per cell and role
 LEARN_COUNTS = 4_200_000  # at most this many counts of a hand by the simulated players per iteration (big deals)
 BOARD_GAMES = 7  # games of ev against ev per learning deal (21,000 at the default) whose deals give the board table
+# The pegging table: PEG_HANDS hands of ours a cell and role, each rolled out learn_samples // PEG_SHARE times (500 a
+# cell at the default); a budget under PEG_SHARE cribs a cell learns none (the discard then rolls out its best keeps)
+PEG_HANDS = 4
+PEG_SHARE = 48
 
 
 def _rank(c: int) -> int:
@@ -143,7 +152,14 @@ def _valid(model: Any, key: str) -> bool:
     return (isinstance(model, dict) and model.get("key") == key and model.get("version") == MODEL_VERSION
             and all(isinstance(model.get(r), dict) for r in ("own", "opp", "mean"))
             and all(isinstance(v, (int, float)) for r in ("own", "opp") for v in model[r].values())
-            and _board_valid(model.get("board", False)))
+            and _board_valid(model.get("board", False)) and _pegs_valid(model.get("pegs", False)))
+
+
+def _pegs_valid(pegs: Any) -> bool:
+    """A pegging table (a value per cell, by role) or None (the rules have none)."""
+    n = len(peg_cells())
+    return pegs is None or (isinstance(pegs, dict) and set(pegs) == {"dealer", "pone"} and all(
+        isinstance(v, list) and len(v) == n and all(isinstance(x, (int, float)) for x in v) for v in pegs.values()))
 
 
 def _board_valid(board: Any) -> bool:
@@ -168,8 +184,14 @@ def model_for(rules: Any, deals: int = LEARN_DEALS, samples: int = LEARN_SAMPLES
 
 
 def _learnt(rules: Any, key: str, deals: int, samples: int) -> dict[str, Any]:
-    """The model of ``rules`` learnt afresh: its crib table, then its board (two players)."""
+    """The model of ``rules`` learnt afresh: its crib table, then (two players dealt six)
+    its pegging table and its board."""
     model = learn(rules, deals, samples, progress=True)
+    t0 = time.time()
+    model["pegs"] = learn_pegs(rules, model, samples // PEG_SHARE) if samples >= PEG_SHARE else None
+    if model["pegs"] is not None:
+        print(f"cribsim: adaptive: {rules.name}: its pegging table learnt ({time.time() - t0:.0f} s)",
+              file=sys.stderr, flush=True)
     t0 = time.time()
     model["board"] = boardtable.learn(rules, BOARD_GAMES * deals, seed=39)
     if model["board"] is not None:
@@ -177,6 +199,53 @@ def _learnt(rules: Any, key: str, deals: int, samples: int) -> dict[str, Any]:
               f"({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
     model["key"], model["version"] = key, MODEL_VERSION
     return model
+
+
+def reads(rules: Any) -> bool:
+    """Whether the discard's rollouts read the other player's hand as ``ev`` would keep it, and
+    a pegging table is learnt: two players dealt six, keeping four, no discard rule, the
+    standard deck and objective."""
+    return (rules.players == 2 and rules.deal == rules.dealer_deal == 6
+            and rules.discard == rules.dealer_discard == 2 and rules.deck_size == 52
+            and rules.program.hooks.discard_rule is None and rules.objective > 0)
+
+
+def peg_cells() -> list[tuple[int, int, int, int]]:
+    """The pegging table's cells: every multiset of four ranks kept, sorted (1,820)."""
+    return list(combinations_with_replacement(range(13), 4))
+
+
+def learn_pegs(rules: Any, model: dict[str, Any], rollouts: int) -> dict[str, list[float]] | None:
+    """What a keep pegs under ``rules``, by its four ranks and the keeper's role (dealer or
+    pone; None where :func:`reads` does not hold): for each cell, ``PEG_HANDS`` hands of six
+    (the cell's ranks in random suits and two cards thrown at random), each with ``rollouts``
+    draws of the other player's six, read and kept by the crib table just learnt, and the play
+    rolled out through the engine's play (:meth:`AdaptiveStrategy._pegs`: in the lane where it
+    plays the rules); the keeper's pegging less the other's, averaged. Every cell of a role
+    draws from the same seeds (common random numbers)."""
+    if not reads(rules):
+        return None
+    player = AdaptiveStrategy(random.Random(0), discard_rollouts=rollouts)
+    player._model, player._model_rules = model, rules
+    out: dict[str, list[float]] = {}
+    for role, dealer in (("dealer", 0), ("pone", 1)):
+        obs = GameState(rules, 39, (0, 0), dealer).start().observation(0)
+        out[role] = [_cell_pegs(player, obs, ranks, role) for ranks in peg_cells()]
+    return out
+
+
+def _cell_pegs(player: AdaptiveStrategy, obs: Observation, ranks: Sequence[int], role: str) -> float:
+    """:func:`learn_pegs`' value of one cell and role."""
+    total = 0
+    for h in range(PEG_HANDS):
+        rng = random.Random(f"pegs-{role}-{h}")
+        keep = [r * 4 + s for r in sorted(set(ranks)) for s in rng.sample(range(4), ranks.count(r))]
+        rest = [c for c in range(52) if c not in keep]
+        thrown = rng.sample(rest, 2)
+        obs.hand = tuple(keep + thrown)
+        player.rng = rng
+        total += player._top_pegs(obs, [(0.0, tuple(keep), thrown)])[0]
+    return total / (PEG_HANDS * player.discard_rollouts)
 
 
 class _Learner:
@@ -220,6 +289,20 @@ class _Learner:
     def at_random(self, legal: Callable[[Any], list[Any]]) -> Callable[[Any], Any]:
         """A variant's decision while learning: any legal answer (so every branch is seen)."""
         return lambda obs: self.rng.choice(legal(obs))
+
+
+def _thrown_at(n: int) -> list[tuple[int, int]]:
+    """The places of the two cards thrown by each keep of ``n - 2`` of ``n`` cards, in
+    ``combinations`` order of the keeps."""
+    got = _THROWN.get(n)
+    if got is None:
+        every = range(n)
+        got = _THROWN[n] = [cast(tuple[int, int], tuple(i for i in every if i not in keep))
+                            for keep in combinations(every, n - 2)]
+    return got
+
+
+_THROWN: dict[int, list[tuple[int, int]]] = {}
 
 
 def hand_values(counter: ShowCount, obs: Observation, starters: Sequence[int],
@@ -403,6 +486,10 @@ class AdaptiveStrategy(Board, ReadingMC):
         Param("discard_rollouts", int, 48, "pegging rollouts per discard candidate", lo=1, hi=100_000),
         Param("discard_top", int, 3, "discard candidates refined by rollouts", lo=1, hi=100),
         Param("discard_margin", float, 1.0, "only candidates within this many points of the best", lo=0, hi=100),
+        Param("peg_table", bool, True, "add the pegging learnt for these rules (a table by the ranks kept and the "
+              "role; two players dealt six) to every keep, and roll out only those within table_margin of the best"),
+        Param("table_margin", float, 0.0, "with the pegging table: roll out only candidates within this many points "
+              "of the best (0: none, the table decides)", lo=0, hi=100),
         Param("worlds", int, 24, "simulated deals per answer of a variant's decision", lo=1, hi=10_000),
         Param("candidates", int, 12, "answers of a variant's decision valued by simulation, at most", lo=2, hi=1000),
         Param("board_from", int, 40, "play to the board (its learnt table) when a side is this close to its target "
@@ -418,13 +505,15 @@ class AdaptiveStrategy(Board, ReadingMC):
 
     def __init__(self, rng: random.Random, rollouts: int = 32, read: bool = True, read_play: bool = True,
                  read_slack: float = 0.1, discard_rollouts: int = 48, discard_top: int = 3,
-                 discard_margin: float = 1.0, worlds: int = 24, candidates: int = 12, board_from: int = 40,
+                 discard_margin: float = 1.0, peg_table: bool = True, table_margin: float = 0.0, worlds: int = 24,
+                 candidates: int = 12, board_from: int = 40,
                  board_samples: int = 32, board_keeps: int = 4, board_margin: float = 0.02,
                  learn_deals: int = LEARN_DEALS, learn_samples: int = LEARN_SAMPLES) -> None:
         super().__init__(rng, rollouts, read_play, read_slack)
         self.board_setup(board_from, board_samples, board_keeps, board_margin)
         self.read = read
         self.discard_rollouts, self.discard_top, self.discard_margin = discard_rollouts, discard_top, discard_margin
+        self.peg_table, self.table_margin = peg_table, table_margin
         self.worlds = worlds
         self.candidates = candidates
         self.learn_deals, self.learn_samples = learn_deals, learn_samples
@@ -497,9 +586,34 @@ class AdaptiveStrategy(Board, ReadingMC):
         mine = obs.side_of[obs.crib_owner] == obs.side
         model = self._model_of(rules)
         parts = self._deal_parts(obs)
+        if parts is not None and self._pairs_thrown(obs):
+            return self._lane_keep_values(obs, parts[2], starters, mine)
         values = hand_values(self._counter(obs), obs, starters, None if parts is None else parts[2])
         return [(values[keep] + self._crib_value(obs, model, thrown, mine), keep, thrown)
                 for keep, thrown in allowed_keeps(obs)]
+
+    @staticmethod
+    def _pairs_thrown(obs: Observation) -> bool:
+        """Whether every discard of ``obs`` is a pair of the 52 cards, any pair allowed (no
+        discard rule): the crib value is then one read of the pair arrays."""
+        return obs.discards == 2 and obs.discard_rule is None and all(c < 52 for c in obs.hand)
+
+    def _lane_keep_values(self, obs: Observation, packed: bytes, starters: list[int],
+                          mine: bool) -> list[tuple[float, tuple[int, ...], list[int]]]:
+        """:meth:`keep_values` where the lane counts the rules and two of the 52 cards are
+        thrown with no discard rule: the same sums in the same order (``allowed_keeps`` yields
+        every keep, in ``combinations`` order), without a dictionary or a call per keep."""
+        hand = tuple(obs.hand)
+        size = len(hand) - 2
+        scores = obs.scores or [0] * (max(obs.side_of) + 1)
+        means = lane.show_values(packed, hand, size, starters, obs.seat, obs.dealer, obs.crib_owner, scores)
+        self._sync(obs)
+        pairs = self.pair_own if mine else self.pair_opp
+        out = []
+        for mean, keep, (i, j) in zip(means, combinations(hand, size), _thrown_at(len(hand))):
+            a, b = hand[i], hand[j]
+            out.append((mean + float(pairs[a * 52 + b]), keep, [a, b]))
+        return out
 
     def _crib_value(self, obs: Observation, model: dict[str, Any], thrown: Sequence[int], mine: bool) -> float:
         """:func:`crib_value`, read from this player's arrays of it for a throw of two of the 52
@@ -510,32 +624,56 @@ class AdaptiveStrategy(Board, ReadingMC):
         return crib_value(model, thrown, mine)
 
     def discard(self, obs: Observation) -> list[int]:
-        """The keeps by :meth:`keep_values`; the ``discard_top`` best within ``discard_margin``
-        points of the best refined by the pegging of ``discard_rollouts`` plays rolled out
+        """The keeps by :meth:`keep_values` (plus the learnt pegging of each, where the rules
+        have a pegging table: :meth:`_peg_table`); the ``discard_top`` best within
+        ``discard_margin`` points of the best (``table_margin`` with the table) refined by the
+        pegging of ``discard_rollouts`` plays rolled out (in place of the table's)
         through the engine (mc's), the other player's four cards drawn as it would keep them
         from six (by the same values the play's reading supposes; any unseen cards where the
         rules deal otherwise); near the end of a two-player game, the best of those ranked so
         are valued by the chance to win on its learnt board (``Board.board_discard``)."""
         obj = obs.rules.objective
         scored = sorted(((obj * v, keep, thrown) for v, keep, thrown in self.keep_values(obs)), key=lambda t: -t[0])
-        top = [t for t in scored[:self.discard_top] if t[0] >= scored[0][0] - self.discard_margin]
+        table = self._peg_table(obs)
+        margin = self.discard_margin
+        if table is not None:  # the learnt pegging of every keep; the rollouts only where it leaves it close
+            scored = sorted(((v + table[keep], keep, thrown) for v, keep, thrown in scored), key=lambda t: -t[0])
+            margin = self.table_margin
+        top = [t for t in scored[:self.discard_top] if t[0] >= scored[0][0] - margin]
         if len(top) > 1:  # the best refined by their pegging
             pegs = self._top_pegs(obs, top)
-            refined = ((v + obj * p / self.discard_rollouts, keep, thrown) for (v, keep, thrown), p in zip(top, pegs))
+            refined = ((v - (table[keep] if table is not None else 0.0) + obj * p / self.discard_rollouts, keep, thrown)
+                       for (v, keep, thrown), p in zip(top, pegs))
             top = sorted(refined, key=lambda t: -t[0])
         ranked = top + scored[len(top):] if len(top) > 1 else scored
         if self.on_board(obs):
             return self.board_discard(obs, [(v, list(thrown)) for v, _, thrown in ranked])
         return list(ranked[0][2])
 
+    def _peg_table(self, obs: Observation) -> dict[tuple[int, ...], float] | None:
+        """The learnt pegging (:func:`learn_pegs`) of every keep of ``obs.hand`` for its role,
+        or None (no table for these rules, or ``peg_table`` off)."""
+        if not self.peg_table:
+            return None
+        model = self._model_of(obs.rules)
+        got = model.get("_pegs")
+        if got is None:
+            pegs = model.get("pegs")
+            got = model["_pegs"] = {role: dict(zip(peg_cells(), pegs[role])) for role in pegs} if pegs else {}
+        if not got:
+            return None
+        cells = got["dealer" if obs.seat == obs.dealer else "pone"]
+        size = len(obs.hand) - obs.discards
+        return {keep: cells[tuple(sorted(c >> 2 for c in keep))] for keep in combinations(obs.hand, size)}
+
     def _top_pegs(self, obs: Observation, top: list[tuple[float, tuple[int, ...], list[int]]]) -> list[int]:
         """The pegging of each keep of ``top`` (:meth:`_pegs`), rolled out from its own view."""
-        rules, me = obs.rules, obs.seat
+        rules = obs.rules
+        view = rules.program.observation(obs.seat, obs.side, rules, obs.side_of)
+        view.dealer, view.crib_owner, view.game_no = obs.dealer, obs.crib_owner, obs.game_no
         rollouts = []
-        for _, _, thrown in top:
-            view = rules.program.observation(me, obs.side, rules, obs.side_of)
-            view.dealer, view.crib_owner, view.discarded = obs.dealer, obs.crib_owner, tuple(thrown)
-            view.game_no = obs.game_no
+        for _, _, thrown in top:  # one view, its discards set per keep (a rollout copies what it reads)
+            view.discarded = tuple(thrown)
             rollouts.append(self.play_rollout(view))
         return self._pegs(obs, [keep for _, keep, _ in top], rollouts)
 
@@ -577,10 +715,7 @@ class AdaptiveStrategy(Board, ReadingMC):
     def _reads(obs: Observation) -> bool:
         """Whether the discard's draws read the other player's hand (two players dealt six,
         keeping four, no discard rule, the standard deck and objective), as ev would keep it."""
-        rules = obs.rules
-        return (rules.players == 2 and rules.deal == rules.dealer_deal == 6
-                and rules.discard == rules.dealer_discard == 2 and rules.deck_size == 52
-                and rules.program.hooks.discard_rule is None and rules.objective > 0)
+        return reads(obs.rules)
 
     def _other_hands(self, obs: Observation) -> Callable[[], list[list[int]]]:
         """Draws of the other seats' hands for the discard's rollouts: with two players dealt

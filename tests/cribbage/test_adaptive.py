@@ -301,7 +301,7 @@ def test_its_discard_rollouts_in_the_lane_are_the_engines(monkeypatch):
     in_lane = lane.discard_pegs
     monkeypatch.setattr(lane, "discard_pegs", lambda *args: calls.append(1) or in_lane(*args))
     rules = load_rules("standard")
-    params = {**TINY, "discard_rollouts": 12, "discard_top": 4, "discard_margin": 50.0}
+    params = {**TINY, "discard_rollouts": 12, "discard_top": 4, "discard_margin": 50.0, "table_margin": 50.0}
     a = factory("adaptive", params=params, rules=(rules,), game="cribbage")
     compared = 0
     for deal in range(6):
@@ -357,3 +357,50 @@ def test_it_learns_a_board_table_per_two_player_rule_set_and_plays_to_it_near_th
                 break
             g.apply(answer_fn(me if g.actor == 0 else ev, g.decision)(g.observation()))
         assert ("board_discard" in asked) == near and ("board_play" in asked) == near, (scores, asked)
+
+
+def test_it_learns_a_pegging_table_per_rule_set():
+    """What a keep pegs, by its ranks and role, is learnt from the rules' own play: the standard
+    game's is near the shipped table (the dealer ahead by about 2.4 a deal); where the last card
+    is worth 5 the dealer, who lays it most often, gains far more; three players, or a budget
+    too small for it, learn none."""
+    from statistics import correlation, mean
+
+    from strategies import pegtable
+    std = load_rules("standard")
+    model = adaptive.model_for(std, 20, 20)
+    assert model["pegs"] is None  # 20 cribs a cell: under PEG_SHARE, no table
+    pegs = adaptive.learn_pegs(std, model, 4)
+    assert pegs is not None and all(len(pegs[role]) == 1820 for role in ("dealer", "pone"))
+    shipped = pegtable.load()["dealer"]
+    assert correlation(pegs["dealer"], [shipped[",".join(map(str, c))] for c in adaptive.peg_cells()]) > 0.6
+    gap = mean(pegs["dealer"]) - mean(pegs["pone"])
+    assert 1.9 < gap < 2.9
+    last5 = load_rules(str(EXAMPLES / "last5.yaml"))
+    late = adaptive.learn_pegs(last5, adaptive.model_for(last5, 20, 20), 4)
+    assert late is not None and mean(late["dealer"]) - mean(late["pone"]) > gap + 3
+    assert adaptive.learn_pegs(load_rules("three_player"), adaptive.model_for(load_rules("three_player"), 20, 20),
+                               4) is None
+
+
+def test_with_a_pegging_table_it_rolls_out_only_the_keeps_the_table_leaves_close(monkeypatch):
+    """The learnt pegging is added to every keep's points; only the keeps within table_margin of
+    the best are rolled out (none with a margin of 0: the discard is the best by points and
+    table)."""
+    rules = load_rules("standard")
+    model = adaptive.model_for(rules, 20, 20)
+    model["pegs"] = adaptive.learn_pegs(rules, model, 2)
+    rolled: list[int] = []
+    for margin in (0.0, 50.0):
+        me = factory("adaptive", params={**TINY, "table_margin": margin, "discard_top": 3},
+                     rules=(rules,), game="cribbage")(random.Random(3))
+        real = me._top_pegs
+        monkeypatch.setattr(me, "_top_pegs", lambda obs, top, real=real: rolled.append(len(top)) or real(obs, top))
+        for deal in range(4):
+            obs = GameState(rules, 11, (deal, 0), deal % 2).start().observation()
+            thrown = me.discard(obs)
+            if margin == 0.0:
+                table = me._peg_table(obs)
+                best = max(me.keep_values(obs), key=lambda t: t[0] + table[t[1]])
+                assert sorted(thrown) == sorted(best[2])
+    assert rolled == [3, 3, 3, 3]  # none with a margin of 0; every deal's best three with 50

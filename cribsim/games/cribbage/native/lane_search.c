@@ -313,7 +313,7 @@ typedef struct {
 } KeepRollout;
 
 /* One sample: the other player's four from a draw of six, each keep rolled out; 0 or a failure. */
-static int discard_sample(KeepRollout *k, int nk, Game *play, PlayState *st, Game *reader, PyMT *mt,
+static int discard_sample(KeepRollout *k, int nk, PlayState *st, Game *reader, PyMT *mt,
                           const int *unseen, int nu, int64_t *pegs) {
     int me = k[0].st.root, other = 1 - me, six[6], thrown[2], four[4], nf = 0;
     if (pmt_sample(mt, unseen, nu, 6, six)) return UNSAMPLED;
@@ -323,8 +323,9 @@ static int discard_sample(KeepRollout *k, int nk, Game *play, PlayState *st, Gam
     for (int i = 0; i < 6; i++)
         if (six[i] != thrown[0] && six[i] != thrown[1]) four[nf++] = six[i];
     int side = (int)reader->r->side_of[me];
-    for (int i = 0; i < nk; i++) {
-        memcpy(play, &k[i].g, sizeof *play);
+    for (int i = 0; i < nk; i++) { /* the keep's game as its view set it up: only its scores move (as in mc_choose) */
+        Game *play = &k[i].g;
+        memset(play->scores, 0, sizeof play->scores);
         memcpy(st, &k[i].st, sizeof *st);
         memcpy(st->hands[me], k[i].keep, sizeof(int) * (size_t)k[i].n);
         st->hlen[me] = k[i].n;
@@ -346,12 +347,12 @@ static PyObject *py_discard_pegs(PyObject *self, PyObject *args) {
     PyObject *vs = PySequence_Fast(views, "discard_pegs: views"), *ks = PySequence_Fast(keeps, "discard_pegs: keeps");
     Py_ssize_t nk = vs && ks ? PySequence_Fast_GET_SIZE(vs) : 0;
     KeepRollout *k = nk ? PyMem_Calloc((size_t)nk, sizeof *k) : NULL;
-    Game *play = PyMem_Calloc(2, sizeof(Game));
+    Game *reader = PyMem_Calloc(1, sizeof(Game)); /* ev's discard of the other player's six, as the reading supposes it */
     PlayState *st = PyMem_Calloc(1, sizeof(PlayState));
     Rules r;
     PyMT mt;
     int64_t *pegs = nk ? PyMem_Calloc((size_t)nk, sizeof(int64_t)) : NULL;
-    int ok = vs && ks && nk > 0 && nk == PySequence_Fast_GET_SIZE(ks) && k && play && st && pegs && samples >= 0;
+    int ok = vs && ks && nk > 0 && nk == PySequence_Fast_GET_SIZE(ks) && k && reader && st && pegs && samples >= 0;
     if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "discard_pegs: a view and a keep each, samples >= 0");
     for (Py_ssize_t i = 0; ok && i < nk; i++) {
         ok = !rollout_setup(&k[i].g, &k[i].st, &r, &rb, values, PySequence_Fast_GET_ITEM(vs, i), NULL, NULL) &&
@@ -361,10 +362,9 @@ static PyObject *py_discard_pegs(PyObject *self, PyObject *args) {
     }
     ok = ok && !parse_state(state, &mt) && (nu = parse_cards(unseen_o, unseen, MAXDECK)) >= 0;
     if (ok) {
-        Game *reader = &play[1]; /* ev's discard of the other player's six, as the reading supposes it */
         reader->r = &r, reader->n = 2, reader->dealer = k[0].g.dealer, reader->crib_owner = k[0].g.crib_owner;
         reader->ev[1 - k[0].st.root] = PyCapsule_GetPointer(values, EV_CAPSULE);
-        for (int s = 0; ok && s < samples; s++) ok = !failed(discard_sample(k, (int)nk, play, st, reader, &mt, unseen, nu, pegs));
+        for (int s = 0; ok && s < samples; s++) ok = !failed(discard_sample(k, (int)nk, st, reader, &mt, unseen, nu, pegs));
     }
     if (ok) {
         PyObject *p = PyTuple_New(nk);
@@ -378,7 +378,7 @@ static PyObject *py_discard_pegs(PyObject *self, PyObject *args) {
     Py_XDECREF(vs);
     Py_XDECREF(ks);
     PyMem_Free(k);
-    PyMem_Free(play);
+    PyMem_Free(reader);
     PyMem_Free(st);
     PyMem_Free(pegs);
     PyBuffer_Release(&rb);
