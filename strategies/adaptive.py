@@ -634,37 +634,46 @@ class AdaptiveStrategy(Board, ReadingMC):
         are valued by the chance to win on its learnt board (``Board.board_discard``)."""
         obj = obs.rules.objective
         scored = sorted(((obj * v, keep, thrown) for v, keep, thrown in self.keep_values(obs)), key=lambda t: -t[0])
-        table = self._peg_table(obs)
+        pegs = self._peg_table(obs)
+        table = None if pegs is None else dict(zip(combinations(obs.hand, len(obs.hand) - obs.discards), pegs))
         margin = self.discard_margin
         if table is not None:  # the learnt pegging of every keep; the rollouts only where it leaves it close
             scored = sorted(((v + table[keep], keep, thrown) for v, keep, thrown in scored), key=lambda t: -t[0])
             margin = self.table_margin
         top = [t for t in scored[:self.discard_top] if t[0] >= scored[0][0] - margin]
         if len(top) > 1:  # the best refined by their pegging
-            pegs = self._top_pegs(obs, top)
+            rolled = self._top_pegs(obs, top)
             refined = ((v - (table[keep] if table is not None else 0.0) + obj * p / self.discard_rollouts, keep, thrown)
-                       for (v, keep, thrown), p in zip(top, pegs))
+                       for (v, keep, thrown), p in zip(top, rolled))
             top = sorted(refined, key=lambda t: -t[0])
         ranked = top + scored[len(top):] if len(top) > 1 else scored
         if self.on_board(obs):
             return self.board_discard(obs, [(v, list(thrown)) for v, _, thrown in ranked])
         return list(ranked[0][2])
 
-    def _peg_table(self, obs: Observation) -> dict[tuple[int, ...], float] | None:
+    def _peg_table(self, obs: Observation) -> list[float] | None:
         """The learnt pegging (:func:`learn_pegs`) of every keep of ``obs.hand`` for its role,
-        or None (no table for these rules, or ``peg_table`` off)."""
+        in ``combinations`` order of the keeps (kept by the hand's ranks and the role), or None
+        (no table for these rules, or ``peg_table`` off)."""
         if not self.peg_table:
             return None
         model = self._model_of(obs.rules)
         got = model.get("_pegs")
         if got is None:
             pegs = model.get("pegs")
-            got = model["_pegs"] = {role: dict(zip(peg_cells(), pegs[role])) for role in pegs} if pegs else {}
+            got = model["_pegs"] = ({role: (dict(zip(peg_cells(), pegs[role])), {}) for role in pegs}
+                                    if pegs else {})
         if not got:
             return None
-        cells = got["dealer" if obs.seat == obs.dealer else "pone"]
-        size = len(obs.hand) - obs.discards
-        return {keep: cells[tuple(sorted(c >> 2 for c in keep))] for keep in combinations(obs.hand, size)}
+        cells, by_ranks = got["dealer" if obs.seat == obs.dealer else "pone"]
+        ranks = tuple(c >> 2 for c in obs.hand)
+        values = by_ranks.get(ranks)
+        if values is None:
+            if len(by_ranks) > 200_000:
+                by_ranks.clear()
+            size = len(ranks) - obs.discards
+            values = by_ranks[ranks] = [cells[tuple(sorted(keep))] for keep in combinations(ranks, size)]
+        return cast(list[float], values)
 
     def _top_pegs(self, obs: Observation, top: list[tuple[float, tuple[int, ...], list[int]]]) -> list[int]:
         """The pegging of each keep of ``top`` (:meth:`_pegs`), rolled out from its own view."""

@@ -401,6 +401,6 @@ def test_with_a_pegging_table_it_rolls_out_only_the_keeps_the_table_leaves_close
             thrown = me.discard(obs)
             if margin == 0.0:
                 table = me._peg_table(obs)
-                best = max(me.keep_values(obs), key=lambda t: t[0] + table[t[1]])
+                best = max(zip(me.keep_values(obs), table), key=lambda t: t[0][0] + t[1])[0]
                 assert sorted(thrown) == sorted(best[2])
     assert rolled == [3, 3, 3, 3]  # none with a margin of 0; every deal's best three with 50
