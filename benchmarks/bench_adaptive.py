@@ -1,6 +1,7 @@
 """How fast ``adaptive`` plays (issue 39, item 5): complete games against ``ev`` on one core,
 in alternating rounds with ``expert`` against ``ev`` (the peer), in a shipped rules file
-(its counts, discard rollouts and play searches in the native lane) and in a designer's
+(its counts and play searches in the native lane, its discard's pegging read from the table it
+learnt for the rules) and in a designer's
 outside variant (by default ``examples/variants/crib3.yaml``, whose ``after_count`` hook is
 Python: its counts are the engine's, its play searches still the lane's, a play running no
 such hook), once with the lane allowed and once with every search on the engine (pure Python).

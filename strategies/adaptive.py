@@ -55,6 +55,7 @@ cards it cannot see)."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import inspect
 import random
@@ -66,7 +67,7 @@ from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from cribsim.errors import IllegalMove
+from cribsim.errors import CribsimError, IllegalMove
 from cribsim.games.cribbage.engine.rollout import PlayRollout, ShowCount
 from cribsim.games.cribbage.engine.state import INF, GameOver, GameState
 from cribsim.games.cribbage.native import lane
@@ -74,6 +75,7 @@ from cribsim.games.cribbage.native.lane import EvValues
 from cribsim.games.cribbage.strategy import allowed_keeps
 from cribsim.learnt import kept
 from cribsim.params import Param
+from cribsim.ruleset import load_rules
 from cribsim.strategy import Models
 from strategies import boardtable
 from strategies.ev import HOLD_COL, JOKER_CRIB, JOKER_KEEP, EVStrategy
@@ -199,6 +201,23 @@ def _learnt(rules: Any, key: str, deals: int, samples: int) -> dict[str, Any]:
               f"({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
     model["key"], model["version"] = key, MODEL_VERSION
     return model
+
+
+_BELIEFS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (believed, id of the rules played) -> (those, believed)
+
+
+def belief(ref: str, rules: Any) -> Any:
+    """The rules ``ref`` names (loaded once), for a player of ``rules`` told them instead: they
+    must ask the same decisions of the same number of players, or a one-line error."""
+    key = (ref, id(rules))
+    got = _BELIEFS.get(key)
+    if got is None or got[0] is not rules:
+        told = load_rules(ref)
+        if told.players != rules.players or set(told.program.decisions) != set(rules.program.decisions):
+            raise CribsimError(f"cribsim: adaptive: believes {ref}, which does not ask the decisions {rules.name} "
+                               f"asks of {rules.players} players")
+        got = _BELIEFS[key] = (rules, told)
+    return got[1]
 
 
 def reads(rules: Any) -> bool:
@@ -490,6 +509,9 @@ class AdaptiveStrategy(Board, ReadingMC):
               "role; two players dealt six) to every keep, and roll out only those within table_margin of the best"),
         Param("table_margin", float, 0.0, "with the pegging table: roll out only candidates within this many points "
               "of the best (0: none, the table decides)", lo=0, hi=100),
+        Param("believes", str, "", "play as if the rules were these (a shipped name or a rules file asking the same "
+              "decisions): a skilled player told another rule set, to measure what knowing a rule is worth (empty: "
+              "the rules played)"),
         Param("worlds", int, 24, "simulated deals per answer of a variant's decision", lo=1, hi=10_000),
         Param("candidates", int, 12, "answers of a variant's decision valued by simulation, at most", lo=2, hi=1000),
         Param("board_from", int, 40, "play to the board (its learnt table) when a side is this close to its target "
@@ -505,8 +527,8 @@ class AdaptiveStrategy(Board, ReadingMC):
 
     def __init__(self, rng: random.Random, rollouts: int = 32, read: bool = True, read_play: bool = True,
                  read_slack: float = 0.1, discard_rollouts: int = 48, discard_top: int = 3,
-                 discard_margin: float = 1.0, peg_table: bool = True, table_margin: float = 0.0, worlds: int = 24,
-                 candidates: int = 12, board_from: int = 40,
+                 discard_margin: float = 1.0, peg_table: bool = True, table_margin: float = 0.0, believes: str = "",
+                 worlds: int = 24, candidates: int = 12, board_from: int = 40,
                  board_samples: int = 32, board_keeps: int = 4, board_margin: float = 0.02,
                  learn_deals: int = LEARN_DEALS, learn_samples: int = LEARN_SAMPLES) -> None:
         super().__init__(rng, rollouts, read_play, read_slack)
@@ -514,6 +536,7 @@ class AdaptiveStrategy(Board, ReadingMC):
         self.read = read
         self.discard_rollouts, self.discard_top, self.discard_margin = discard_rollouts, discard_top, discard_margin
         self.peg_table, self.table_margin = peg_table, table_margin
+        self.believes = believes
         self.worlds = worlds
         self.candidates = candidates
         self.learn_deals, self.learn_samples = learn_deals, learn_samples
@@ -528,8 +551,19 @@ class AdaptiveStrategy(Board, ReadingMC):
         """Before it plays a rule set (untimed): its crib table, learnt through the engine once
         and kept on disk (seconds when kept), and ``ev``'s tables for the stand-in players of
         its simulations."""
+        if params.get("believes"):
+            rules = belief(params["believes"], rules)
         EVStrategy.prepare_rules(rules, {})
         model_for(rules, params.get("learn_deals", LEARN_DEALS), params.get("learn_samples", LEARN_SAMPLES))
+
+    def _believed(self, obs: Observation) -> Observation:
+        """``obs`` as this player reads it: itself, or with ``believes`` a copy whose rules are
+        the ones it is told (every value, table, search and simulation then those rules')."""
+        if not self.believes:
+            return obs
+        view = copy.copy(obs)
+        view.rules = belief(self.believes, obs.rules)
+        return view
 
     @classmethod
     def notes(cls, rules: Any, params: dict[str, Any]) -> list[str]:
@@ -632,6 +666,7 @@ class AdaptiveStrategy(Board, ReadingMC):
         from six (by the same values the play's reading supposes; any unseen cards where the
         rules deal otherwise); near the end of a two-player game, the best of those ranked so
         are valued by the chance to win on its learnt board (``Board.board_discard``)."""
+        obs = self._believed(obs)
         obj = obs.rules.objective
         scored = sorted(((obj * v, keep, thrown) for v, keep, thrown in self.keep_values(obs)), key=lambda t: -t[0])
         pegs = self._peg_table(obs)
@@ -688,6 +723,7 @@ class AdaptiveStrategy(Board, ReadingMC):
 
     def play(self, obs: Observation) -> Any:
         """``expert``'s search of the play; near the end, to the board (its learnt table)."""
+        obs = self._believed(obs)
         choice = super().play(obs)
         if len(obs.legal) > 1 and self.on_board(obs):
             return self.board_play(obs, choice)
@@ -776,6 +812,7 @@ class AdaptiveStrategy(Board, ReadingMC):
         at random beyond that) are first valued on a quarter of the ``worlds`` deals and the
         best ``candidates`` go on; those are valued on every deal (the first quarter's
         included: every answer meets the same deals); the best on average."""
+        obs = self._believed(obs)
         decision = obs.rules.program.decisions[name]
         legal = list(decision.legal(obs))
         if len(legal) <= 1:

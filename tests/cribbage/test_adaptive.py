@@ -404,3 +404,26 @@ def test_with_a_pegging_table_it_rolls_out_only_the_keeps_the_table_leaves_close
                 best = max(zip(me.keep_values(obs), table), key=lambda t: t[0][0] + t[1])[0]
                 assert sorted(thrown) == sorted(best[2])
     assert rolled == [3, 3, 3, 3]  # none with a margin of 0; every deal's best three with 50
+
+
+def test_told_other_rules_it_plays_by_them_and_refuses_rules_that_ask_other_decisions():
+    """``believes``: a skilled player told another rule set (to measure what knowing a rule is
+    worth). In crib3, believing the standard game, it discards as it would in the standard game
+    on the same deal; believing a rule set that asks other decisions is a one-line error."""
+    from cribsim.errors import CribsimError
+    crib3, std = load_rules(str(EXAMPLES / "crib3.yaml")), load_rules("standard")
+    told = factory("adaptive", params={**TINY, "believes": "standard"}, rules=(crib3,), game="cribbage")
+    plain = factory("adaptive", params=TINY, rules=(std,), game="cribbage")
+    knows = factory("adaptive", params=TINY, rules=(crib3,), game="cribbage")
+    differ = 0
+    for deal in range(12):
+        in_crib3 = GameState(crib3, 5, (deal, 0), deal % 2).start().observation()
+        in_std = GameState(std, 5, (deal, 0), deal % 2).start().observation()
+        assert in_crib3.hand == in_std.hand
+        choice = told(random.Random(deal)).discard(in_crib3)
+        assert choice == plain(random.Random(deal)).discard(in_std)
+        differ += choice != knows(random.Random(deal)).discard(in_crib3)
+    assert differ >= 1  # (knowing the triple crib moves some discards)
+    with pytest.raises(CribsimError, match="believes standard"):
+        factory("adaptive", params={**TINY, "believes": "standard"},
+                rules=(load_rules(str(EXAMPLES / "pone_crib.yaml")),), game="cribbage")
