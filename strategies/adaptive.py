@@ -67,7 +67,7 @@ from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from cribsim.errors import CribsimError, IllegalMove
+from cribsim.errors import ConfigError, IllegalMove
 from cribsim.games.cribbage.engine.rollout import PlayRollout, ShowCount
 from cribsim.games.cribbage.engine.state import INF, GameOver, GameState
 from cribsim.games.cribbage.native import lane
@@ -214,8 +214,8 @@ def belief(ref: str, rules: Any) -> Any:
     if got is None or got[0] is not rules:
         told = load_rules(ref)
         if told.players != rules.players or set(told.program.decisions) != set(rules.program.decisions):
-            raise CribsimError(f"cribsim: adaptive: believes {ref}, which does not ask the decisions {rules.name} "
-                               f"asks of {rules.players} players")
+            raise ConfigError(ref, "believes", f"adaptive cannot play {rules.name} as if it were these rules: they "
+                              f"do not ask the decisions {rules.name} asks of {rules.players} players")
         got = _BELIEFS[key] = (rules, told)
     return got[1]
 
@@ -567,8 +567,11 @@ class AdaptiveStrategy(Board, ReadingMC):
 
     @classmethod
     def notes(cls, rules: Any, params: dict[str, Any]) -> list[str]:
-        return ["values hands and cribs by the engine's own count of these rules (every hook), its crib table "
-                "learnt from deals played through the engine"]
+        if params.get("believes"):
+            return [f"plays as if the rules were {params['believes']} (believes: told nothing of {rules.name}'s own): "
+                    "values hands, cribs and pegging by the engine's count of those, with their learnt tables"]
+        return ["values hands and cribs by the engine's own count of these rules (every hook), its crib, pegging and "
+                "board tables learnt from deals and games played through the engine"]
 
     # ---- the play: mc's search, the other player read by this player's values -------------
     def sampler_for(self, obs: Observation, unseen: list[int]) -> Callable[[], list[list[int]]]:

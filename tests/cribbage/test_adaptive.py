@@ -424,6 +424,10 @@ def test_told_other_rules_it_plays_by_them_and_refuses_rules_that_ask_other_deci
         assert choice == plain(random.Random(deal)).discard(in_std)
         differ += choice != knows(random.Random(deal)).discard(in_crib3)
     assert differ >= 1  # (knowing the triple crib moves some discards)
-    with pytest.raises(CribsimError, match="believes standard"):
+    assert "believes" in adaptive.AdaptiveStrategy.notes(crib3, {"believes": "standard"})[0]
+    assert "believes" not in adaptive.AdaptiveStrategy.notes(crib3, {})[0]
+    with pytest.raises(CribsimError, match="no_such_rules"):
+        factory("adaptive", params={**TINY, "believes": "no_such_rules"}, rules=(crib3,), game="cribbage")
+    with pytest.raises(CribsimError, match="standard: key 'believes': adaptive cannot play pone_crib"):
         factory("adaptive", params={**TINY, "believes": "standard"},
                 rules=(load_rules(str(EXAMPLES / "pone_crib.yaml")),), game="cribbage")
