@@ -35,13 +35,20 @@ PROMPT = re.compile(r"Your ([a-z ]+) \([^;()]*; \? for a hint, q to leave\): $")
 CTRL_C = object()  # an answer that is Ctrl-C (SIGINT), not a line typed
 
 
+def _as_from_a_terminal() -> None:
+    """In the child, before cribsim starts: Ctrl-C as a terminal's foreground job has it. A suite
+    started in the background of a shell without job control inherits SIGINT ignored, and
+    Python then leaves it ignored in every child (so the Ctrl-C case would wait for nothing)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def play(args, answer, timeout=240.0):
     """Run ``cribsim play`` on a pseudo-terminal; ``answer(decision, screen, asked)`` gives each
     line typed (or CTRL_C). Returns (exit code, everything shown, the decisions asked)."""
     main, sub = pty.openpty()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.Popen([sys.executable, "-m", "cribsim", "play", *args], stdin=sub, stdout=sub, stderr=sub,
-                         env=env, close_fds=True)
+                         env=env, close_fds=True, preexec_fn=_as_from_a_terminal)
     os.close(sub)
     shown, asked, screen = "", [], ""
     deadline = time.monotonic() + timeout
