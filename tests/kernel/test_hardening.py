@@ -833,7 +833,9 @@ def test_the_heads_loss_on_a_cluster_is_one_line_saying_how_to_resume(tmp_path):
     (The driver waits for the GCS to come back before it gives up: Ray's 60 s by default, 3 s
     here.)"""
     cfg = tmp_path / "exp.yaml"
-    cfg.write_text("name: head\nlineup: [random, greedy]\nmatches: 600\nseed: 2\n")
+    # enough matches that the head goes while they are played: with 600 the run sometimes
+    # finished first, and Ray's core then ended the process at its exit, after the run
+    cfg.write_text("name: head\nlineup: [random, greedy]\nmatches: 6000\nseed: 2\n")
     out = tmp_path / "out"
     env = {k: v for k, v in ENV.items() if k != "RAY_ADDRESS"}
     cluster = subprocess.Popen([sys.executable, "-m", "tests.kernel.two_nodes"], cwd=ROOT, env=env,
@@ -870,7 +872,7 @@ def test_the_heads_loss_on_a_cluster_is_one_line_saying_how_to_resume(tmp_path):
     assert "continue with --resume" in err
     m = json.loads((out / "manifest.json").read_text())
     on_disk = len({d["id"] for d in match_dicts(out)})
-    assert m["status"] == "failed" and "raylet" in m["error"] and 0 < m["played"] == on_disk < 1200
+    assert m["status"] == "failed" and "raylet" in m["error"] and 0 < m["played"] == on_disk < 6000
     assert f"{on_disk:,} matches saved" in err
     session = json.loads((out / "run.json").read_text())["sessions"][-1]
     assert session["status"] == "failed" and session["ended"] and session["played"] == on_disk
