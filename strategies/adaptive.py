@@ -62,7 +62,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
@@ -78,9 +78,10 @@ from cribsim.params import Param
 from cribsim.ruleset import load_rules
 from cribsim.strategy import Models
 from strategies import boardtable
-from strategies.ev import HOLD_COL, JOKER_CRIB, JOKER_KEEP, EVStrategy
+from strategies.ev import HOLD_COL, JOKER_CRIB, JOKER_KEEP, PAIRS, EVStrategy
 from strategies.expert import Board, ReadingMC
 from strategies.mc import sampler
+from strategies.pegtable import cells as peg_cells
 
 if TYPE_CHECKING:
     from cribsim.games.cribbage.observation import Observation
@@ -229,11 +230,6 @@ def reads(rules: Any) -> bool:
             and rules.program.hooks.discard_rule is None and rules.objective > 0)
 
 
-def peg_cells() -> list[tuple[int, int, int, int]]:
-    """The pegging table's cells: every multiset of four ranks kept, sorted (1,820)."""
-    return list(combinations_with_replacement(range(13), 4))
-
-
 def learn_pegs(rules: Any, model: dict[str, Any], rollouts: int) -> dict[str, list[float]] | None:
     """What a keep pegs under ``rules``, by its four ranks and the keeper's role (dealer or
     pone; None where :func:`reads` does not hold): for each cell, ``PEG_HANDS`` hands of six
@@ -308,20 +304,6 @@ class _Learner:
     def at_random(self, legal: Callable[[Any], list[Any]]) -> Callable[[Any], Any]:
         """A variant's decision while learning: any legal answer (so every branch is seen)."""
         return lambda obs: self.rng.choice(legal(obs))
-
-
-def _thrown_at(n: int) -> list[tuple[int, int]]:
-    """The places of the two cards thrown by each keep of ``n - 2`` of ``n`` cards, in
-    ``combinations`` order of the keeps."""
-    got = _THROWN.get(n)
-    if got is None:
-        every = range(n)
-        got = _THROWN[n] = [cast(tuple[int, int], tuple(i for i in every if i not in keep))
-                            for keep in combinations(every, n - 2)]
-    return got
-
-
-_THROWN: dict[int, list[tuple[int, int]]] = {}
 
 
 def hand_values(counter: ShowCount, obs: Observation, starters: Sequence[int],
@@ -647,7 +629,8 @@ class AdaptiveStrategy(Board, ReadingMC):
         self._sync(obs)
         pairs = self.pair_own if mine else self.pair_opp
         out = []
-        for mean, keep, (i, j) in zip(means, combinations(hand, size), _thrown_at(len(hand))):
+        thrown_at = reversed(PAIRS[len(hand)])  # the two places each keep leaves, in combinations order of the keeps
+        for mean, keep, (i, j) in zip(means, combinations(hand, size), thrown_at):
             a, b = hand[i], hand[j]
             out.append((mean + float(pairs[a * 52 + b]), keep, [a, b]))
         return out

@@ -431,3 +431,26 @@ def test_told_other_rules_it_plays_by_them_and_refuses_rules_that_ask_other_deci
     with pytest.raises(CribsimError, match="standard: key 'believes': adaptive cannot play pone_crib"):
         factory("adaptive", params={**TINY, "believes": "standard"},
                 rules=(load_rules(str(EXAMPLES / "pone_crib.yaml")),), game="cribbage")
+
+
+def test_its_keep_values_read_from_the_pair_arrays_are_the_general_paths():
+    """Where the lane counts the rules and two of the 52 cards are thrown, the keeps' values come
+    from one loop over the pair arrays: the same values, keeps and throws, in the same order, as
+    the general path (the lane's counts by keep, plus the crib value of each throw)."""
+    rules = load_rules("standard")
+    me = factory("adaptive", params=TINY, rules=(rules,), game="cribbage")(random.Random(2))
+    compared = 0
+    for deal in range(8):
+        obs = GameState(rules, 13, (deal, 0), deal % 2).start().observation()
+        fast = me.keep_values(obs)
+        starters = [c for c in range(52) if c not in obs.hand]
+        parts = me._deal_parts(obs)
+        assert parts is not None and me._pairs_thrown(obs)
+        mine = obs.side_of[obs.crib_owner] == obs.side
+        values = adaptive.hand_values(me._counter(obs), obs, starters, parts[2])
+        model = me._model_of(rules)
+        general = [(values[keep] + me._crib_value(obs, model, thrown, mine), keep, thrown)
+                   for keep, thrown in adaptive.allowed_keeps(obs)]
+        assert fast == general
+        compared += 1
+    assert compared == 8
