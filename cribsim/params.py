@@ -36,6 +36,7 @@ class Param:
     on: Any = _MISSING
     recorded: bool = False
     check: Callable[[Any], str | None] | None = None  # extra check: an error message or None
+    rules_ref: bool = False  # a rules name or file: a relative path is read from the config's folder
 
     def parse(self, source: str, value: Any, key: str | None = None) -> Any:
         """The validated value, or a one-line :class:`ConfigError` naming ``source`` and the key."""
@@ -142,4 +143,18 @@ def params_from_json(items: Any) -> dict[str, Param]:
                   for k in ("lo", "hi")]
         out[d["name"]] = Param(d["name"], _KINDS[d["kind"]], d.get("default"), str(d.get("doc", ""))[:200],
                                bounds[0], bounds[1])
+    return out
+
+
+def rules_paths(declared: Mapping[str, Param], params: Mapping[str, Any],
+                find: Callable[[str], str | None]) -> dict[str, Any]:
+    """``params`` with each value of a ``rules_ref`` parameter that is a file ``find`` locates
+    (from the config's folder, then the working directory) replaced by that file's absolute
+    path, so every process of a run (a Ray worker started elsewhere included) reads the same
+    file; names and files not found stay as given (their error names them)."""
+    out = dict(params)
+    for name, value in params.items():
+        p = declared.get(name)
+        if p is not None and p.rules_ref and isinstance(value, str) and value:
+            out[name] = find(value) or value
     return out

@@ -493,7 +493,7 @@ class AdaptiveStrategy(Board, ReadingMC):
               "of the best (0: none, the table decides)", lo=0, hi=100),
         Param("believes", str, "", "play as if the rules were these (a shipped name or a rules file asking the same "
               "decisions): a skilled player told another rule set, to measure what knowing a rule is worth (empty: "
-              "the rules played)"),
+              "the rules played); a file is read from the config's folder", rules_ref=True),
         Param("worlds", int, 24, "simulated deals per answer of a variant's decision", lo=1, hi=10_000),
         Param("candidates", int, 12, "answers of a variant's decision valued by simulation, at most", lo=2, hi=1000),
         Param("board_from", int, 40, "play to the board (its learnt table) when a side is this close to its target "

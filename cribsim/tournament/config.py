@@ -38,6 +38,7 @@ from ..isolation import is_plugin
 from ..isolation.bots import Bot, sandbox_on, shown_of
 from ..isolation.sandbox import DEFAULT_LIMITS, Limits, require
 from ..names import check_name, file_stem
+from ..params import declared_params, rules_paths
 from ..ruleset import (
     check_match_sides,
     find_rules_file,
@@ -49,7 +50,7 @@ from ..ruleset import (
     rules_from_mapping,
     unknown_keys,
 )
-from ..strategy import factory
+from ..strategy import builtins, factory, resolve
 from ..suggest import did_you_mean
 from ..yamlio import key_line
 from .stats import elo_to_score
@@ -601,6 +602,7 @@ def _lineup(source: str, spec: Any, game: str, variants: Sequence[Rules] = (), b
         if not isinstance(params, dict):
             raise ConfigError(source, f"{key}.params", "expected a mapping of parameters")
         _plain(source, f"{key}.params", params)
+        params = _rules_paths(source, strat, game, params)
         name = _name(source, f"{key}.name", e.get("name", strat), entry=True)
         trusted = e.get("trusted", False)
         if not isinstance(trusted, bool):
@@ -623,6 +625,18 @@ def _lineup(source: str, spec: Any, game: str, variants: Sequence[Rules] = (), b
     bots = {key: e.bot(base, limits, code_modules(game, variants)) for key, e, _ in read if e.isolated(game)}
     _sight(source, bots, private)
     return [(e, _check_entry(source, key, e, params, variants, game, base, limits)) for key, e, params in read]
+
+
+def _rules_paths(source: str, strategy: str, game: str, params: dict[str, Any]) -> dict[str, Any]:
+    """A built-in strategy's parameters naming rules files (``believes``) read from the config's
+    folder, as its ``variants:`` are, and kept as absolute paths (see :func:`rules_paths`)."""
+    if is_plugin(strategy, game) or strategy not in builtins(game):
+        return params
+
+    def found(ref: str) -> str | None:
+        path = find_rules_file(ref, relative_to=source) if is_rules_path(ref) else None
+        return str(path.resolve()) if path is not None else None
+    return rules_paths(declared_params(resolve(strategy, game)), params, found)
 
 
 def _home(source: str, key: str, strategy: str, game: str, trusted: bool, base: str) -> str:

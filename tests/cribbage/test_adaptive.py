@@ -433,6 +433,31 @@ def test_told_other_rules_it_plays_by_them_and_refuses_rules_that_ask_other_deci
                 rules=(load_rules(str(EXAMPLES / "pone_crib.yaml")),), game="cribbage")
 
 
+def test_a_believed_rules_file_is_read_from_the_configs_folder_wherever_the_run_starts(tmp_path, monkeypatch):
+    """``believes: crib3.yaml`` in a config is read beside the config, as its ``variants:`` are,
+    and kept as that file's absolute path, so a run started from another folder (or a Ray worker
+    started elsewhere) reads the same file; a preset's name stays a name."""
+    from cribsim.tournament.config import load_experiment
+    folder = tmp_path / "study"
+    folder.mkdir()
+    (folder / "crib3_beside.py").write_text(  # (a module and a variant of their own names: nothing shadowed)
+        (EXAMPLES / "crib3.py").read_text().replace('name = "crib3"', 'name = "crib3_beside"'))
+    (folder / "crib3.yaml").write_text((EXAMPLES / "crib3.yaml").read_text().replace("crib3:", "crib3_beside:"))
+    tiny = ", ".join(f"{k}: {v}" for k, v in TINY.items())
+    (folder / "run.yaml").write_text(
+        "variants: [standard]\nmatches: 2\nlineup:\n"
+        f"  - {{name: knows, strategy: adaptive, params: {{{tiny}}}}}\n"
+        f"  - {{name: told, strategy: adaptive, params: {{{tiny}, believes: crib3.yaml}}}}\n"
+        f"  - {{name: named, strategy: adaptive, params: {{{tiny}, believes: standard}}}}\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    exp = load_experiment(folder / "run.yaml")
+    told, named = exp.lineup[1].param_dict()["believes"], exp.lineup[2].param_dict()["believes"]
+    assert Path(told) == (folder / "crib3.yaml").resolve() and named == "standard"
+    assert adaptive.belief(told, exp.variants[0]).variants == ("crib3_beside:CribThrice",)
+
+
 def test_its_keep_values_read_from_the_pair_arrays_are_the_general_paths():
     """Where the lane counts the rules and two of the 52 cards are thrown, the keeps' values come
     from one loop over the pair arrays: the same values, keeps and throws, in the same order, as
