@@ -18,6 +18,7 @@ from .. import __version__, owncode
 from ..errors import CribsimError, describe, one_line
 from ..games import all_builtin
 from ..suggest import did_you_mean
+from ..tournament.raycluster import RAY_LOG
 from . import catalog, play, records, run, study
 from .run import SUPERVISED
 
@@ -45,7 +46,17 @@ def build_parser() -> _Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The error boundary: whatever fails, one line on stderr and an exit code."""
+    """The error boundary: whatever fails, one line on stderr and an exit code (told to a
+    supervising ``cribsim run``, :func:`_finished`)."""
+    code = 1
+    try:
+        code = _main(argv)
+        return code
+    finally:
+        _finished(code)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     # (no folder is put on the module path: a module:Class named anywhere is found beside its config
     # or in the working directory by cribsim.codepath, which makes that module alone importable)
     try:
@@ -79,18 +90,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(f"cribsim: {place.say(e)}" if place is not None else
              f"cribsim: internal error: {describe(e, 300)} (set CRIBSIM_DEBUG=1 for the traceback)")
         return 1
-    finally:
-        _finished()
 
 
-def _finished() -> None:
-    """Tell a supervising ``cribsim run`` (see ``run._supervise``) that this process ended on its own."""
+def _finished(code: int) -> None:
+    """Tell a supervising ``cribsim run`` (see ``run._supervise``) that this process ended on its
+    own, and its exit code (a byte on the pipe): the run is over and has said what it had to.
+    What is written to standard error after this is Ray's core ending the process at exit (a
+    cluster that went away as the run finished): it goes to the supervisor's Ray log, and the
+    supervisor exits with this code, not Ray's."""
     fd = os.environ.pop(SUPERVISED, None)
     if fd is None:
         return
     try:
-        os.write(int(fd), b"1")
+        os.write(int(fd), bytes([code & 0xFF]))
         os.close(int(fd))
+    except (OSError, ValueError):
+        return
+    log = os.environ.get(RAY_LOG)
+    if not log:
+        return
+    try:
+        sys.stderr.flush()
+        with open(log, "a", encoding="utf-8") as f:
+            os.dup2(f.fileno(), 2)
     except (OSError, ValueError):
         pass
 

@@ -167,11 +167,9 @@ def _supervise(args: argparse.Namespace, exp: Experiment) -> int:
     for name, data in (("stdout", got_out), ("stderr", got_err)):
         if data and getattr(sys, name) is not None:  # (None: started with that descriptor closed)
             getattr(sys, name).write(data.decode("utf-8", "replace"))
-    code = child.returncode
     if said:
-        if code != 1 or not _nonempty(log):  # a failed run's message points at the log
-            _remove(log)
-        return code
+        return _finished_code(said[0], child.returncode, log)
+    code = child.returncode
     how = f"was killed by signal {-code}" if code < 0 else f"ended abruptly (exit code {code})"
     reason = (f"the run's process {how}; Ray ends its driver this way when a raylet (a node) dies or the "
               "cluster goes away")
@@ -182,6 +180,19 @@ def _supervise(args: argparse.Namespace, exp: Experiment) -> int:
     else:
         _remove(log)
     raise RunFailed(f"cribsim: run failed: {reason}{saved}")
+
+
+def _finished_code(own: int, ended: int, log: str) -> int:
+    """The exit code of a run whose process said it finished with ``own`` (its one line, if
+    any, said) and ended with ``ended``: its own. Where they differ, Ray's core ended the
+    process after the run was over (the cluster went away as it finished): one note names the
+    log its messages went to. The log is kept where it has something to say, else removed."""
+    if ended != own and _nonempty(log):
+        print(f"cribsim: note: the run finished, and Ray's core then ended its process (exit code {ended}): the "
+              f"cluster went away as it finished; Ray's own messages: {log}", file=sys.stderr, flush=True)
+    elif own != 1 or not _nonempty(log):  # a failed run's message points at the log
+        _remove(log)
+    return own
 
 
 def _tie_to_supervisor(pid: str) -> None:

@@ -883,3 +883,44 @@ def test_the_heads_loss_on_a_cluster_is_one_line_saying_how_to_resume(tmp_path):
     run_experiment(load_experiment(cfg), tmp_path / "calm", serial=True, quiet=True)
     for name in ("entries.csv", "matrix_standard.csv", "variants.csv"):
         assert (out / name).read_bytes() == (tmp_path / "calm" / name).read_bytes(), name
+
+
+ENDED_AFTER = """
+import atexit, os, sys
+from strategies.random_play import RandomStrategy
+
+
+def _ray_core_at_exit():  # as Ray's core ends a driver whose cluster went away: its own line, exit 1
+    print("[ray core] Failed to connect to GCS within 3 seconds", file=sys.stderr, flush=True)
+    os._exit(1)
+
+
+if "CRIBSIM_SUPERVISED_FD" in os.environ:  # the run's own process (the supervisor starts no Ray)
+    atexit.register(_ray_core_at_exit)
+
+
+class Quiet(RandomStrategy):
+    pass
+"""
+
+
+def test_a_run_that_finished_as_its_cluster_went_keeps_its_own_exit_code(tmp_path):
+    """The run plays every match and says it finished; then, at the process's exit, Ray's core
+    ends it with its own line and exit code 1 (here a trusted plug-in's atexit does what Ray's
+    core does when the cluster went as the run finished). The supervising ``cribsim run`` exits
+    with the run's own code, 0, Ray's line goes to the Ray log, and one note names that log."""
+    mod = f"ended_{uuid.uuid4().hex[:10]}"
+    (tmp_path / f"{mod}.py").write_text(ENDED_AFTER)
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text(f"name: ended\nlineup: [random, {{name: q, strategy: '{mod}:Quiet', trusted: true}}]\nmatches: 4\n")
+    out = tmp_path / "out"
+    p = subprocess.run([sys.executable, "-m", "cribsim", "run", str(cfg), "--quiet", "--out", str(out)],
+                       cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "[ray core]" not in p.stderr and "Traceback" not in p.stderr, p.stderr
+    note = [line for line in p.stderr.splitlines() if line.startswith("cribsim: note: the run finished")]
+    assert len(note) == 1, p.stderr
+    log = Path(note[0].rsplit("Ray's own messages: ", 1)[1])
+    assert "[ray core] Failed to connect" in log.read_text()
+    log.unlink()
+    assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
