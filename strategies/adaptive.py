@@ -241,7 +241,7 @@ def learn_pegs(rules: Any, model: dict[str, Any], rollouts: int) -> dict[str, li
     if not reads(rules):
         return None
     player = AdaptiveStrategy(random.Random(0), discard_rollouts=rollouts)
-    player._model, player._model_rules = model, rules
+    player.use_model(rules, model)
     out: dict[str, list[float]] = {}
     for role, dealer in (("dealer", 0), ("pone", 1)):
         obs = GameState(rules, 39, (0, 0), dealer).start().observation(0)
@@ -580,6 +580,11 @@ class AdaptiveStrategy(Board, ReadingMC):
         sc = rules.scorer
         own, opp, single = self._arrays(rules)
         return EvValues(sc.values, own, opp, single, HOLD_COL, self.reply_weight, JOKER_KEEP, JOKER_CRIB)
+
+    def use_model(self, rules: Any, model: dict[str, Any]) -> None:
+        """Play ``rules`` with ``model`` (one being learnt, :func:`learn_pegs`) rather than the
+        model kept for them."""
+        self._model, self._model_rules = model, rules
 
     def _model_of(self, rules: Any) -> dict[str, Any]:
         if rules is not self._model_rules:
