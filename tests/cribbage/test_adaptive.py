@@ -64,7 +64,7 @@ def test_the_engines_show_count_awards_every_hook():
 
 
 def test_adaptive_models_every_rule_so_no_run_warns_about_it():
-    for name in ("crib3", "under4", "dealer_double", "pone_crib"):
+    for name in ("crib3", "under4", "dealer_double", "pone_crib", "crib_pone", "no_crib", "no_pairs"):
         r = load_rules(str(EXAMPLES / f"{name}.yaml"))
         assert unmodelled("ev", r) and unmodelled("adaptive", r) == []
     assert adaptive.AdaptiveStrategy.models.everything

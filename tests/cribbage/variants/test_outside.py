@@ -154,3 +154,30 @@ def test_each_example_change_plays_and_is_narrated(name, said):
         assert said in text
     else:
         assert rules.scoring.last_card == 5 and "last card" in text
+
+
+@pytest.mark.parametrize("name, said", [
+    ("crib_pone", "crib (it scores for the pone)"), ("no_crib", "crib (scores nothing)"), ("no_pairs", None)])
+def test_each_count_hand_example_plays_the_same_games_narrated_or_not(name, said):
+    """The examples that count the show their own way (a ``count_hand`` hook each): the crib
+    scores for the pone, the crib scores nothing, pairs score nothing in the show. A game
+    recorded event by event (the breakdown) ends with the scores of the same game played
+    without records (the bulk count); the narration says what the rule did, and no pair is
+    scored at a show of no_pairs (only in the play)."""
+    rules = load_rules(str(EXAMPLE / f"{name}.yaml"))
+    for seed in range(6):
+        logged = play_match(rules, [factory("random"), factory("greedy")], seed, 0, log=True)
+        bulk = play_match(rules, [factory("random"), factory("greedy")], seed, 0, log=False)
+        assert [g.scores for g in logged.games] == [g.scores for g in bulk.games]
+        events = [e for g in logged.games for e in g.events]
+        if said is not None:
+            text = "\n".join(line for g in logged.games for line in narrate(rules, g))
+            assert said in text
+        if name == "no_pairs":
+            assert {e.source for e in events if e.reason == "pair"} == {"peg"}
+        if name == "no_crib":
+            assert not [e for e in events if e.source == "crib" and e.points]
+        if name == "crib_pone":  # the crib's points go to the seat after the dealer
+            owners = {e.deal: e.seat for e in events if e.source == "show" and e.reason.startswith("crib")}
+            scored = [e for e in events if e.source == "crib" and e.points]
+            assert scored and all(e.seat != owners[e.deal] for e in scored)
