@@ -271,12 +271,12 @@ class EVStrategy(Strategy):
 
     def lane_searches(self, rules: Rules) -> bool:
         """Whether this player's searches of the play run in the native lane for ``rules``:
-        wherever the lane plays the rules, those with a designer's ``after_count`` hook included
-        (the lane calls such a hook in Python at the show, ``lane.LaneHooks``): a search of the
-        play rolls out the play only, where no ``after_count`` hook is ever called, so its
-        rollouts there are the engine's (a search that runs on to the show, expert's board,
-        asks :func:`lane.rollouts_for` itself)."""
-        return lane.rollouts_allowed() and lane.module() is not None and lane.refusal(rules) is None
+        wherever the lane plays their play (:func:`lane.play_refusal`), those with a designer's
+        hooks of the show included (``after_count``, ``count_hand``): a search of the play rolls
+        out the play only, where no hook of the show is ever called, so its rollouts there are
+        the engine's (a search that runs on to the show, expert's board, asks
+        :func:`lane.rollouts_for` itself)."""
+        return lane.rollouts_allowed() and lane.module() is not None and lane.play_refusal(rules) is None
 
     def native_values(self, rules: Rules) -> EvValues:
         """The values this player's one-ply rule and discard read, as the native lane takes them

@@ -183,15 +183,17 @@ def test_its_take_crib_does_not_see_the_dealers_cards():
         assert _same_answers(rules, g, 1, "take_crib", h.observation())
 
 
-def test_its_play_rollouts_in_a_hooked_variant_are_the_engines():
-    """crib3's hook is counted at the show only: adaptive's searches of the play run in the
-    native lane there (mc's stay in Python), and each rollout pegs what the engine's play phase
-    pegs, for sampled hands and every candidate card, at play decisions met in real games."""
+@pytest.mark.parametrize("name", ["crib3", "crib_pone", "no_pairs"])
+def test_its_play_rollouts_in_a_hooked_variant_are_the_engines(name):
+    """A hook of the show (crib3's ``after_count``, crib_pone's and no_pairs' ``count_hand``) is
+    called at the show only: adaptive's searches of the play run in the native lane there (mc's
+    stay in Python), and each rollout pegs what the engine's play phase pegs, for sampled hands
+    and every candidate card, at play decisions met in real games."""
     from cribsim.games.cribbage.engine.rollout import PlayRollout
     from cribsim.games.cribbage.native import lane
     from strategies.mc import unseen_cards
 
-    rules = load_rules(str(EXAMPLES / "crib3.yaml"))
+    rules = load_rules(str(EXAMPLES / f"{name}.yaml"))
     if lane.module() is None:
         pytest.skip("the native lane is not built")
     me = factory("adaptive", params=TINY, rules=(rules,), game="cribbage")(random.Random(4))

@@ -136,6 +136,30 @@ def refusal(rules: Rules) -> str | None:
     if any(v.native is not None for v in counted[counted.index(called[0]) + 1:]) if called else False:
         # (the lane counts its own after_count hooks first: a hook of one's own before one of them)
         return f"the variant {called[0].name}'s after_count comes before a built-in one's"
+    return _family_refusal(rules)
+
+
+SHOW_HOOKS = frozenset({"after_count", "count_hand"})  # hooks the engine calls at the show alone
+
+
+def play_refusal(rules: Rules) -> str | None:
+    """Why the lane cannot search the play of ``rules``, or None: :func:`refusal`, but a variant
+    without a port whose only changes are hooks of the show (``count_hand``, ``after_count``:
+    the crib that scores for the pone, a show without pairs) leaves the play as the lane plays
+    it, and a search of the play rolls out the play alone, calling no hook of the show
+    (``EVStrategy.lane_searches``). A deal run on to its show still asks :func:`rollouts_for`."""
+    if rules.game != "cribbage":
+        return f"the native lane plays cribbage, not {rules.game}"
+    outside = [v.name for v in rules.modules
+               if v.native is None and not (v.changes() and set(v.changes()) <= SHOW_HOOKS)]
+    if outside:
+        return f"the variant {outside[0]} is not in the native lane"
+    return _family_refusal(rules)
+
+
+def _family_refusal(rules: Rules) -> str | None:
+    """What else keeps ``rules`` out of the lane's family: hands too big, or what only the C code
+    knows (None: nothing)."""
     if max(rules.deal, rules.dealer_deal) > MAX_HAND:
         return f"hands of more than {MAX_HAND} cards are not in the native lane"
     c = module()
