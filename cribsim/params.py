@@ -146,15 +146,7 @@ def params_from_json(items: Any) -> dict[str, Param]:
     return out
 
 
-def rules_paths(declared: Mapping[str, Param], params: Mapping[str, Any],
-                find: Callable[[str], str | None]) -> dict[str, Any]:
-    """``params`` with each value of a ``rules_ref`` parameter that is a file ``find`` locates
-    (from the config's folder, then the working directory) replaced by that file's absolute
-    path, so every process of a run (a Ray worker started elsewhere included) reads the same
-    file; names and files not found stay as given (their error names them)."""
-    out = dict(params)
-    for name, value in params.items():
-        p = declared.get(name)
-        if p is not None and p.rules_ref and isinstance(value, str) and value:
-            out[name] = find(value) or value
-    return out
+def rules_refs(declared: Mapping[str, Param], params: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The (name, value) of each ``rules_ref`` parameter given a non-empty string in ``params``."""
+    return [(name, value) for name, value in params.items()
+            if (p := declared.get(name)) is not None and p.rules_ref and isinstance(value, str) and value]

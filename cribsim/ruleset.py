@@ -174,6 +174,28 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
     return read_mapping(path)
 
 
+_TOLD: dict[str, Any] = {}  # a rules reference a strategy's parameter gives (believes) -> the rules it named
+
+
+def remember_rules(ref: str, rules: Any) -> None:
+    """Keep the rules that ``ref`` named where a config gave it (a rules file read from the
+    config's folder), for :func:`told_rules` in every process of the run (shipped to Ray
+    workers with each batch's context, as the run's own rules are)."""
+    _TOLD[ref] = rules
+
+
+def remembered_rules() -> dict[str, Any]:
+    """The rules references kept by :func:`remember_rules`, and their rules."""
+    return dict(_TOLD)
+
+
+def told_rules(ref: str) -> Any:
+    """The rules a strategy's parameter names: those a config's reading kept for ``ref``, else
+    :func:`load_rules` (a preset name or a path from the working directory)."""
+    got = _TOLD.get(ref)
+    return got if got is not None else load_rules(ref)
+
+
 def load_rules(ref: str | Path, _seen: tuple[str, ...] = ()) -> Any:
     """Rules from a preset name or a YAML file path (following ``extends:``)."""
     path = find_rules_file(str(ref))

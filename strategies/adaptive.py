@@ -75,7 +75,7 @@ from cribsim.games.cribbage.native.lane import EvValues
 from cribsim.games.cribbage.strategy import allowed_keeps
 from cribsim.learnt import kept
 from cribsim.params import Param
-from cribsim.ruleset import load_rules
+from cribsim.ruleset import told_rules
 from cribsim.strategy import Models
 from strategies import boardtable
 from strategies.ev import HOLD_COL, JOKER_CRIB, JOKER_KEEP, PAIRS, EVStrategy
@@ -213,7 +213,7 @@ def belief(ref: str, rules: Any) -> Any:
     key = (ref, id(rules))
     got = _BELIEFS.get(key)
     if got is None or got[0] is not rules:
-        told = load_rules(ref)
+        told = told_rules(ref)
         if told.players != rules.players or set(told.program.decisions) != set(rules.program.decisions):
             raise ConfigError(ref, "believes", f"adaptive cannot play {rules.name} as if it were these rules: they "
                               f"do not ask the decisions {rules.name} asks of {rules.players} players")

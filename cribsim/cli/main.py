@@ -20,7 +20,7 @@ from ..games import all_builtin
 from ..suggest import did_you_mean
 from ..tournament.raycluster import RAY_LOG
 from . import catalog, play, records, run, study
-from .run import SUPERVISED
+from .run import FINISHED_MARK, SUPERVISED
 
 
 class _Parser(argparse.ArgumentParser):
@@ -48,12 +48,13 @@ def build_parser() -> _Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     """The error boundary: whatever fails, one line on stderr and an exit code (told to a
     supervising ``cribsim run``, :func:`_finished`)."""
-    code = 1
     try:
         code = _main(argv)
-        return code
-    finally:
-        _finished(code)
+    except BaseException:  # (past the boundary: its traceback stays in sight)
+        _finished(1, after_to_log=False)
+        raise
+    _finished(code)
+    return code
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -92,12 +93,14 @@ def _main(argv: Sequence[str] | None) -> int:
         return 1
 
 
-def _finished(code: int) -> None:
+def _finished(code: int, after_to_log: bool = True) -> None:
     """Tell a supervising ``cribsim run`` (see ``run._supervise``) that this process ended on its
     own, and its exit code (a byte on the pipe): the run is over and has said what it had to.
-    What is written to standard error after this is Ray's core ending the process at exit (a
-    cluster that went away as the run finished): it goes to the supervisor's Ray log, and the
-    supervisor exits with this code, not Ray's."""
+    What is written to standard error after this (Ray's core ending the process at exit when the
+    cluster went away as the run finished, an exit handler's traceback) goes to the supervisor's
+    Ray log after :data:`FINISHED_MARK`, which the supervisor names in a note, exiting with this
+    code, not the process's. ``after_to_log`` False (an exception past the boundary): standard
+    error stays the terminal's."""
     fd = os.environ.pop(SUPERVISED, None)
     if fd is None:
         return
@@ -107,11 +110,13 @@ def _finished(code: int) -> None:
     except (OSError, ValueError):
         return
     log = os.environ.get(RAY_LOG)
-    if not log:
+    if not log or not after_to_log:
         return
     try:
         sys.stderr.flush()
         with open(log, "a", encoding="utf-8") as f:
+            f.write(FINISHED_MARK)
+            f.flush()
             os.dup2(f.fileno(), 2)
     except (OSError, ValueError):
         pass

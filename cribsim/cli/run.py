@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 MAX_WORKERS = 4096
 SUPERVISED = "CRIBSIM_SUPERVISED_FD"
 SUPERVISOR = "CRIBSIM_SUPERVISOR_PID"
+FINISHED_MARK = "--- cribsim: the run finished; what follows its process wrote after that ---\n"
 
 
 def experiment_path(ref: str) -> str:
@@ -184,15 +185,27 @@ def _supervise(args: argparse.Namespace, exp: Experiment) -> int:
 
 def _finished_code(own: int, ended: int, log: str) -> int:
     """The exit code of a run whose process said it finished with ``own`` (its one line, if
-    any, said) and ended with ``ended``: its own. Where they differ, Ray's core ended the
-    process after the run was over (the cluster went away as it finished): one note names the
-    log its messages went to. The log is kept where it has something to say, else removed."""
-    if ended != own and _nonempty(log):
-        print(f"cribsim: note: the run finished, and Ray's core then ended its process (exit code {ended}): the "
-              f"cluster went away as it finished; Ray's own messages: {log}", file=sys.stderr, flush=True)
-    elif own != 1 or not _nonempty(log):  # a failed run's message points at the log
+    any, said) and ended with ``ended``: its own. What the process wrote after it finished
+    (after :data:`FINISHED_MARK` in the log: Ray's core ending it when the cluster went away as
+    the run finished, an exit handler's traceback) is named in one note, the log kept. Else the
+    log is kept only where a failed run's message points at it."""
+    during, _, after = _read(log).partition(FINISHED_MARK)
+    how = f"was killed by signal {-ended}" if ended < 0 else f"ended with exit code {ended}"
+    if ended != own or after.strip():
+        print(f"cribsim: note: the run finished, and its process then {how}"
+              f"{' (Ray ends its driver so when the cluster goes away)' if ended != own else ''}; what it wrote "
+              f"after finishing: {log}", file=sys.stderr, flush=True)
+    elif own != 1 or not during.strip():
         _remove(log)
     return own
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
 
 
 def _tie_to_supervisor(pid: str) -> None:

@@ -19,6 +19,7 @@ from ..gamelog import MatchLog, MatchTape
 from ..games import game_named
 from ..isolation import Isolated, PluginFault, timeout_message
 from ..records import Forfeit, MatchRecord
+from ..ruleset import remember_rules, remembered_rules
 from ..strategy import factory
 from . import lanebatch
 from .aggregate import Partial
@@ -39,7 +40,7 @@ def make_context(exp: Experiment) -> dict[str, Any]:
             "time_limit": exp.time_limit, "hash": exp.config_hash(), "plugins": exp.plugins,
             "name": exp.name, "record": exp.record, "book": exp.book, "starts": exp.starts,
             "base": exp.plugin_dir, "limits": exp.limits,
-            "extra": exp.code_modules(), "exposed": codepath.exposed(),
+            "extra": exp.code_modules(), "exposed": codepath.exposed(), "told_rules": remembered_rules(),
             "per_group": [groups_for(exp, v)[1] if exp.paired else 1 for v in range(len(exp.variants))],
             "rules_json": [(r.to_dict(), r.fingerprint()) for r in exp.variants] if exp.record.mode != "none" else []}
 
@@ -54,6 +55,8 @@ def _factories(ctx: dict[str, Any]) -> list[Callable[[Any], Any]]:
     key = ctx["hash"]
     if key not in _FACTORIES:
         release()
+        for ref, rules in ctx.get("told_rules", {}).items():  # (rules a strategy's parameter names)
+            remember_rules(ref, rules)
         game, plugins = ctx["game"], ctx.get("plugins") or ()
         makers: list[Callable[[Any], Any]] = []
         for i, e in enumerate(ctx["lineup"]):

@@ -38,7 +38,7 @@ from ..isolation import is_plugin
 from ..isolation.bots import Bot, sandbox_on, shown_of
 from ..isolation.sandbox import DEFAULT_LIMITS, Limits, require
 from ..names import check_name, file_stem
-from ..params import declared_params, rules_paths
+from ..params import declared_params, rules_refs
 from ..ruleset import (
     check_match_sides,
     find_rules_file,
@@ -47,6 +47,7 @@ from ..ruleset import (
     match_format,
     preset_names,
     read_yaml,
+    remember_rules,
     rules_from_mapping,
     unknown_keys,
 )
@@ -602,7 +603,7 @@ def _lineup(source: str, spec: Any, game: str, variants: Sequence[Rules] = (), b
         if not isinstance(params, dict):
             raise ConfigError(source, f"{key}.params", "expected a mapping of parameters")
         _plain(source, f"{key}.params", params)
-        params = _rules_paths(source, strat, game, params)
+        _rules_refs(source, key, strat, game, params)
         name = _name(source, f"{key}.name", e.get("name", strat), entry=True)
         trusted = e.get("trusted", False)
         if not isinstance(trusted, bool):
@@ -627,16 +628,19 @@ def _lineup(source: str, spec: Any, game: str, variants: Sequence[Rules] = (), b
     return [(e, _check_entry(source, key, e, params, variants, game, base, limits)) for key, e, params in read]
 
 
-def _rules_paths(source: str, strategy: str, game: str, params: dict[str, Any]) -> dict[str, Any]:
-    """A built-in strategy's parameters naming rules files (``believes``) read from the config's
-    folder, as its ``variants:`` are, and kept as absolute paths (see :func:`rules_paths`)."""
+def _rules_refs(source: str, key: str, strategy: str, game: str, params: dict[str, Any]) -> None:
+    """A built-in strategy's parameters naming rules (``believes``): each read now, a file from the
+    config's folder as ``variants:`` are, and kept (``ruleset.remember_rules``) for every process
+    of the run under the name as written, so the parameter, the config's hash and the manifest
+    stay what the config says wherever it lies."""
     if is_plugin(strategy, game) or strategy not in builtins(game):
-        return params
-
-    def found(ref: str) -> str | None:
-        path = find_rules_file(ref, relative_to=source) if is_rules_path(ref) else None
-        return str(path.resolve()) if path is not None else None
-    return rules_paths(declared_params(resolve(strategy, game)), params, found)
+        return
+    for name, ref in rules_refs(declared_params(resolve(strategy, game)), params):
+        path = find_rules_file(ref, relative_to=source)
+        if path is None:
+            raise ConfigError(source, f"{key}.params.{name}",
+                              f"no such rules file or preset{did_you_mean(ref, preset_names())}")
+        remember_rules(ref, load_rules(str(path)))
 
 
 def _home(source: str, key: str, strategy: str, game: str, trusted: bool, base: str) -> str:

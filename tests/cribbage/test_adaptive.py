@@ -437,27 +437,44 @@ def test_told_other_rules_it_plays_by_them_and_refuses_rules_that_ask_other_deci
 
 def test_a_believed_rules_file_is_read_from_the_configs_folder_wherever_the_run_starts(tmp_path, monkeypatch):
     """``believes: crib3.yaml`` in a config is read beside the config, as its ``variants:`` are,
-    and kept as that file's absolute path, so a run started from another folder (or a Ray worker
-    started elsewhere) reads the same file; a preset's name stays a name."""
+    when the config is read, and kept for the run's processes under the name as written: a run
+    started from another folder plays by that file, the parameter and the manifest say what the
+    config says, and the same config in another folder has the same hash."""
+    from cribsim import codepath, ruleset
+    from cribsim.errors import ConfigError
     from cribsim.tournament.config import load_experiment
-    folder = tmp_path / "study"
-    folder.mkdir()
-    (folder / "crib3_beside.py").write_text(  # (a module and a variant of their own names: nothing shadowed)
-        (EXAMPLES / "crib3.py").read_text().replace('name = "crib3"', 'name = "crib3_beside"'))
-    (folder / "crib3.yaml").write_text((EXAMPLES / "crib3.yaml").read_text().replace("crib3:", "crib3_beside:"))
+    monkeypatch.setattr(ruleset, "_TOLD", {})
     tiny = ", ".join(f"{k}: {v}" for k, v in TINY.items())
-    (folder / "run.yaml").write_text(
-        "variants: [standard]\nmatches: 2\nlineup:\n"
-        f"  - {{name: knows, strategy: adaptive, params: {{{tiny}}}}}\n"
-        f"  - {{name: told, strategy: adaptive, params: {{{tiny}, believes: crib3.yaml}}}}\n"
-        f"  - {{name: named, strategy: adaptive, params: {{{tiny}, believes: standard}}}}\n")
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    monkeypatch.chdir(elsewhere)
-    exp = load_experiment(folder / "run.yaml")
-    told, named = exp.lineup[1].param_dict()["believes"], exp.lineup[2].param_dict()["believes"]
-    assert Path(told) == (folder / "crib3.yaml").resolve() and named == "standard"
-    assert adaptive.belief(told, exp.variants[0]).variants == ("crib3_beside:CribThrice",)
+    hashes = []
+    for place in ("study", "moved"):
+        folder = tmp_path / place
+        folder.mkdir()
+        (folder / "crib3_beside.py").write_text(  # (a module and a variant of their own names: nothing shadowed)
+            (EXAMPLES / "crib3.py").read_text().replace('name = "crib3"', 'name = "crib3_beside"'))
+        (folder / "crib3.yaml").write_text((EXAMPLES / "crib3.yaml").read_text().replace("crib3:", "crib3_beside:"))
+        (folder / "run.yaml").write_text(
+            "variants: [standard]\nmatches: 2\nlineup:\n"
+            f"  - {{name: knows, strategy: adaptive, params: {{{tiny}}}}}\n"
+            f"  - {{name: told, strategy: adaptive, params: {{{tiny}, believes: crib3.yaml}}}}\n"
+            f"  - {{name: named, strategy: adaptive, params: {{{tiny}, believes: standard}}}}\n")
+        elsewhere = tmp_path / f"elsewhere_{place}"
+        elsewhere.mkdir()
+        monkeypatch.chdir(elsewhere)
+        exp = load_experiment(folder / "run.yaml")
+        hashes.append(exp.config_hash())
+        if place == "study":
+            assert exp.lineup[1].param_dict()["believes"] == "crib3.yaml"
+            assert exp.lineup[2].param_dict()["believes"] == "standard"
+            told = adaptive.belief("crib3.yaml", exp.variants[0])
+            assert told.variants == ("crib3_beside:CribThrice",)
+            assert ruleset.remembered_rules()["crib3.yaml"] is told
+        adaptive._BELIEFS.clear()
+        codepath.forget("crib3_beside")  # (the other folder's module of the same name is then its own)
+    assert hashes[0] == hashes[1]
+    with pytest.raises(ConfigError, match=r"lineup\[0\].params.believes.*no such rules file"):
+        (tmp_path / "bad.yaml").write_text(f"variants: [standard]\nlineup:\n  - {{name: a, strategy: adaptive, "
+                                           f"params: {{{tiny}, believes: missing.yaml}}}}\n  - ev\n")
+        load_experiment(tmp_path / "bad.yaml")
 
 
 def test_its_keep_values_read_from_the_pair_arrays_are_the_general_paths():

@@ -919,8 +919,43 @@ def test_a_run_that_finished_as_its_cluster_went_keeps_its_own_exit_code(tmp_pat
     assert p.returncode == 0, p.stderr
     assert "[ray core]" not in p.stderr and "Traceback" not in p.stderr, p.stderr
     note = [line for line in p.stderr.splitlines() if line.startswith("cribsim: note: the run finished")]
-    assert len(note) == 1, p.stderr
-    log = Path(note[0].rsplit("Ray's own messages: ", 1)[1])
-    assert "[ray core] Failed to connect" in log.read_text()
+    assert len(note) == 1 and "exit code 1" in note[0], p.stderr
+    log = Path(note[0].rsplit("what it wrote after finishing: ", 1)[1])
+    assert "[ray core] Failed to connect" in log.read_text().partition("the run finished;")[2]
     log.unlink()
     assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
+
+
+RAISES_AT_EXIT = """
+import atexit, os
+from strategies.random_play import RandomStrategy
+
+
+def _broken():
+    raise RuntimeError("an exit handler of one's own")
+
+
+if "CRIBSIM_SUPERVISED_FD" in os.environ:
+    atexit.register(_broken)
+
+
+class Quiet(RandomStrategy):
+    pass
+"""
+
+
+def test_what_a_finished_run_writes_at_exit_is_named_though_its_exit_code_is_its_own(tmp_path):
+    """An exit handler that raises after the run finished (its traceback on standard error, the
+    process's exit code unchanged) is not lost: it lands in the log that one note names."""
+    mod = f"raises_{uuid.uuid4().hex[:10]}"
+    (tmp_path / f"{mod}.py").write_text(RAISES_AT_EXIT)
+    cfg = tmp_path / "exp.yaml"
+    cfg.write_text(f"name: raises\nlineup: [random, {{name: q, strategy: '{mod}:Quiet', trusted: true}}]\nmatches: 4\n")
+    p = subprocess.run([sys.executable, "-m", "cribsim", "run", str(cfg), "--quiet", "--out", str(tmp_path / "out")],
+                       cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    note = [line for line in p.stderr.splitlines() if line.startswith("cribsim: note: the run finished")]
+    assert len(note) == 1 and "exit code 0" in note[0], p.stderr
+    log = Path(note[0].rsplit("what it wrote after finishing: ", 1)[1])
+    assert "an exit handler of one's own" in log.read_text()
+    log.unlink()

@@ -181,3 +181,14 @@ def test_each_count_hand_example_plays_the_same_games_narrated_or_not(name, said
             owners = {e.deal: e.seat for e in events if e.source == "show" and e.reason.startswith("crib")}
             scored = [e for e in events if e.source == "crib" and e.points]
             assert scored and all(e.seat != owners[e.deal] for e in scored)
+
+
+def test_no_pairs_takes_back_pairs_at_the_rules_own_points():
+    """Under ``scoring: {pair: 3}`` no_pairs takes back three points a pair: a recorded game and
+    a bulk one still end alike."""
+    rules = rules_from_mapping({"extends": str(EXAMPLE / "no_pairs.yaml"), "name": "no_pairs_3",
+                                "scoring": {"pair": 3}}, str(EXAMPLE / "x.yaml"))
+    for seed in range(6):
+        logged = play_match(rules, [factory("random"), factory("greedy")], seed, 0, log=True)
+        bulk = play_match(rules, [factory("random"), factory("greedy")], seed, 0, log=False)
+        assert [g.scores for g in logged.games] == [g.scores for g in bulk.games]
