@@ -94,3 +94,37 @@ def test_a_hook_before_a_built_in_one_plays_in_python():
                                str(EXAMPLES / "x.yaml"))
     order = [v.name for v in rules.modules if v.after_count is not None]
     assert (lane.refusal(rules) is None) == (order.index("crib3") > order.index("back_ten"))
+
+
+SHOW_AND_PLAY = """
+from cribsim.games.cribbage.engine.phases import count_hand
+from cribsim.games.cribbage.engine.variant import Variant
+
+
+class ShowAndHeels(Variant):
+    name = "show_and_heels"
+    rule = "SHOW-HEELS-1"
+    summary = "a show of its own and heels of its own"
+    count_hand = staticmethod(count_hand)
+
+    @staticmethod
+    def heels(g, card):
+        return False
+"""
+
+
+def test_the_play_is_searched_in_the_lane_only_where_a_variant_changes_the_show_alone(tmp_path):
+    """``lane.play_refusal``: a variant of one's own whose only hooks are of the show (crib_pone's
+    and no_pairs' ``count_hand``, crib3's ``after_count``) leaves the play to the lane's searches,
+    while its games (and whatever runs on to a show) stay out of the lane; a variant that also
+    changes anything else (here its heels) keeps the searches out too."""
+    for name in ("crib_pone", "no_crib", "no_pairs"):
+        rules = load_rules(str(EXAMPLES / f"{name}.yaml"))
+        assert lane.play_refusal(rules) is None
+        assert lane.refusal(rules) is not None and not lane.rollouts_for(rules)
+    assert lane.play_refusal(load_rules(str(EXAMPLES / "crib3.yaml"))) is None
+    (tmp_path / "show_and_heels.py").write_text(SHOW_AND_PLAY)
+    (tmp_path / "both.yaml").write_text('extends: standard\nname: both\nvariants: ["show_and_heels:ShowAndHeels"]\n')
+    both = load_rules(str(tmp_path / "both.yaml"))
+    assert "show_and_heels is not in the native lane" in (lane.play_refusal(both) or "")
+    assert lane.play_refusal(load_rules(str(EXAMPLES / "pone_crib.yaml"))) is not None  # (a decision of its own)
