@@ -118,10 +118,15 @@ def status() -> str:
 HOOKED = frozenset({"after_count"})  # what a variant without a port may change and still play in the lane
 
 
+def _changes_only(variant: Any, hooks: frozenset[str]) -> bool:
+    """Whether ``variant`` has no port and changes nothing but some of ``hooks``."""
+    return variant.native is None and bool(variant.changes()) and set(variant.changes()) <= hooks
+
+
 def hooked(rules: Rules) -> tuple[Any, ...]:
     """The variants of ``rules`` without a port whose only change is an ``after_count`` hook: the
     lane plays their rules, calling their hooks in Python (:class:`LaneHooks`)."""
-    return tuple(v for v in rules.modules if v.native is None and v.changes() and set(v.changes()) <= HOOKED)
+    return tuple(v for v in rules.modules if _changes_only(v, HOOKED))
 
 
 def refusal(rules: Rules) -> str | None:
@@ -150,8 +155,7 @@ def play_refusal(rules: Rules) -> str | None:
     (``EVStrategy.lane_searches``). A deal run on to its show still asks :func:`rollouts_for`."""
     if rules.game != "cribbage":
         return f"the native lane plays cribbage, not {rules.game}"
-    outside = [v.name for v in rules.modules
-               if v.native is None and not (v.changes() and set(v.changes()) <= SHOW_HOOKS)]
+    outside = [v.name for v in rules.modules if v.native is None and not _changes_only(v, SHOW_HOOKS)]
     if outside:
         return f"the variant {outside[0]} is not in the native lane"
     return _family_refusal(rules)
