@@ -26,8 +26,9 @@ def rules_of(log: MatchLog, where: str) -> Rules:
         raise RecordFileError(f"cribsim: {where}: unknown game {log.game[:40]!r}") from None
     try:
         rules: Rules = rules_from_dict(log.rules, source=where, game=log.game)
-    except CribsimError as e:
-        raise RecordFileError(f"cribsim: {where}: the record's rules are not valid ({str(e)[:200]})") from None
+    except CribsimError as e:  # its message names the record again: what follows that is what is wrong
+        why = str(e).removeprefix("cribsim: ").removeprefix(f"{where}: ")
+        raise RecordFileError(f"cribsim: {where}: the record's rules are not valid ({why[:300]})") from None
     except Exception as e:  # a rules mapping no rules file would give (wrong types, nested too deep)
         raise RecordFileError(f"cribsim: {where}: the record's rules are not valid ({type(e).__name__})") from None
     if rules.fingerprint() != log.fingerprint:

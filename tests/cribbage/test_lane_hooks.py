@@ -128,3 +128,20 @@ def test_the_play_is_searched_in_the_lane_only_where_a_variant_changes_the_show_
     both = load_rules(str(tmp_path / "both.yaml"))
     assert "show_and_heels is not in the native lane" in (lane.play_refusal(both) or "")
     assert lane.play_refusal(load_rules(str(EXAMPLES / "pone_crib.yaml"))) is not None  # (a decision of its own)
+
+
+def test_the_start_line_says_the_searches_run_in_the_lane_where_only_the_show_is_changed():
+    """A run's first line names the strategies whose searches of the play run in the lane: under a
+    variant that changes only the show (crib_pone) they do, though its games stay in Python; under
+    one with a decision of its own (pone_crib) they do not, and nor with the lane's searches off."""
+    from cribsim.games.cribbage.game import GAME
+    crib_pone = load_rules(str(EXAMPLES / "crib_pone.yaml"))
+    names = ["adaptive", "ev", "expert"]
+    assert GAME.search_note(crib_pone, names) == "adaptive and expert search in the native lane"
+    assert GAME.search_note(crib_pone, ["ev"]) is None
+    assert GAME.search_note(load_rules(str(EXAMPLES / "pone_crib.yaml")), names) is None
+    before = lane.allow_rollouts(False)
+    try:
+        assert GAME.search_note(crib_pone, names) is None
+    finally:
+        lane.allow_rollouts(before)

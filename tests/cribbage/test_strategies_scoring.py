@@ -22,6 +22,7 @@ def small_tables(tmp_path, monkeypatch):
     (the mechanism is under test here; the shipped sample count is for real runs)."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(cribtables, "SCORING_SAMPLES", 30)
+    monkeypatch.setattr(cribtables, "_BUILT", {})  # none kept in this process by an earlier test
 
 
 PAIRS6 = {"extends": "standard", "scoring": {"pair": 6}}

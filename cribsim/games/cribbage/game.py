@@ -17,6 +17,10 @@ from .native import lane
 from .rules import Rules, build_rules
 from .variants import VARIANTS, outside_modules
 
+# the built-in strategies whose searches of the play run in the lane where it plays the play
+# (``EVStrategy.lane_searches``: a designer's hooks of the show included)
+SEARCHERS = ("mc", "expert", "adaptive")
+
 COLUMNS = (
     Column("games", "count"),
     Column("first dealer wins", "rate", "first_dealer_won", plot=True),
@@ -119,9 +123,9 @@ class Cribbage(Game[Rules]):
         return lane.refusal(rules) if lane.module() is not None else None
 
     def search_note(self, rules: Rules, strategies: Sequence[str]) -> str | None:
-        searching = [s for s in strategies if s in ("mc", "expert")]
-        if not searching or not lane.rollouts_for(rules):
-            return None
+        searching = [s for s in strategies if s in SEARCHERS]
+        if not searching or not lane.rollouts_allowed() or lane.module() is None or lane.play_refusal(rules):
+            return None  # (a variant that changes the show alone keeps its games out, not their searches)
         return f"{' and '.join(searching)} search in the native lane"
 
     def allow_fast(self, allowed: bool) -> bool:
