@@ -13,6 +13,7 @@ new), and exits 1 if a file changed. With ``--update`` (after a change meant to 
 changed and the new files replace or join the committed ones, for a commit to say which figures
 moved and why; a committed file the re-run no longer writes is named (missing), never removed."""
 
+import argparse
 import csv
 import json
 import re
@@ -114,11 +115,18 @@ def variant_of(committed: Path, stem: str) -> str:
     return next((n for n in names if file_stem(n) == stem), stem)
 
 
-def main() -> int:
-    args = sys.argv[1:]
-    update = "--update" in args
-    names = [a for a in args if a != "--update"] or ["quickstart"]
-    return 0 if all([check(n, update) for n in names]) else 1
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("names", nargs="*", default=["quickstart"], metavar="NAME",
+                    help="a folder under results/ and the experiment of the same name (default: quickstart)")
+    ap.add_argument("--update", action="store_true", help="copy the changed and new files into results/NAME")
+    args = ap.parse_args(argv)
+    unknown = [n for n in args.names if not (ROOT / "results" / n / "manifest.json").is_file()]
+    if unknown:
+        print(f"check_committed: no committed run named {unknown[0]!r} (a folder of results/ with a manifest)",
+              file=sys.stderr)
+        return 2
+    return 0 if all([check(n, args.update) for n in args.names]) else 1
 
 
 if __name__ == "__main__":

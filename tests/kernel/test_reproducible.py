@@ -30,3 +30,17 @@ def test_a_committed_run_again_writes_every_committed_file_byte_identical(tmp_pa
     assert not changed, f"committed files that a re-run changes: {changed}"
     assert set(after) == set(before), f"files a re-run adds beside the committed ones: {set(after) - set(before)}"
     assert (out / "run.json").is_file() and (out / "matches.jsonl.gz").is_file()
+
+
+def test_the_checking_script_names_a_run_it_does_not_know_in_one_line(capsys):
+    """``benchmarks/check_committed.py`` refuses a name with no committed run (exit 2, one line),
+    rather than a traceback from copying a folder that is not there."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("check_committed", ROOT / "benchmarks" / "check_committed.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.main(["no_such_run"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no committed run named 'no_such_run'" in err
