@@ -18,7 +18,8 @@ hand under four that scores nothing or a dealer's hand that counts double are al
   table (:func:`learn_pegs`): what a keep pegs (its side's points in the play less the
   other's) by its four ranks and the keeper's role, from 500 plays a cell rolled out through
   the engine's play, the other player's six read as it would keep them by the crib table. And
-  for two players whose deal asks nothing but the discard and the play, a board table: the
+  for two players whose deal asks nothing after the discard but the play (a variant's own
+  decision before it, the pone's offer of the crib, allowed), a board table: the
   dealer's chance to win from every pair of scores, from 21,000 games of ``ev`` against ``ev``
   under these rules (:func:`strategies.boardtable.learn`, the shipped standard table's method).
 - **Discard**: for every legal keep, the expected points its count awards our side (less the
@@ -86,7 +87,7 @@ from strategies.pegtable import cells as peg_cells
 if TYPE_CHECKING:
     from cribsim.games.cribbage.observation import Observation
 
-MODEL_VERSION = 4
+MODEL_VERSION = 5  # 5: a board too where a variant asks its own decision before the discard (the pone's crib)
 ADAPTIVE = Models("it learns what every rule is worth from the engine itself", everything=True)
 
 LEARN_DEALS = 3000  # deals played through the engine per iteration of the crib table

@@ -60,8 +60,10 @@ def game_outcomes(result: Any, latest_start: int, target: int) -> list[tuple[int
         if max(start) > latest_start or max(shown) >= target:
             continue
         pone = 1 - dealer
-        out.append((played[dealer] - start[dealer], played[pone] - start[pone],
-                    shown[pone] - played[pone], shown[dealer] - played[dealer]))
+        deal = (played[dealer] - start[dealer], played[pone] - start[pone],
+                shown[pone] - played[pone], shown[dealer] - played[dealer])
+        if min(deal) >= 0:  # (a deal in which a variant took points back, a bid paid, is left out: the table
+            out.append(deal)  # is solved from the highest scores down)
     return out
 
 
@@ -89,12 +91,24 @@ def solve(outcomes: Sequence[tuple[int, int, int, int]], target: int = TARGET) -
 
 def fits(rules: Any) -> bool:
     """Whether a board table describes ``rules``: two players on two sides, six cards dealt and
-    two thrown each from the standard deck, scored high, no decision but the discard and the
-    play (a sampled deal runs to the end of its show with nothing asked), a target the table
-    holds."""
+    two thrown each from the standard deck, scored high, a target the table holds, and nothing
+    asked after the discard but the play (:func:`asked_before_the_discard`: a deal sampled from
+    the discard, or from a card of the play, runs to the end of its show with nothing else
+    asked)."""
     return (rules.players == 2 and len(rules.sides) == 2 and rules.deal == rules.dealer_deal == 6
             and rules.discard == rules.dealer_discard == 2 and rules.deck_size == 52 and rules.objective > 0
-            and set(rules.program.decisions) <= {"discard", "play"} and 2 <= rules.target <= 1000)
+            and asked_before_the_discard(rules.program) and 2 <= rules.target <= 1000)
+
+
+def asked_before_the_discard(program: Any) -> bool:
+    """Whether every decision of ``program`` but the discard and the play is asked by a phase
+    before the discard (a variant's after the deal: the pone's offer of the crib, a bid for it),
+    so that what follows a discard is the standard deal's."""
+    slots = [p.slot for p in program.phases]
+    if "discard" not in slots:
+        return False
+    before = {p.decision for p in program.phases[:slots.index("discard")] if p.decision}
+    return set(program.decisions) - {"discard", "play"} <= before
 
 
 def learn(rules: Any, games: int, seed: int = 1) -> list[list[float]] | None:

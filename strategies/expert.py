@@ -249,7 +249,7 @@ class Board(EVStrategy):
             return 1.0 if side == obs.side else 0.0
         dealer_side = obs.side_of[obs.dealer]
         nxt, other = 1 - dealer_side, dealer_side  # the next deal's dealer side, and the other
-        v = self._win[scores[nxt]][scores[other]]
+        v = self._win[max(0, scores[nxt])][max(0, scores[other])]  # (a score below zero, a bid paid: read as 0)
         return v if nxt == obs.side else 1.0 - v
 
     def _views(self, obs: Observation, throws: list[list[int]]) -> list[DealRollout]:

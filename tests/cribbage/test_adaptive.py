@@ -328,10 +328,39 @@ def test_its_discard_rollouts_in_the_lane_are_the_engines(monkeypatch):
     assert compared >= 4 and len(calls) == compared  # (each compared discard's lane side ran in the lane)
 
 
-def test_it_learns_a_board_table_per_two_player_rule_set_and_plays_to_it_near_the_end(monkeypatch):
+LATE_QUESTION = """
+from cribsim.games.cribbage.engine.variant import Decision, Phase, Variant
+
+
+def ask(g):
+    return
+    yield
+
+
+class Late(Variant):
+    name = "late_question"
+    rule = "LATE-1"
+    summary = "a question after the discard"
+    players = (2,)
+    phases = (Phase("after_discard", ask, "late"),)
+    decisions = (Decision("late", "true or false", legal=lambda obs: [True, False], check=lambda obs, a: None,
+                          default=lambda strategy, obs: True),)
+"""
+
+
+def late_question(folder):
+    """Rules whose deal asks a decision of their own after the discard."""
+    (folder / "late_question.py").write_text(LATE_QUESTION)
+    (folder / "late.yaml").write_text('extends: standard\nname: late\nvariants: ["late_question:Late"]\n')
+    return load_rules(str(folder / "late.yaml"))
+
+
+def test_it_learns_a_board_table_per_two_player_rule_set_and_plays_to_it_near_the_end(monkeypatch, tmp_path):
     """The board (the dealer's chance to win by both scores) is learnt with the crib table from
     games of these rules: the standard game's is close to the shipped one, crib3's dealer is
-    further ahead; a rule set whose deal asks another decision, or of three players, has none.
+    further ahead; a rule set whose deal asks another decision before the discard (the pone's
+    offer of the crib) has one too; one that asks a decision after the discard, or of three
+    players, has none.
     Near the end of a game adaptive's discard and play go to the board; early, they do not."""
     from strategies import boardtable
     std = adaptive.model_for(load_rules("standard"), 200, 20)["board"]
@@ -340,8 +369,10 @@ def test_it_learns_a_board_table_per_two_player_rule_set_and_plays_to_it_near_th
     assert abs(std[100][100] - shipped[100][100]) < 0.08 and abs(std[0][0] - shipped[0][0]) < 0.05
     crib3 = adaptive.model_for(load_rules(str(EXAMPLES / "crib3.yaml")), 200, 20)["board"]
     assert crib3[100][100] > std[100][100] + 0.05
-    assert adaptive.model_for(load_rules(str(EXAMPLES / "pone_crib.yaml")), 20, 20)["board"] is None
+    pone_crib = adaptive.model_for(load_rules(str(EXAMPLES / "pone_crib.yaml")), 20, 20)["board"]
+    assert pone_crib is not None and len(pone_crib) == 121
     assert adaptive.model_for(load_rules("three_player"), 20, 20)["board"] is None
+    assert not boardtable.fits(late_question(tmp_path)) and boardtable.fits(load_rules("auction"))
     rules = load_rules("standard")
     ev = factory("ev", rules=(rules,), game="cribbage")(random.Random(1))
     for scores, near in ((None, False), ([100, 112], True)):

@@ -280,3 +280,18 @@ def test_a_deal_rollout_starts_the_deals_variant_state_afresh():
     side, scores = roll.run(nothing, nothing, crib, starter)  # the dealer's hand and crib: nothing
     assert scores[0] < 60  # back ten
     assert roll.run(something, something, crib, starter) == fresh
+
+
+def test_a_score_below_zero_is_read_on_the_board_as_zero():
+    """A bid paid (the auction) can take a score below zero: the board reads it as 0, in Python
+    and in the lane alike (tests/cribbage/test_native.py holds the two boards equal)."""
+    from cribsim.ruleset import load_rules
+    from cribsim.strategy import factory
+    from tests.cribbage.variants.helpers import observe
+
+    e = factory("expert")(random.Random(1))
+    obs = observe(load_rules("auction"), seat=0)
+    obs.dealer, obs.scores = 0, (90, -6)
+    assert e.on_board(obs)
+    # (not read from the end of a row, as an index of -6 would: 115)
+    assert e.chance(obs, -1, [90, -6]) == e.chance(obs, -1, [90, 0]) != e.chance(obs, -1, [90, 115])

@@ -625,6 +625,37 @@ def test_experts_board_in_c_is_the_pythons_decision_by_decision(preset, monkeypa
         m += 1
 
 
+def test_experts_board_in_c_reads_a_score_below_zero_as_the_python_board_does():
+    """A bid paid can leave a score below zero (the auction): from such scores, expert's board
+    answers in C as in Python (a score below zero read as 0 by both), the generator left in the
+    same state, at every decision of the deal."""
+    from cribsim.games.cribbage.engine.state import GameState
+    from cribsim.strategy import answer_fn
+
+    rules, met = load_rules("auction"), 0
+    for m in range(4):
+        g = GameState(rules, 3, (m, 0), 0, scores=[-6, 104]).start()
+        while not g.is_terminal and g.deal_no == 0:
+            obs = g.observation()
+            if g.actor == 0 and g.decision in ("discard", "play") and len(getattr(obs, "legal", None) or [0, 1]) > 1:
+                e = factory("expert", {"rollouts": 2, "board_samples": 6})(random.Random(m))
+                native = answer_fn(e, g.decision)(obs)
+                after = e.rng.getstate()
+                e = factory("expert", {"rollouts": 2, "board_samples": 6})(random.Random(m))
+                before = lane.allow_rollouts(False)
+                try:
+                    python = answer_fn(e, g.decision)(g.observation())
+                finally:
+                    lane.allow_rollouts(before)
+                assert native == python and e.rng.getstate() == after
+                met += 1
+                answer = native
+            else:
+                answer = answer_fn(factory("ev")(random.Random(m)), g.decision)(obs)
+            g.apply(answer)
+    assert met >= 8
+
+
 def test_the_start_line_says_which_strategies_search_natively(tmp_path, capsys):
     cfg = tmp_path / "mc.yaml"
     cfg.write_text("name: mc\nlineup: [{name: m, strategy: mc, params: {rollouts: 2, discard_rollouts: 2}}, ev]\n"

@@ -49,8 +49,9 @@ typedef struct {
 static double board_chance(const Search *x, const Board *b, int side, const int64_t *scores) {
     if (side >= 0) return side == b->side ? 1.0 : 0.0;
     int dealer_side = (int)x->g.r->side_of[x->g.dealer], nxt = 1 - dealer_side;
-    int64_t a = scores[nxt], o = scores[dealer_side];
-    if (a < 0 || o < 0 || a >= b->win->n || o >= b->win->n) return -1.0; /* off the table: the caller fails */
+    int64_t a = scores[nxt] < 0 ? 0 : scores[nxt], o = scores[dealer_side] < 0 ? 0 : scores[dealer_side];
+    /* (a score below zero, a bid paid, is read as 0, as in Python) */
+    if (a >= b->win->n || o >= b->win->n) return -1.0; /* off the table: the caller fails */
     double v = b->win->v[a * b->win->n + o];
     return nxt == b->side ? v : 1.0 - v;
 }
