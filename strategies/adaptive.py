@@ -19,7 +19,8 @@ hand under four that scores nothing or a dealer's hand that counts double are al
   other's) by its four ranks and the keeper's role, from 500 plays a cell rolled out through
   the engine's play, the other player's six read as it would keep them by the crib table. And
   for two players whose deal asks nothing after the discard but the play (a variant's own
-  decision before it, the pone's offer of the crib, allowed), a board table: the
+  decision before it, the pone's offer of the crib, allowed, where ``ev`` can answer it or it
+  has a default), a board table: the
   dealer's chance to win from every pair of scores, from 21,000 games of ``ev`` against ``ev``
   under these rules (:func:`strategies.boardtable.learn`, the shipped standard table's method).
 - **Discard**: for every legal keep, the expected points its count awards our side (less the

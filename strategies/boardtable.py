@@ -28,6 +28,7 @@ from typing import Any, cast
 from cribsim.games.cribbage.engine import play_game
 from cribsim.games.cribbage.native import lane
 from cribsim.ruleset import load_rules
+from cribsim.strategy import answers
 from strategies.ev import EVStrategy
 
 DATA = Path(__file__).resolve().parent / "data" / "board_table.json"
@@ -115,13 +116,20 @@ def learn(rules: Any, games: int, seed: int = 1) -> list[list[float]] | None:
     """The board table of ``rules`` by the method above, from ``games`` games of ``ev`` against
     ``ev`` under those rules (in the native lane where it plays them: the same games, faster),
     the deals counted those that start at most as far from the target as 70 is from 121; None
-    where no table fits (:func:`fits`)."""
-    if not fits(rules):
+    where no table fits (:func:`fits`) or ``ev`` cannot play the games (a designer's decision
+    that it does not answer and that has no default)."""
+    if not fits(rules) or not _ev_answers_every_decision(rules):
         return None
     play = _games_of(rules, seed)
     latest = max(0, rules.target - (TARGET - LATEST_START))
     outcomes = [o for i in range(games) for o in game_outcomes(play(i), latest, rules.target)]
     return solve(outcomes, rules.target) if outcomes else None
+
+
+def _ev_answers_every_decision(rules: Any) -> bool:
+    """Whether ``ev`` can play the games a table is learnt from: every decision of the rules is
+    one it answers, or has a default (a designer's decision without one: no table)."""
+    return all(answers(EVStrategy, name) or d.default is not None for name, d in rules.program.decisions.items())
 
 
 def _games_of(rules: Any, seed: int) -> Any:

@@ -255,6 +255,8 @@ def test_a_designers_decision_without_a_default_is_answered_by_simulation(tmp_pa
     with pytest.raises(CribsimError, match="cannot play gift"):
         factory("ev", rules=(rules,), game="cribbage")
     a = factory("adaptive", params=TINY, rules=(rules,), game="cribbage")
+    # (no board: its games of ev against ev could not be played, ev answering no gift)
+    assert adaptive.model_for(rules, TINY["learn_deals"], TINY["learn_samples"])["board"] is None
     e = factory("ev", params={}, rules=(load_rules("standard"),), game="cribbage")
     ev = e(random.Random(2))
     ev.gift = lambda obs: False  # (ev cannot answer it: a stand-in seat that never takes)
@@ -466,6 +468,18 @@ def test_told_other_rules_it_plays_by_them_and_refuses_rules_that_ask_other_deci
                 rules=(load_rules(str(EXAMPLES / "pone_crib.yaml")),), game="cribbage")
 
 
+def _hash_from(config, cwd):
+    """The config's hash as a run started in ``cwd`` reads it, in a process of its own (this one
+    keeps the first folder's variant of a name: a variant registers once a process)."""
+    import subprocess
+    import sys
+    read = subprocess.run([sys.executable, "-c", "import sys; from cribsim.tournament.config import load_experiment; "
+                           "print(load_experiment(sys.argv[1]).config_hash())", str(config)],
+                          capture_output=True, text=True, cwd=cwd, timeout=300)
+    assert read.returncode == 0, read.stderr
+    return read.stdout.strip()
+
+
 def test_a_believed_rules_file_is_read_from_the_configs_folder_wherever_the_run_starts(tmp_path, monkeypatch):
     """``believes: crib3.yaml`` in a config is read beside the config, as its ``variants:`` are,
     when the config is read, and kept for the run's processes under the name as written: a run
@@ -492,7 +506,7 @@ def test_a_believed_rules_file_is_read_from_the_configs_folder_wherever_the_run_
         elsewhere.mkdir()
         monkeypatch.chdir(elsewhere)
         exp = load_experiment(folder / "run.yaml")
-        hashes.append(exp.config_hash())
+        hashes.append(_hash_from(folder / "run.yaml", elsewhere))
         if place == "study":
             assert exp.lineup[1].param_dict()["believes"] == "crib3.yaml"
             assert exp.lineup[2].param_dict()["believes"] == "standard"
