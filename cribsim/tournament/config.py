@@ -49,6 +49,7 @@ from ..ruleset import (
     read_yaml,
     remember_rules,
     rules_from_mapping,
+    told_rules,
     unknown_keys,
 )
 from ..strategy import builtins, factory, resolve
@@ -346,6 +347,12 @@ def load_experiment(path: str | Path, seed: int | None = None, need_matches: boo
         resolved["sweep"] = [{"knobs": list(s.knobs), "values": [list(v) for v in s.values]} for s, _ in sweeps]
     if "sandbox" in data:
         resolved["sandbox"] = limits.to_dict()
+    told = _told(lineup, game)
+    if told:  # the rules a player is told (believes), as read: an edited file is another run
+        resolved["told"] = {ref: r.to_dict() for ref, r in sorted(told.items())}
+    code = _own_code(game, [*variants, *told.values()], lineup)
+    if code:  # the code of one's own the run loads: an edited module is another run (added later, as above)
+        resolved["code"] = _code_digest(source, code)
     # (not in the hash: it judges a run, it changes no result, and raising it lets a run resume)
     max_failed = float(_num(source, "max_failed", data.get("max_failed", 0.01), 0, float, 1))
     deaths = _num(source, "max_worker_deaths", data.get("max_worker_deaths", 3), 1, int, MAX_MATCHES)
@@ -641,6 +648,48 @@ def _rules_refs(source: str, key: str, strategy: str, game: str, params: dict[st
             raise ConfigError(source, f"{key}.params.{name}",
                               f"no such rules file or preset{did_you_mean(ref, preset_names())}")
         remember_rules(ref, load_rules(str(path)))
+
+
+def _told(lineup: Sequence[Entry], game: str) -> dict[str, Rules]:
+    """The rules the lineup's built-in strategies are told (``believes``), by the name as written:
+    read when the lineup was (:func:`_rules_refs`)."""
+    out: dict[str, Rules] = {}
+    for e in lineup:
+        if not is_plugin(e.strategy, game) and e.strategy in builtins(game):
+            for _, ref in rules_refs(declared_params(resolve(e.strategy, game)), e.param_dict()):
+                out[ref] = told_rules(ref)
+    return out
+
+
+def _own_code(game: str, rules: Sequence[Rules], lineup: Sequence[Entry]) -> list[str]:
+    """The modules of code of one's own a run loads: the rules' (a designer's variants, a game of
+    one's own, the modules of rules a player is told) and the plug-ins' (files or folders)."""
+    out = list(code_modules(game, rules))
+    return out + [e.home for e in lineup if e.home and e.home not in out]
+
+
+def _code_digest(source: str, modules: Sequence[str]) -> str:
+    """A digest of ``modules``' code: each file's name and bytes (a package folder's files by
+    their path in it, its caches left out), so that the same code anywhere has the same digest
+    and an edited module gives another (a run into a folder of the old code's is refused)."""
+    h = hashlib.sha256()
+    for m in modules:
+        top = Path(m)
+        files = sorted(f for f in top.rglob("*") if (f.is_symlink() or f.is_file()) and "__pycache__" not in f.parts) \
+            if top.is_dir() else [top]
+        for f in files:
+            name = f.relative_to(top) if top.is_dir() else f.name
+            try:
+                if f.is_symlink() and top.is_dir():  # (a link in a folder counts by where it points: never followed)
+                    h.update(f"{name}\0link\0{os.readlink(f)}".encode())
+                    continue
+                with open(f, "rb") as data:
+                    h.update(f"{name}\0{os.fstat(data.fileno()).st_size}\0".encode())
+                    for chunk in iter(lambda: data.read(1 << 20), b""):
+                        h.update(chunk)
+            except OSError as e:
+                raise ConfigError(source, None, f"cannot read {f}: {e.strerror or e}") from None
+    return h.hexdigest()[:16]
 
 
 def _home(source: str, key: str, strategy: str, game: str, trusted: bool, base: str) -> str:
