@@ -88,7 +88,8 @@ from strategies.pegtable import cells as peg_cells
 if TYPE_CHECKING:
     from cribsim.games.cribbage.observation import Observation
 
-MODEL_VERSION = 5  # 5: a board too where a variant asks its own decision before the discard (the pone's crib)
+MODEL_VERSION = 6  # 5: a board too where a variant asks its own decision before the discard (the pone's crib);
+# 6: none where a deal can take points back (the auction's bid: 5 learnt its board from the few deals without)
 ADAPTIVE = Models("it learns what every rule is worth from the engine itself", everything=True)
 
 LEARN_DEALS = 3000  # deals played through the engine per iteration of the crib table

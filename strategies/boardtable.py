@@ -61,10 +61,8 @@ def game_outcomes(result: Any, latest_start: int, target: int) -> list[tuple[int
         if max(start) > latest_start or max(shown) >= target:
             continue
         pone = 1 - dealer
-        deal = (played[dealer] - start[dealer], played[pone] - start[pone],
-                shown[pone] - played[pone], shown[dealer] - played[dealer])
-        if min(deal) >= 0:  # (a deal in which a variant took points back, a bid paid, is left out: the table
-            out.append(deal)  # is solved from the highest scores down)
+        out.append((played[dealer] - start[dealer], played[pone] - start[pone],
+                    shown[pone] - played[pone], shown[dealer] - played[dealer]))
     return out
 
 
@@ -116,14 +114,17 @@ def learn(rules: Any, games: int, seed: int = 1) -> list[list[float]] | None:
     """The board table of ``rules`` by the method above, from ``games`` games of ``ev`` against
     ``ev`` under those rules (in the native lane where it plays them: the same games, faster),
     the deals counted those that start at most as far from the target as 70 is from 121; None
-    where no table fits (:func:`fits`) or ``ev`` cannot play the games (a designer's decision
-    that it does not answer and that has no default)."""
+    where no table fits (:func:`fits`), where ``ev`` cannot play the games (a designer's decision
+    that it does not answer and that has no default), or where a deal of those games takes
+    points back (the auction's bid paid: the recursion needs every deal to add points)."""
     if not fits(rules) or not _ev_answers_every_decision(rules):
         return None
     play = _games_of(rules, seed)
     latest = max(0, rules.target - (TARGET - LATEST_START))
     outcomes = [o for i in range(games) for o in game_outcomes(play(i), latest, rules.target)]
-    return solve(outcomes, rules.target) if outcomes else None
+    if not outcomes or any(min(o) < 0 for o in outcomes):
+        return None  # (points taken back in a deal, a bid paid: the table is solved from the highest scores down)
+    return solve(outcomes, rules.target)
 
 
 def _ev_answers_every_decision(rules: Any) -> bool:

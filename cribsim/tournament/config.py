@@ -668,10 +668,15 @@ def _own_code(game: str, rules: Sequence[Rules], lineup: Sequence[Entry]) -> lis
     return out + [e.home for e in lineup if e.home and e.home not in out]
 
 
+BIG_FILE = 16 << 20  # a file of code of one's own over this size counts by its size and time, unread
+
+
 def _code_digest(source: str, modules: Sequence[str]) -> str:
     """A digest of ``modules``' code: each file's name and bytes (a package folder's files by
-    their path in it, its caches left out), so that the same code anywhere has the same digest
-    and an edited module gives another (a run into a folder of the old code's is refused)."""
+    their path in it, its caches left out; a file over ``BIG_FILE`` by its size and modification
+    time), so that the same code anywhere has the same digest and an edited module gives another
+    (a run into a folder of the old code's is refused). A sandboxed plug-in's files are read as
+    data here, never run."""
     h = hashlib.sha256()
     for m in modules:
         top = Path(m)
@@ -684,7 +689,11 @@ def _code_digest(source: str, modules: Sequence[str]) -> str:
                     h.update(f"{name}\0link\0{os.readlink(f)}".encode())
                     continue
                 with open(f, "rb") as data:
-                    h.update(f"{name}\0{os.fstat(data.fileno()).st_size}\0".encode())
+                    st = os.fstat(data.fileno())
+                    h.update(f"{name}\0{st.st_size}\0".encode())
+                    if st.st_size > BIG_FILE:  # (a bot's weights, a sparse file: by size and time, not read)
+                        h.update(f"big\0{st.st_mtime_ns}".encode())
+                        continue
                     for chunk in iter(lambda: data.read(1 << 20), b""):
                         h.update(chunk)
             except OSError as e:

@@ -729,7 +729,9 @@ def _finish(run: Run, played: int, status: str, error: str | None, sprt: SprtUni
             with contextlib.suppress(CribsimError):  # the run's own failure is the one to say
                 write_report(run.out, quiet=run.quiet, locked=True, sums=run.sums)
         kept = played if saved is None else saved
-        then = "a resume fails the same way until that code is fixed" if run.own_code else "continue with --resume"
+        then = ("a resume fails the same way; fix that code, then run again with --fresh: the code is part of the "
+                "run, and the fixed code's matches are not mixed with the failed code's") if run.own_code \
+            else "continue with --resume"
         raise RunFailed(_with_log(f"cribsim: run failed: {error}; {kept:,} matches saved in {run.out} ({then}){note}",
                                   run.log))
     if note:

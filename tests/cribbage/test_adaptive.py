@@ -375,6 +375,7 @@ def test_it_learns_a_board_table_per_two_player_rule_set_and_plays_to_it_near_th
     assert pone_crib is not None and len(pone_crib) == 121
     assert adaptive.model_for(load_rules("three_player"), 20, 20)["board"] is None
     assert not boardtable.fits(late_question(tmp_path)) and boardtable.fits(load_rules("auction"))
+    assert boardtable.learn(load_rules("auction"), 60) is None  # (a bid paid takes points back: no recursion)
     rules = load_rules("standard")
     ev = factory("ev", rules=(rules,), game="cribbage")(random.Random(1))
     for scores, near in ((None, False), ([100, 112], True)):

@@ -1,7 +1,8 @@
 """An error in code of one's own names that code (docs/errors.md, "Errors in code of one's
 own"): a designer's variant, or a trusted strategy, that raises mid-game is one line naming its
 file, line, function and what it is, exit 1, never cribsim's "internal error"; a run stops at
-the first such error and says that a resume fails the same way until the code is fixed."""
+the first such error and says that a resume fails the same way: the fixed code is another run
+(the config's hash covers it), played with --fresh."""
 
 import json
 import os
@@ -19,6 +20,8 @@ from cribsim.ruleset import rules_from_mapping
 from cribsim.tournament.config import load_experiment
 from cribsim.tournament.runner import run_experiment
 
+FIX = ("(a resume fails the same way; fix that code, then run again with --fresh: the code is part of the run, and "
+       "the fixed code's matches are not mixed with the failed code's)")
 HOOK = """\
 from cribsim.games.cribbage.engine.variant import Variant
 from cribsim.params import Param
@@ -69,6 +72,7 @@ class Named(Variant):
 
 BOT = """\
 from strategies.random_play import RandomStrategy
+
 
 
 def lowest(obs):
@@ -152,8 +156,7 @@ def test_a_run_stops_at_the_first_error_and_says_a_resume_fails_too(own, tmp_pat
     line = line_of(HOOK, "return points / (g.deal_no")
     said = f"{mod}.py, line {line}, in after_count (variant crib_triple): ZeroDivisionError: division by zero"
     assert code == 1 and err.splitlines()[-1] == (
-        f"cribsim: run failed: {said} (in match 0.0.0.0); 0 matches saved in {out} (a resume fails the same way "
-        "until that code is fixed)"), err
+        f"cribsim: run failed: {said} (in match 0.0.0.0); 0 matches saved in {out} {FIX}"), err
     assert "internal error" not in err and "a bug" not in err and "continue with --resume" not in err
     m = json.loads((out / "manifest.json").read_text())
     assert m["status"] == "failed" and m["error"] == f"{said} (in match 0.0.0.0)"
@@ -180,7 +183,7 @@ def test_a_run_on_ray_says_the_same(own, tmp_path, ray_cluster):
     line = line_of(HOOK, "return points / (g.deal_no")
     assert str(failed.value).startswith(f"cribsim: run failed: {mod}.py, line {line}, in after_count (variant "
                                         "crib_triple): ZeroDivisionError: division by zero (in match 0.0."), failed
-    assert str(failed.value).endswith("(a resume fails the same way until that code is fixed)")
+    assert str(failed.value).endswith(FIX)
 
 
 def test_a_trusted_strategy_is_named_in_play_and_forfeits_in_a_run(own, tmp_path, capsys, monkeypatch):
