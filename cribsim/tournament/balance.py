@@ -29,7 +29,7 @@ import io
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any, cast
@@ -45,7 +45,7 @@ from ..rng import derive
 from ..ruleset import find_rules_file, is_rules_path, read_yaml
 from . import folder as fld
 from .atomic import atomic_write
-from .config import MAX_SEED, load_experiment
+from .config import MAX_SEED, code_part, load_experiment, with_code
 from .runner import run_experiment
 from .stats import wilson
 from .sweep import Sweep, parse_sweep
@@ -161,9 +161,10 @@ def load_balance(path: str | Path) -> Balance:
     shown = json.dumps(data.get("rules", "standard"), sort_keys=True)
     b = Balance(name, source, rules, shown, knob, lo, hi, whole, tol, metric, side, target, tuple(lineup), look,
                 max_looks, max_matches, precision, z, confirm, seed, time_limit, raw)
+    part: dict[str, Any] = {}
     for v in (lo, hi):
-        _check(b, b.played(v))
-    return b
+        part = _check(b, b.played(v)) or part
+    return replace(b, raw=with_code(raw, part))
 
 
 def _experiment_yaml(b: Balance, value: float | int, matches: int, seed: int, sides: int, folder: Path) -> str:
@@ -199,14 +200,15 @@ def _sides(b: Balance, value: float | int) -> int:
         return len(exp.variants[0].sides)
 
 
-def _check(b: Balance, value: float | int) -> None:
-    """The experiment at ``value`` loads as ``cribsim run`` would load it (an error names the file)."""
+def _check(b: Balance, value: float | int) -> dict[str, Any]:
+    """The experiment at ``value`` loads as ``cribsim run`` would load it (an error names the file);
+    returns what of its hash its config loads (:func:`config.code_part`)."""
     try:
         sides = _sides(b, value)
         with tempfile.TemporaryDirectory() as d:
             cfg = Path(d) / "step.yaml"
             cfg.write_text(_experiment_yaml(b, value, b.look, 1, sides, Path(d)))
-            load_experiment(cfg, need_matches=True)
+            part = code_part(load_experiment(cfg, need_matches=True))
     except CribsimError as e:
         why = str(e).removeprefix("cribsim: ")
         why = why.split(": ", 1)[1] if why.startswith(("/", tempfile.gettempdir())) else why
@@ -214,6 +216,7 @@ def _check(b: Balance, value: float | int) -> None:
             from None
     if b.metric == "side_wins" and b.side >= sides:
         raise ConfigError(b.source, "side", f"these rules have {sides} sides; give a side 0..{sides - 1}")
+    return part
 
 
 # ---- the looks ---------------------------------------------------------------------------------

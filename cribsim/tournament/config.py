@@ -650,6 +650,19 @@ def _rules_refs(source: str, key: str, strategy: str, game: str, params: dict[st
         remember_rules(ref, load_rules(str(path)))
 
 
+def code_part(exp: Experiment) -> dict[str, Any]:
+    """What of ``exp``'s hash comes from what its config loads rather than says (the rules a
+    player is told, the digest of the code of one's own): for a study (tune, balance) whose own
+    hash is its file's, to cover the code its steps load too (empty: none)."""
+    resolved = json.loads(exp.raw)
+    return {k: resolved[k] for k in ("told", "code") if k in resolved}
+
+
+def with_code(raw: str, part: dict[str, Any]) -> str:
+    """A study's canonical JSON ``raw`` with ``part`` (:func:`code_part`) added, or as it was."""
+    return json.dumps({**json.loads(raw), "loads": part}, sort_keys=True, default=str) if part else raw
+
+
 def _told(lineup: Sequence[Entry], game: str) -> dict[str, Rules]:
     """The rules the lineup's built-in strategies are told (``believes``), by the name as written:
     read when the lineup was (:func:`_rules_refs`)."""

@@ -32,7 +32,7 @@ import random
 import tempfile
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -55,7 +55,7 @@ from ..strategy import resolve
 from ..suggest import did_you_mean
 from . import folder as fld
 from .atomic import atomic_write
-from .config import MAX_SEED, load_experiment
+from .config import MAX_SEED, code_part, load_experiment, with_code
 from .raycluster import init_ray, shutdown
 from .runner import run_experiment
 from .stats import mean_ci, wilson
@@ -226,25 +226,27 @@ def load_tune(path: str | Path) -> Tune:
     raw = json.dumps({k: data[k] for k in sorted(data) if k != "description"}, sort_keys=True, default=str)
     t = Tune(name, source, data["variant"], data["strategy"], dict(fixed), tuple(tuned), dict(opp), iterations,
              matches, final, seed, r, time_limit, raw, trusted)
-    _check_experiment(t)
-    return t
+    return replace(t, raw=with_code(raw, _check_experiment(t)))
 
 
-def _check_experiment(t: Tune) -> None:
+def _check_experiment(t: Tune) -> dict[str, Any]:
     """Load the first step's experiment (every parameter at its bounds' ends and its start) as
     ``cribsim run`` would, before anything is written: the variant, the opponent and the fixed
-    parameters are checked there; an error names the tune file."""
+    parameters are checked there; an error names the tune file. Returns what of the step's hash
+    its config loads (:func:`config.code_part`: the tune's hash covers that code too)."""
+    part: dict[str, Any] = {}
     for values in ({p.name: p.played(p.start) for p in t.params}, {p.name: p.played(p.lo) for p in t.params},
                    {p.name: p.played(p.hi) for p in t.params}):
         with tempfile.TemporaryDirectory() as d:
             cfg = Path(d) / "step.yaml"
             cfg.write_text(_experiment_yaml(t, "check", values, t.matches, step_seed(t, 0)))
             try:
-                load_experiment(cfg, need_matches=True)
+                part = part or code_part(load_experiment(cfg, need_matches=True))
             except CribsimError as e:
                 why = str(e).replace(f"{cfg}: ", "").removeprefix("cribsim: ")
                 raise CribsimError(f"cribsim: {t.source}: the experiments it plays would be refused: {why}") \
                     from None
+    return part
 
 
 # ---- the iterations ----------------------------------------------------------------------------

@@ -78,3 +78,26 @@ def test_a_link_in_a_plugins_package_counts_by_where_it_points_and_is_never_read
     (pkg / "endless").unlink()
     (pkg / "endless").symlink_to("/dev/null")
     assert _hash(config) != first
+
+
+def test_a_balance_and_a_tune_cover_the_code_their_steps_load(tmp_path):
+    """``cribsim balance`` and ``cribsim tune`` keep a hash of their own file: it takes in what
+    their steps' configs load too, so an edited variant module is another study, not a resume of
+    the old module's looks or iterations."""
+    from cribsim.tournament.balance import load_balance
+    from cribsim.tournament.tune import load_tune
+
+    (tmp_path / "thrice_b.py").write_text((EXAMPLES / "crib3.py").read_text().replace('name = "crib3"',
+                                                                                   'name = "thrice_b"'))
+    (tmp_path / "thrice.yaml").write_text('extends: standard\nname: thrice\nvariants: ["thrice_b:CribThrice"]\n')
+    rules = tmp_path / "thrice.yaml"  # (a step's config is written elsewhere: the rules by their full path)
+    (tmp_path / "bal.yaml").write_text(f"name: bal\nrules: {rules}\nknob: first_pone_points\nrange: [0, 8]\n"
+                                       "metric: first_dealer_wins\ntarget: 0.5\nlineup: [greedy]\nlook: 100\n")
+    (tmp_path / "tune.yaml").write_text(f"name: tn\nvariant: {rules}\nstrategy: ev\nopponent: greedy\n"
+                                        "params: {crib_weight: {start: 1.0, lo: 0.0, hi: 3.0, c: 0.5}}\nmatches: 4\n"
+                                        "final_matches: 4\n")
+    before = load_balance(tmp_path / "bal.yaml").config_hash(), load_tune(tmp_path / "tune.yaml").config_hash()
+    module = tmp_path / "thrice_b.py"
+    module.write_text(module.read_text().replace("2 * points", "5 * points"))
+    after = load_balance(tmp_path / "bal.yaml").config_hash(), load_tune(tmp_path / "tune.yaml").config_hash()
+    assert before[0] != after[0] and before[1] != after[1]

@@ -40,9 +40,11 @@ def quick_tables(tmp_path, monkeypatch):
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
 def test_a_committed_run_still_belongs_to_its_config(folder):
     manifest = json.loads((folder / "manifest.json").read_text())
-    for rules in manifest["variants"]:
-        assert rules_from_dict(json.loads(json.dumps(rules)), game=manifest.get("game")).to_dict() == rules
     config = _config(folder.name)
     assert config is not None, f"results/{folder.name} has no config in configs/ to make it again"
+    # (the config first: reading it makes the variant modules beside its rules files importable, which the
+    # manifest's rules name; before, this test passed only after another test in its process had done so)
     exp = load_experiment(config, seed=manifest["seed"])
+    for rules in manifest["variants"]:
+        assert rules_from_dict(json.loads(json.dumps(rules)), game=manifest.get("game")).to_dict() == rules
     assert exp.config_hash() == manifest["config_hash"], f"{config.name} no longer makes results/{folder.name}"
