@@ -27,8 +27,8 @@ from typing import Any, cast
 
 from cribsim.games.cribbage.engine import play_game
 from cribsim.games.cribbage.native import lane
+from cribsim.games.cribbage.strategy import missing_for
 from cribsim.ruleset import load_rules
-from cribsim.strategy import answers
 from strategies.ev import EVStrategy
 
 DATA = Path(__file__).resolve().parent / "data" / "board_table.json"
@@ -117,7 +117,7 @@ def learn(rules: Any, games: int, seed: int = 1) -> list[list[float]] | None:
     where no table fits (:func:`fits`), where ``ev`` cannot play the games (a designer's decision
     that it does not answer and that has no default), or where a deal of those games takes
     points back (the auction's bid paid: the recursion needs every deal to add points)."""
-    if not fits(rules) or not _ev_answers_every_decision(rules):
+    if not fits(rules) or missing_for(EVStrategy, rules):  # (ev plays the games: every decision its own or a default)
         return None
     play = _games_of(rules, seed)
     latest = max(0, rules.target - (TARGET - LATEST_START))
@@ -125,12 +125,6 @@ def learn(rules: Any, games: int, seed: int = 1) -> list[list[float]] | None:
     if not outcomes or any(min(o) < 0 for o in outcomes):
         return None  # (points taken back in a deal, a bid paid: the table is solved from the highest scores down)
     return solve(outcomes, rules.target)
-
-
-def _ev_answers_every_decision(rules: Any) -> bool:
-    """Whether ``ev`` can play the games a table is learnt from: every decision of the rules is
-    one it answers, or has a default (a designer's decision without one: no table)."""
-    return all(answers(EVStrategy, name) or d.default is not None for name, d in rules.program.decisions.items())
 
 
 def _games_of(rules: Any, seed: int) -> Any:

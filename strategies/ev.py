@@ -276,7 +276,7 @@ class EVStrategy(Strategy):
         out the play only, where no hook of the show is ever called, so its rollouts there are
         the engine's (a search that runs on to the show, expert's board, asks
         :func:`lane.rollouts_for` itself)."""
-        return lane.rollouts_allowed() and lane.module() is not None and lane.play_refusal(rules) is None
+        return lane.searches_play(rules)
 
     def native_values(self, rules: Rules) -> EvValues:
         """The values this player's one-ply rule and discard read, as the native lane takes them

@@ -124,7 +124,7 @@ class Cribbage(Game[Rules]):
 
     def search_note(self, rules: Rules, strategies: Sequence[str]) -> str | None:
         searching = [s for s in strategies if s in SEARCHERS]
-        if not searching or not lane.rollouts_allowed() or lane.module() is None or lane.play_refusal(rules):
+        if not searching or not lane.searches_play(rules):
             return None  # (a variant that changes the show alone keeps its games out, not their searches)
         return f"{' and '.join(searching)} search in the native lane"
 

@@ -161,6 +161,12 @@ def play_refusal(rules: Rules) -> str | None:
     return _family_refusal(rules)
 
 
+def searches_play(rules: Rules) -> bool:
+    """Whether a search of the play of ``rules`` runs in the lane in this process now: allowed,
+    built, and the play the lane's (:func:`play_refusal`)."""
+    return rollouts_allowed() and module() is not None and play_refusal(rules) is None
+
+
 def _family_refusal(rules: Rules) -> str | None:
     """What else keeps ``rules`` out of the lane's family: hands too big, or what only the C code
     knows (None: nothing)."""
