@@ -113,33 +113,86 @@ class ShowAndHeels(Variant):
 """
 
 
-def test_the_play_is_searched_in_the_lane_only_where_a_variant_changes_the_show_alone(tmp_path):
+def test_the_play_is_searched_in_the_lane_where_a_variant_changes_the_show_or_what_comes_before_the_play(tmp_path):
     """``lane.play_refusal``: a variant of one's own whose only hooks are of the show (crib_pone's
-    and no_pairs' ``count_hand``, crib3's ``after_count``) leaves the play to the lane's searches,
-    while its games (and whatever runs on to a show) stay out of the lane; a variant that also
-    changes anything else (here its heels) keeps the searches out too."""
-    for name in ("crib_pone", "no_crib", "no_pairs"):
+    and no_pairs' ``count_hand``, crib3's ``after_count``), or whose only changes are phases
+    before the play and their decisions (pone_crib's offer of the crib after the deal, a question
+    after the discard), leaves the play to the lane's searches, while its games (and whatever
+    runs on to a show) stay out of the lane; a variant that also changes anything else (here its
+    heels) keeps the searches out too."""
+    from tests.cribbage.test_adaptive import late_question
+    for name in ("crib_pone", "no_crib", "no_pairs", "pone_crib"):
         rules = load_rules(str(EXAMPLES / f"{name}.yaml"))
         assert lane.play_refusal(rules) is None
         assert lane.refusal(rules) is not None and not lane.rollouts_for(rules)
     assert lane.play_refusal(load_rules(str(EXAMPLES / "crib3.yaml"))) is None
+    late = late_question(tmp_path)
+    assert lane.done_before_the_play(late) >= {"phase after_discard", "decision late"}
+    assert lane.play_refusal(late) is None
     (tmp_path / "show_and_heels.py").write_text(SHOW_AND_PLAY)
     (tmp_path / "both.yaml").write_text('extends: standard\nname: both\nvariants: ["show_and_heels:ShowAndHeels"]\n')
     both = load_rules(str(tmp_path / "both.yaml"))
     assert "show_and_heels is not in the native lane" in (lane.play_refusal(both) or "")
-    assert lane.play_refusal(load_rules(str(EXAMPLES / "pone_crib.yaml"))) is not None  # (a decision of its own)
+
+
+@pytest.mark.parametrize("name,example", [("expert", "pone_crib"), ("expert", "crib_pone"), ("adaptive", "pone_crib")])
+def test_the_search_in_c_is_the_pythons_decision_by_decision_under_a_variant_of_ones_own(name, example, monkeypatch):
+    """Where the lane searches the play of a designer's variant whose games stay in Python (a
+    decision before the play, a hook of the show), the search in C answers every play decision
+    of real games as the Python search does from the same generator state, and leaves the
+    generator in the same state."""
+    from collections import Counter
+
+    from strategies.mc import MCStrategy
+
+    real, decisions, searched = MCStrategy.play, [], Counter()
+
+    def both(self, obs):
+        state = self.rng.getstate()
+        native = real(self, obs)
+        after = self.rng.getstate()
+        self.rng.setstate(state)
+        before = lane.allow_rollouts(False)
+        try:
+            python = real(self, obs)
+        finally:
+            lane.allow_rollouts(before)
+        assert native == python and self.rng.getstate() == after, (obs.hand, obs.played)
+        decisions.append(len(obs.legal) > 1)
+        return native
+
+    real_mc_play = lane.mc_play
+
+    def counted(*args, **kwargs):
+        searched["in C"] += 1
+        return real_mc_play(*args, **kwargs)
+
+    monkeypatch.setattr(MCStrategy, "play", both)
+    monkeypatch.setattr(lane, "mc_play", counted)
+    rules, m = load_rules(str(EXAMPLES / f"{example}.yaml")), 0
+    params = {"rollouts": 6, "board_from": 0}
+    if name == "adaptive":
+        params.update(learn_deals=20, learn_samples=20)
+    while sum(decisions) < 40:
+        seats = [factory(name, params, rules=(rules,))(random.Random(m)),
+                 factory("ev", rules=(rules,))(random.Random(m))]
+        play_game(rules, seats, 6, (m, 0))
+        m += 1
+    assert searched["in C"] >= sum(decisions)  # the "native" answers were the C search's
 
 
 def test_the_start_line_says_the_searches_run_in_the_lane_where_only_the_show_is_changed():
     """A run's first line names the strategies whose searches of the play run in the lane: under a
     variant that changes only the show (crib_pone) they do, though its games stay in Python; under
-    one with a decision of its own (pone_crib) they do not, and nor with the lane's searches off."""
+    one with a decision of its own before the play (pone_crib) they do too, but not with the lane's
+    searches off."""
     from cribsim.games.cribbage.game import GAME
     crib_pone = load_rules(str(EXAMPLES / "crib_pone.yaml"))
     names = ["adaptive", "ev", "expert"]
     assert GAME.search_note(crib_pone, names) == "adaptive and expert search in the native lane"
     assert GAME.search_note(crib_pone, ["ev"]) is None
-    assert GAME.search_note(load_rules(str(EXAMPLES / "pone_crib.yaml")), names) is None
+    assert GAME.search_note(load_rules(str(EXAMPLES / "pone_crib.yaml")), names) == (
+        "adaptive and expert search in the native lane")
     before = lane.allow_rollouts(False)
     try:
         assert GAME.search_note(crib_pone, names) is None

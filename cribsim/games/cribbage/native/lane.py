@@ -150,15 +150,29 @@ SHOW_HOOKS = frozenset({"after_count", "count_hand"})  # hooks the engine calls 
 def play_refusal(rules: Rules) -> str | None:
     """Why the lane cannot search the play of ``rules``, or None: :func:`refusal`, but a variant
     without a port whose only changes are hooks of the show (``count_hand``, ``after_count``:
-    the crib that scores for the pone, a show without pairs) leaves the play as the lane plays
-    it, and a search of the play rolls out the play alone, calling no hook of the show
+    the crib that scores for the pone, a show without pairs) or phases before the play and the
+    decisions they ask (:func:`done_before_the_play`: the pone's offer of the crib) leaves the
+    play as the lane plays it. A search of the play starts from a seat's view in the play and
+    rolls out the play alone: what such a variant did came before it and is in that view (the
+    hands, the crib's owner, the scores), and no hook of the show is ever called
     (``EVStrategy.lane_searches``). A deal run on to its show still asks :func:`rollouts_for`."""
     if rules.game != "cribbage":
         return f"the native lane plays cribbage, not {rules.game}"
-    outside = [v.name for v in rules.modules if v.native is None and not _changes_only(v, SHOW_HOOKS)]
+    free = SHOW_HOOKS | done_before_the_play(rules)
+    outside = [v.name for v in rules.modules if v.native is None and not _changes_only(v, free)]
     if outside:
         return f"the variant {outside[0]} is not in the native lane"
     return _family_refusal(rules)
+
+
+def done_before_the_play(rules: Rules) -> frozenset[str]:
+    """The changes (as ``Variant.changes`` names them) that are over before the play of
+    ``rules`` starts: every phase in a slot before the play's (``phase after_deal``) and every
+    decision such a phase asks (``decision take_crib``)."""
+    phases = rules.program.phases
+    slots = [p.slot for p in phases]
+    before = phases[:slots.index("play")] if "play" in slots else ()
+    return frozenset({f"phase {p.slot}" for p in before} | {f"decision {p.decision}" for p in before if p.decision})
 
 
 def searches_play(rules: Rules) -> bool:
