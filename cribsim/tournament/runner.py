@@ -175,7 +175,22 @@ def check_out(exp: Experiment, out: Path, resume: bool, fresh: bool, locked: boo
     if old.config_hash != exp.config_hash() and not fresh:
         raise CribsimError(f"cribsim: {out} already holds a run of a different config (hash "
                            f"{old.config_hash}, now {exp.config_hash()}); use another --out or --fresh")
+    if not fresh:
+        _refuse_changed_programs(exp, out, old)
     return old
+
+
+def _refuse_changed_programs(exp: Experiment, out: Path, old: Manifest) -> None:
+    """A folder whose run played a program bot whose files have changed since (the hash of the
+    files it is shown, :func:`programs.program_of`): resumed, its matches would mix two programs
+    under one name; complete, it would report the old program's tables as this one's."""
+    was = {e.name: e.program.sha256 for e in old.lineup if e.program is not None}
+    for e in exp.lineup:
+        now = program_of(e, exp.plugin_dir) if e.name in was else None
+        if now is not None and now.sha256 != was[e.name]:
+            raise CribsimError(f"cribsim: {out} holds a run of the program bot {e.name!r} as its files were then "
+                               f"(hash {was[e.name][:12]}, now {now.sha256[:12]}): its matches and the new program's "
+                               "are not mixed; use another --out or --fresh")
 
 
 def _check_unowned(out: Path, resume: bool) -> None:

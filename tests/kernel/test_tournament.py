@@ -492,7 +492,8 @@ def test_a_run_log_that_is_not_cribsims_is_left_alone_and_an_old_folder_keeps_it
 def test_the_manifest_records_a_program_bots_command_and_the_hash_of_the_files_it_is_shown(tmp_path):
     """A results folder says which program made it: the command, the files shown (a folder's at
     any depth) and a hash that sha256sum's own listing gives (docs/experiments.md); a run
-    without programs records none, and another file's content gives another hash."""
+    without programs records none, and another file's content gives another hash. A folder of
+    the old program's run is refused to the changed program (one line), but with --fresh."""
     bot = tmp_path / "bot"
     (bot / "data" / "deep").mkdir(parents=True)
     (bot / "first.py").write_text(RAW_PLAYER)
@@ -511,6 +512,10 @@ def test_the_manifest_records_a_program_bots_command_and_the_hash_of_the_files_i
     run_experiment(load_experiment(cfg), tmp_path / "b", serial=True, report=False)
     again = json.loads((tmp_path / "b" / "manifest.json").read_text())["lineup"][0]["program"]["sha256"]
     assert again != expected.stdout.split()[0]
+    with pytest.raises(CribsimError, match=r"the program bot 'first' as its files were then .*--fresh"):
+        run_experiment(load_experiment(cfg), tmp_path / "a", serial=True, report=False)  # (the old program's run)
+    run_experiment(load_experiment(cfg), tmp_path / "a", serial=True, report=False, fresh=True)
+    assert json.loads((tmp_path / "a" / "manifest.json").read_text())["lineup"][0]["program"]["sha256"] == again
     run_experiment(load_experiment(write(tmp_path, SMALL)), tmp_path / "c", serial=True, report=False)
     assert "program" not in (tmp_path / "c" / "manifest.json").read_text()
     documented = re.search(r'"sha256": "(\w+)"', (ROOT / "docs" / "experiments.md").read_text()).group(1)
