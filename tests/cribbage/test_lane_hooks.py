@@ -183,16 +183,19 @@ def test_the_search_in_c_is_the_pythons_decision_by_decision_under_a_variant_of_
 
 def test_the_start_line_says_the_searches_run_in_the_lane_where_only_the_show_is_changed():
     """A run's first line names the strategies whose searches of the play run in the lane: under a
-    variant that changes only the show (crib_pone) they do, though its games stay in Python; under
-    one with a decision of its own before the play (pone_crib) they do too, but not with the lane's
-    searches off."""
+    variant that changes only the show (crib_pone) they do, though its games and what runs on to
+    a show (a keep's count, the board) stay in Python, and the line says so; under one with a
+    decision of its own before the play (pone_crib) they do too, but not with the lane's searches
+    off."""
     from cribsim.games.cribbage.game import GAME
     crib_pone = load_rules(str(EXAMPLES / "crib_pone.yaml"))
     names = ["adaptive", "ev", "expert"]
-    assert GAME.search_note(crib_pone, names) == "adaptive and expert search in the native lane"
+    assert GAME.search_note(crib_pone, names) == (
+        "adaptive and expert search the play in the native lane (crib_pone: the show in Python)")
     assert GAME.search_note(crib_pone, ["ev"]) is None
     assert GAME.search_note(load_rules(str(EXAMPLES / "pone_crib.yaml")), names) == (
-        "adaptive and expert search in the native lane")
+        "adaptive and expert search the play in the native lane (pone_crib: the show in Python)")
+    assert GAME.search_note(load_rules("standard"), names) == "adaptive and expert search in the native lane"
     before = lane.allow_rollouts(False)
     try:
         assert GAME.search_note(crib_pone, names) is None

@@ -126,7 +126,10 @@ class Cribbage(Game[Rules]):
         searching = [s for s in strategies if s in SEARCHERS]
         if not searching or not lane.searches_play(rules):
             return None  # (a variant that changes the show alone keeps its games out, not their searches)
-        return f"{' and '.join(searching)} search in the native lane"
+        if lane.rollouts_for(rules):
+            return f"{' and '.join(searching)} search in the native lane"
+        # (what runs on to a show, a keep's count or the board's deals, stays with the engine there)
+        return f"{' and '.join(searching)} search the play in the native lane ({rules.name}: the show in Python)"
 
     def allow_fast(self, allowed: bool) -> bool:
         return lane.allow_rollouts(allowed)
