@@ -120,13 +120,17 @@ def test_the_play_is_searched_in_the_lane_where_a_variant_changes_the_show_or_wh
     after the discard), leaves the play to the lane's searches, while its games (and whatever
     runs on to a show) stay out of the lane; a variant that also changes anything else (here its
     heels) keeps the searches out too."""
-    from tests.cribbage.test_adaptive import late_question
+    from tests.cribbage.test_adaptive import LATE_QUESTION
     for name in ("crib_pone", "no_crib", "no_pairs", "pone_crib"):
         rules = load_rules(str(EXAMPLES / f"{name}.yaml"))
         assert lane.play_refusal(rules) is None
         assert lane.refusal(rules) is not None and not lane.rollouts_for(rules)
     assert lane.play_refusal(load_rules(str(EXAMPLES / "crib3.yaml"))) is None
-    late = late_question(tmp_path)
+    # (under names of its own: a process registers one module and variant per name; test_adaptive's may be)
+    (tmp_path / "late_question_lane.py").write_text(LATE_QUESTION.replace('name = "late_question"',
+                                                                          'name = "late_question_lane"'))
+    (tmp_path / "late.yaml").write_text('extends: standard\nname: late\nvariants: ["late_question_lane:Late"]\n')
+    late = load_rules(str(tmp_path / "late.yaml"))
     assert lane.done_before_the_play(late) >= {"phase after_discard", "decision late"}
     assert lane.play_refusal(late) is None
     (tmp_path / "show_and_heels.py").write_text(SHOW_AND_PLAY)
