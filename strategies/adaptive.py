@@ -710,9 +710,10 @@ class AdaptiveStrategy(Board, ReadingMC):
         view = rules.program.observation(obs.seat, obs.side, rules, obs.side_of)
         view.dealer, view.crib_owner, view.game_no = obs.dealer, obs.crib_owner, obs.game_no
         rollouts = []
+        native = lane.keeps_a_hand(obs)
         for _, _, thrown in top:  # one view, its discards set per keep (a rollout copies what it reads)
             view.discarded = tuple(thrown)
-            rollouts.append(self.play_rollout(view))
+            rollouts.append(self.play_rollout(view, native))
         return self._pegs(obs, [keep for _, keep, _ in top], rollouts)
 
     def play(self, obs: Observation) -> Any:

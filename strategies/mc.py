@@ -111,11 +111,12 @@ class MCStrategy(EVStrategy):
         self.discard_top = discard_top
         self.discard_margin = discard_margin
 
-    def play_rollout(self, view: Observation) -> PlayRollout | NativePlayRollout:
+    def play_rollout(self, view: Observation, native: bool = True) -> PlayRollout | NativePlayRollout:
         """The rollouts of a decision from ``view``: in the native lane where it plays these
-        rules and the policy is ev's own one-ply rule (the same points, faster), else on the
-        engine's play phase."""
-        return self.native_rollout(view) or PlayRollout(view, self.one_ply)
+        rules and the policy is ev's own one-ply rule (the same points, faster; ``native``
+        False: not there, as where a keep is more than a hand, :func:`lane.keeps_a_hand`), else
+        on the engine's play phase."""
+        return (self.native_rollout(view) if native else None) or PlayRollout(view, self.one_ply)
 
     def sampler_for(self, obs: Observation, unseen: list[int]) -> Callable[[], list[list[int]]]:
         """How the other seats' cards are dealt in the rollouts (a subclass may read them)."""
@@ -134,15 +135,16 @@ class MCStrategy(EVStrategy):
         options = play_options(obs) if wild else [(c, c) for c in legal]
         if len(options) == 1:
             return options[0][0]
+        fits = lane.holds_a_hand(obs)  # (a designer's phase may have moved cards: then on the engine)
         if samples_natively(type(self)) and self.trace is None:
             parts = self._native_parts(obs)  # the whole search in C, where the lane can
-            if parts is not None:
+            if parts is not None and fits:
                 chosen = lane.mc_play(obs, parts[1], parts[2], self.rollouts, self.rng, self.native_reading(),
                                       options if wild else None)
                 return options[chosen][0]
         sample = self.sampler_for(obs, unseen_cards(obs))
         me = obs.seat
-        rollout = self.play_rollout(obs)
+        rollout = self.play_rollout(obs, fits)
         totals = [0] * len(options)
         mine = obs.side
         for _ in range(self.rollouts):
@@ -175,11 +177,12 @@ class MCStrategy(EVStrategy):
         size = obs.rules.hand_size
         unseen = [c for c in range(obs.rules.deck_size) if c not in hand]
         rollouts = []
+        native = lane.keeps_a_hand(obs)
         for _, _keep, thrown in top:
             view = obs.rules.program.observation(me, obs.side, obs.rules, obs.side_of)
             view.dealer, view.crib_owner, view.discarded = obs.dealer, obs.crib_owner, tuple(thrown)
             view.game_no = obs.game_no  # a variant's layout: this game's sides (the native lane packs them)
-            rollouts.append(self.play_rollout(view))
+            rollouts.append(self.play_rollout(view, native))
         pegs = [0] * len(top)
         for _ in range(self.discard_rollouts):
             self.rng.shuffle(unseen)

@@ -46,6 +46,7 @@ from ..ruleset import find_rules_file, is_rules_path, read_yaml
 from . import folder as fld
 from .atomic import atomic_write
 from .config import MAX_SEED, code_part, load_experiment, with_code
+from .programs import programs_part
 from .runner import run_experiment
 from .stats import wilson
 from .sweep import Sweep, parse_sweep
@@ -202,13 +203,15 @@ def _sides(b: Balance, value: float | int) -> int:
 
 def _check(b: Balance, value: float | int) -> dict[str, Any]:
     """The experiment at ``value`` loads as ``cribsim run`` would load it (an error names the file);
-    returns what of its hash its config loads (:func:`config.code_part`)."""
+    returns what of its hash its config loads (:func:`config.code_part`) and the program bots it
+    plays (:func:`programs.programs_part`)."""
     try:
         sides = _sides(b, value)
         with tempfile.TemporaryDirectory() as d:
             cfg = Path(d) / "step.yaml"
             cfg.write_text(_experiment_yaml(b, value, b.look, 1, sides, Path(d)))
-            part = code_part(load_experiment(cfg, need_matches=True))
+            exp = load_experiment(cfg, need_matches=True)
+            part = {**code_part(exp), **programs_part(exp)}
     except CribsimError as e:
         why = str(e).removeprefix("cribsim: ")
         why = why.split(": ", 1)[1] if why.startswith(("/", tempfile.gettempdir())) else why

@@ -7,9 +7,10 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from ..errors import CribsimError
-from .config import Entry
+from .config import Entry, Experiment
 from .manifest import Program
 
 CHUNK = 1 << 20
@@ -27,6 +28,14 @@ def program_of(entry: Entry, base: str) -> Program | None:
         raise CribsimError(f"cribsim: bot {entry.name!r}: cannot read {e.filename} to record its hash "
                            f"({e.strerror or e})") from None
     return Program(list(entry.command), files, digest)
+
+
+def programs_part(exp: Experiment) -> dict[str, Any]:
+    """What of a study's hash (tune, balance) comes from the program bots its steps play: each
+    one's files' hash by its name (empty: none), so that a changed program is another study, as
+    a changed module of one's own is (:func:`config.code_part`)."""
+    shown = {e.name: p.sha256 for e in exp.lineup if (p := program_of(e, exp.plugin_dir)) is not None}
+    return {"programs": shown} if shown else {}
 
 
 def shown_sha256(cwd: str, files: Sequence[str]) -> str:
@@ -50,9 +59,19 @@ def _every_file(cwd: str, files: Sequence[str]) -> Iterator[str]:
             yield f
 
 
+_SEEN: dict[tuple[str, int, int, int, int], str] = {}  # this process's hashes, by path and what stat says
+
+
 def _file_sha256(path: str) -> str:
-    h = hashlib.sha256()
+    """The file's SHA-256, read once a process while its size and modification time stand (a run
+    checks a program's files at its folder's checks and again for its manifest)."""
     with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(CHUNK), b""):
-            h.update(chunk)
-    return h.hexdigest()
+        st = os.fstat(f.fileno())
+        key = (os.path.realpath(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        got = _SEEN.get(key)
+        if got is None:
+            h = hashlib.sha256()
+            for chunk in iter(lambda: f.read(CHUNK), b""):
+                h.update(chunk)
+            got = _SEEN[key] = h.hexdigest()
+    return got

@@ -56,6 +56,7 @@ from ..suggest import did_you_mean
 from . import folder as fld
 from .atomic import atomic_write
 from .config import MAX_SEED, code_part, load_experiment, with_code
+from .programs import programs_part
 from .raycluster import init_ray, shutdown
 from .runner import run_experiment
 from .stats import mean_ci, wilson
@@ -233,7 +234,8 @@ def _check_experiment(t: Tune) -> dict[str, Any]:
     """Load the first step's experiment (every parameter at its bounds' ends and its start) as
     ``cribsim run`` would, before anything is written: the variant, the opponent and the fixed
     parameters are checked there; an error names the tune file. Returns what of the step's hash
-    its config loads (:func:`config.code_part`: the tune's hash covers that code too)."""
+    its config loads (:func:`config.code_part`: the tune's hash covers that code too) and the
+    program bots it plays (:func:`programs.programs_part`)."""
     part: dict[str, Any] = {}
     for values in ({p.name: p.played(p.start) for p in t.params}, {p.name: p.played(p.lo) for p in t.params},
                    {p.name: p.played(p.hi) for p in t.params}):
@@ -241,7 +243,8 @@ def _check_experiment(t: Tune) -> dict[str, Any]:
             cfg = Path(d) / "step.yaml"
             cfg.write_text(_experiment_yaml(t, "check", values, t.matches, step_seed(t, 0)))
             try:
-                part = part or code_part(load_experiment(cfg, need_matches=True))
+                exp = load_experiment(cfg, need_matches=True)
+                part = part or {**code_part(exp), **programs_part(exp)}
             except CribsimError as e:
                 why = str(e).replace(f"{cfg}: ", "").removeprefix("cribsim: ")
                 raise CribsimError(f"cribsim: {t.source}: the experiments it plays would be refused: {why}") \

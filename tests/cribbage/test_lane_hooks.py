@@ -195,13 +195,89 @@ def test_the_start_line_says_the_searches_run_in_the_lane_where_only_the_show_is
     crib_pone = load_rules(str(EXAMPLES / "crib_pone.yaml"))
     names = ["adaptive", "ev", "expert"]
     assert GAME.search_note(crib_pone, names) == (
-        "adaptive and expert search the play in the native lane (crib_pone: the show in Python)")
+        "adaptive and expert search the play in the native lane (crib_pone: its games in Python)")
     assert GAME.search_note(crib_pone, ["ev"]) is None
     assert GAME.search_note(load_rules(str(EXAMPLES / "pone_crib.yaml")), names) == (
-        "adaptive and expert search the play in the native lane (pone_crib: the show in Python)")
+        "adaptive and expert search the play in the native lane (pone_crib: its games in Python)")
     assert GAME.search_note(load_rules("standard"), names) == "adaptive and expert search in the native lane"
     before = lane.allow_rollouts(False)
     try:
         assert GAME.search_note(crib_pone, names) is None
     finally:
         lane.allow_rollouts(before)
+
+
+MOVED_CARDS = '''
+from cribsim.games.cribbage.engine.variant import Phase, Variant
+
+
+def pass_one(g):
+    """After the discard the pone passes one kept card to the dealer."""
+    pone = (g.dealer + 1) % g.n
+    card = g.kept[pone][0]
+    g.kept[pone] = tuple(g.kept[pone][1:])
+    g.kept[g.dealer] = tuple(g.kept[g.dealer]) + (card,)
+
+
+def one_more(g):
+    """After the deal the dealer takes one of the pone's cards."""
+    pone = (g.dealer + 1) % g.n
+    g.hands[g.dealer] = list(g.hands[g.dealer]) + [g.hands[pone][-1]]
+    g.hands[pone] = list(g.hands[pone][:-1])
+
+
+class PassOne(Variant):
+    name = "pass_one_lane"
+    rule = "PASS-1"
+    summary = "the pone passes a card to the dealer after the discard"
+    players = (2,)
+    phases = (Phase("after_discard", pass_one),)
+
+
+class OneMore(Variant):
+    name = "one_more_lane"
+    rule = "MORE-1"
+    summary = "the dealer takes one of the pone's six"
+    players = (2,)
+    phases = (Phase("after_deal", one_more),)
+'''
+
+
+def test_a_phase_before_the_play_that_moves_cards_plays_the_same_games_its_searches_in_python_where_a_hand_is_more(
+        tmp_path, monkeypatch):
+    """A designer's phase before the play that leaves a seat more cards than the rules' hand (a
+    card passed after the discard, a seventh card taken after the deal): the lane's search cannot take that
+    seat's view, so its searches (the play's, the keeps' rollouts) run on the engine, while the
+    other seat's still run in C; every game is the one played with every search on the engine,
+    and no match is forfeited (the lane's search raised on such a view)."""
+    (tmp_path / "moved_cards_lane.py").write_text(MOVED_CARDS)
+    for variant in ("PassOne", "OneMore"):
+        (tmp_path / f"{variant}.yaml").write_text(
+            f'extends: standard\nname: {variant}\nvariants: ["moved_cards_lane:{variant}"]\n')
+        _moved_cards_play_as_on_the_engine(load_rules(str(tmp_path / f"{variant}.yaml")), monkeypatch)
+
+
+def _moved_cards_play_as_on_the_engine(rules, monkeypatch):
+    assert lane.play_refusal(rules) is None
+    real_mc_play, searched = lane.mc_play, []
+
+    def counted(*args, **kwargs):
+        searched.append(1)
+        return real_mc_play(*args, **kwargs)
+
+    monkeypatch.setattr(lane, "mc_play", counted)
+    seats = {"mc": {"rollouts": 4, "discard_rollouts": 6}, "expert": {"rollouts": 4, "board_from": 0}}
+    for name, params in seats.items():
+        for m in range(3):
+            def game(name=name, params=params, m=m):
+                players = [factory(name, params, rules=(rules,))(random.Random(m)),
+                           factory("ev", rules=(rules,))(random.Random(m))]
+                return play_game(rules, players, 7, (m, 0))
+            native = game()
+            before = lane.allow_rollouts(False)
+            try:
+                python = game()
+            finally:
+                lane.allow_rollouts(before)
+            assert native.__dict__ == python.__dict__, (name, m)
+    assert searched  # (the seat that holds a hand searched in C)

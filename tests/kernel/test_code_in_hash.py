@@ -101,3 +101,25 @@ def test_a_balance_and_a_tune_cover_the_code_their_steps_load(tmp_path):
     module.write_text(module.read_text().replace("2 * points", "5 * points"))
     after = load_balance(tmp_path / "bal.yaml").config_hash(), load_tune(tmp_path / "tune.yaml").config_hash()
     assert before[0] != after[0] and before[1] != after[1]
+
+
+def test_a_balance_covers_the_program_bots_its_steps_play(tmp_path):
+    """A balance whose lineup plays a program bot takes the hash of the program's files into its
+    own: a changed program is another study (its steps' folders would otherwise refuse the
+    changed program with advice, --fresh, that balance does not have)."""
+    import sys
+
+    from cribsim.tournament.balance import load_balance
+    from tests.kernel.protocol_players import RAW_PLAYER
+
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "first.py").write_text(RAW_PLAYER)
+    (tmp_path / "bal.yaml").write_text(
+        f"name: bal\nrules: standard\nknob: first_pone_points\nrange: [0, 8]\nmetric: first_dealer_wins\n"
+        f"target: 0.5\nlook: 100\nlineup:\n  - {{name: raw, command: [{sys.executable}, first.py], cwd: {bot}, "
+        "files: [first.py], trusted: true}\n  - greedy\n")
+    before = load_balance(tmp_path / "bal.yaml").config_hash()
+    assert load_balance(tmp_path / "bal.yaml").config_hash() == before
+    (bot / "first.py").write_text(RAW_PLAYER + "\n# another program\n")
+    assert load_balance(tmp_path / "bal.yaml").config_hash() != before

@@ -128,8 +128,8 @@ class Cribbage(Game[Rules]):
             return None  # (a variant that changes the show alone keeps its games out, not their searches)
         if lane.rollouts_for(rules):
             return f"{' and '.join(searching)} search in the native lane"
-        # (what runs on to a show, a keep's count or the board's deals, stays with the engine there)
-        return f"{' and '.join(searching)} search the play in the native lane ({rules.name}: the show in Python)"
+        # (its games, and what runs on to a show there, a keep's count or the board's deals, are the engine's)
+        return f"{' and '.join(searching)} search the play in the native lane ({rules.name}: its games in Python)"
 
     def allow_fast(self, allowed: bool) -> bool:
         return lane.allow_rollouts(allowed)

@@ -175,6 +175,23 @@ def done_before_the_play(rules: Rules) -> frozenset[str]:
     return frozenset({f"phase {p.slot}" for p in before} | {f"decision {p.decision}" for p in before if p.decision})
 
 
+def holds_a_hand(view: Any) -> bool:
+    """Whether the lane's search of the play can start from ``view`` (a seat in the play): no
+    seat holds and has laid more than a hand of the rules (what its C checks before a search).
+    A designer's phase before the play may have moved cards (a card passed after the discard):
+    such a seat's searches run on the engine, as they did before the lane searched such rules."""
+    size = view.rules.hand_size
+    laid = [s for s, _ in view.played]
+    return len(view.hand) + laid.count(view.seat) <= size and all(laid.count(s) <= size for s in set(laid))
+
+
+def keeps_a_hand(obs: Any) -> bool:
+    """At a discard: whether what ``obs``'s seat keeps is at most a hand of the rules, so that
+    its keeps' rollouts can run in the lane (see :func:`holds_a_hand`: a designer's deal may
+    give more cards than the rules say)."""
+    return bool(len(obs.hand) - obs.discards <= obs.rules.hand_size)
+
+
 def searches_play(rules: Rules) -> bool:
     """Whether a search of the play of ``rules`` runs in the lane in this process now: allowed,
     built, and the play the lane's (:func:`play_refusal`)."""
