@@ -531,18 +531,25 @@ def _private(source: str, bases: Any) -> list[str]:
 
 def program_files(command: Sequence[str], cwd: str, files: Sequence[str] = ()) -> tuple[str, ...]:
     """What a program is shown of the machine's files (absolute paths): ``files`` (relative to
-    its folder ``cwd``), else its program: the first word of its command that names a file
-    there (``./mybot``, or the script of ``[node, mybot.js]``), the system's programs (``node``,
-    ``/usr/bin/python3``) being shown to every bot anyway."""
+    its folder ``cwd``), else its program: the first word of its command that names a file in
+    that folder (``./mybot``, or the script of ``[node, mybot.js]`` or of ``[~/py/bin/python,
+    bot.py]``), else the first that names a file elsewhere (``/opt/bots/mybot``), the system's
+    programs (``node``, ``/usr/bin/python3``) being shown to every bot anyway."""
     if not files:
         own = [w for w in command if os.path.isfile(os.path.join(cwd, w)) and not _system_path(os.path.join(cwd, w))]
-        files = own[:1]
+        here = [w for w in own if _inside(os.path.join(cwd, w), cwd)]
+        files = (here or own)[:1]
     out: list[str] = []
     for f in files:
         path = os.path.abspath(os.path.join(cwd, f))
         if path not in out:
             out.append(path)
     return tuple(out)
+
+
+def _inside(path: str, folder: str) -> bool:
+    """Whether ``path`` lies in ``folder`` (at any depth, links resolved)."""
+    return os.path.realpath(path).startswith(os.path.realpath(folder) + os.sep)
 
 
 def _system_path(path: str) -> bool:

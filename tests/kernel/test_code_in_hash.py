@@ -123,3 +123,20 @@ def test_a_balance_covers_the_program_bots_its_steps_play(tmp_path):
     assert load_balance(tmp_path / "bal.yaml").config_hash() == before
     (bot / "first.py").write_text(RAW_PLAYER + "\n# another program\n")
     assert load_balance(tmp_path / "bal.yaml").config_hash() != before
+
+
+def test_a_programs_own_file_is_its_script_not_the_interpreter_that_runs_it(tmp_path):
+    """Without ``files:``, a program is shown (and its manifest hashes) the first word of its
+    command that names a file in its folder: the script an interpreter outside the system's
+    folders runs, not that interpreter (whose hash would not change with the bot)."""
+    import sys
+
+    from cribsim.tournament.config import program_files
+
+    (tmp_path / "first.py").write_text("print('hello')\n")
+    interpreter = tmp_path.parent / "elsewhere" / "python"
+    interpreter.parent.mkdir(exist_ok=True)
+    interpreter.write_text("#!/bin/sh\n")
+    assert program_files([str(interpreter), "first.py"], str(tmp_path)) == (str(tmp_path / "first.py"),)
+    assert program_files([str(interpreter)], str(tmp_path)) == (str(interpreter),)  # (nothing in its folder)
+    assert program_files([sys.executable, "first.py", "--fast"], str(tmp_path)) == (str(tmp_path / "first.py"),)
