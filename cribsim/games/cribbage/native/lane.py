@@ -40,6 +40,7 @@ from . import layout
 if TYPE_CHECKING:
     from cribsim.game import Ints
 
+    from ..observation import Observation
     from ..points import Scoring
     from ..rules import Rules
 
@@ -175,7 +176,7 @@ def done_before_the_play(rules: Rules) -> frozenset[str]:
     return frozenset({f"phase {p.slot}" for p in before} | {f"decision {p.decision}" for p in before if p.decision})
 
 
-def holds_a_hand(view: Any) -> bool:
+def holds_a_hand(view: Observation) -> bool:
     """Whether the lane's search of the play can start from ``view`` (a seat in the play): no
     seat holds and has laid more than a hand of the rules (what its C checks before a search).
     A designer's phase before the play may have moved cards (a card passed after the discard):
@@ -185,7 +186,7 @@ def holds_a_hand(view: Any) -> bool:
     return len(view.hand) + laid.count(view.seat) <= size and all(laid.count(s) <= size for s in set(laid))
 
 
-def keeps_a_hand(obs: Any) -> bool:
+def keeps_a_hand(obs: Observation) -> bool:
     """At a discard: whether what ``obs``'s seat keeps is at most a hand of the rules, so that
     its keeps' rollouts can run in the lane (see :func:`holds_a_hand`: a designer's deal may
     give more cards than the rules say)."""
