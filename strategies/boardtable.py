@@ -103,11 +103,10 @@ def asked_before_the_discard(program: Any) -> bool:
     """Whether every decision of ``program`` but the discard and the play is asked by a phase
     before the discard (a variant's after the deal: the pone's offer of the crib, a bid for it),
     so that what follows a discard is the standard deal's."""
-    slots = [p.slot for p in program.phases]
-    if "discard" not in slots:
+    before = program.phases_before("discard")
+    if before is None:
         return False
-    before = {p.decision for p in program.phases[:slots.index("discard")] if p.decision}
-    return set(program.decisions) - {"discard", "play"} <= before
+    return set(program.decisions) - {"discard", "play"} <= {p.decision for p in before if p.decision}
 
 
 def learn(rules: Any, games: int, seed: int = 1) -> list[list[float]] | None:

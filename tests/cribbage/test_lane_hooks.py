@@ -14,7 +14,7 @@ from cribsim.games.cribbage.engine import play_game
 from cribsim.games.cribbage.native import lane
 from cribsim.ruleset import load_rules, rules_from_mapping
 from cribsim.strategy import factory
-from tests.cribbage.test_native import _lineups, _same_games
+from tests.cribbage.test_native import _lineups, _same_games, c_against_python
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "variants"
 HOOKED = ("crib3", "under4", "dealer_double")
@@ -145,34 +145,11 @@ def test_the_search_in_c_is_the_pythons_decision_by_decision_under_a_variant_of_
     decision before the play, a hook of the show), the search in C answers every play decision
     of real games as the Python search does from the same generator state, and leaves the
     generator in the same state."""
-    from collections import Counter
-
     from strategies.mc import MCStrategy
 
-    real, decisions, searched = MCStrategy.play, [], Counter()
-
-    def both(self, obs):
-        state = self.rng.getstate()
-        native = real(self, obs)
-        after = self.rng.getstate()
-        self.rng.setstate(state)
-        before = lane.allow_rollouts(False)
-        try:
-            python = real(self, obs)
-        finally:
-            lane.allow_rollouts(before)
-        assert native == python and self.rng.getstate() == after, (obs.hand, obs.played)
-        decisions.append(len(obs.legal) > 1)
-        return native
-
-    real_mc_play = lane.mc_play
-
-    def counted(*args, **kwargs):
-        searched["in C"] += 1
-        return real_mc_play(*args, **kwargs)
-
-    monkeypatch.setattr(MCStrategy, "play", both)
-    monkeypatch.setattr(lane, "mc_play", counted)
+    decisions = []
+    monkeypatch.setattr(MCStrategy, "play", c_against_python(MCStrategy.play, decisions))
+    searched = c_searches(monkeypatch)
     rules, m = load_rules(str(EXAMPLES / f"{example}.yaml")), 0
     params = {"rollouts": 6, "board_from": 0}
     if name == "adaptive":
@@ -182,7 +159,7 @@ def test_the_search_in_c_is_the_pythons_decision_by_decision_under_a_variant_of_
                  factory("ev", rules=(rules,))(random.Random(m))]
         play_game(rules, seats, 6, (m, 0))
         m += 1
-    assert searched["in C"] >= sum(decisions)  # the "native" answers were the C search's
+    assert len(searched) >= sum(decisions)  # the "native" answers were the C search's
 
 
 def test_the_start_line_says_the_searches_run_in_the_lane_where_only_the_show_is_changed():
@@ -254,11 +231,14 @@ def test_a_phase_before_the_play_that_moves_cards_plays_the_same_games_its_searc
     for variant in ("PassOne", "OneMore"):
         (tmp_path / f"{variant}.yaml").write_text(
             f'extends: standard\nname: {variant}\nvariants: ["moved_cards_lane:{variant}"]\n')
-        _moved_cards_play_as_on_the_engine(load_rules(str(tmp_path / f"{variant}.yaml")), monkeypatch)
+        searched = c_searches(monkeypatch)
+        _moved_cards_play_as_on_the_engine(load_rules(str(tmp_path / f"{variant}.yaml")))
+        assert searched  # (the seat that holds a hand searched in C)
+        monkeypatch.undo()
 
 
-def _moved_cards_play_as_on_the_engine(rules, monkeypatch):
-    assert lane.play_refusal(rules) is None
+def c_searches(monkeypatch):
+    """A list that gets an entry at each call of the lane's search of the play (``lane.mc_play``)."""
     real_mc_play, searched = lane.mc_play, []
 
     def counted(*args, **kwargs):
@@ -266,6 +246,11 @@ def _moved_cards_play_as_on_the_engine(rules, monkeypatch):
         return real_mc_play(*args, **kwargs)
 
     monkeypatch.setattr(lane, "mc_play", counted)
+    return searched
+
+
+def _moved_cards_play_as_on_the_engine(rules):
+    assert lane.play_refusal(rules) is None
     seats = {"mc": {"rollouts": 4, "discard_rollouts": 6}, "expert": {"rollouts": 4, "board_from": 0}}
     for name, params in seats.items():
         for m in range(3):
@@ -280,4 +265,3 @@ def _moved_cards_play_as_on_the_engine(rules, monkeypatch):
             finally:
                 lane.allow_rollouts(before)
             assert native.__dict__ == python.__dict__, (name, m)
-    assert searched  # (the seat that holds a hand searched in C)

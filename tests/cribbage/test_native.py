@@ -64,6 +64,26 @@ def _same_games(rules, names, seed, addresses, counting=False):
         assert got.record(1, rules) == expected.record(1, rules)
 
 
+def c_against_python(real, decisions):
+    """``MCStrategy.play`` (``real``) that answers each play decision twice from the same generator
+    state, its searches in C and then on the engine, asserts the same card and the generator left
+    in the same state, and appends to ``decisions`` whether the decision had a choice."""
+    def both(self, obs):
+        state = self.rng.getstate()
+        native = real(self, obs)
+        after = self.rng.getstate()
+        self.rng.setstate(state)
+        before = lane.allow_rollouts(False)
+        try:
+            python = real(self, obs)
+        finally:
+            lane.allow_rollouts(before)
+        assert native == python and self.rng.getstate() == after, (obs.hand, obs.played)
+        decisions.append(len(obs.legal) > 1)
+        return native
+    return both
+
+
 def test_the_lane_is_built():
     assert lane.module() is not None, lane.status()  # the README's install builds it (a C compiler is here)
 
@@ -553,22 +573,8 @@ def test_the_search_in_c_is_the_pythons_decision_by_decision(name, preset, monke
     games: the same answer, and the generator left in the same state."""
     from strategies.mc import MCStrategy
 
-    real, decisions = MCStrategy.play, []
-
-    def both(self, obs):
-        state = self.rng.getstate()
-        native = real(self, obs)
-        after = self.rng.getstate()
-        self.rng.setstate(state)
-        before = lane.allow_rollouts(False)
-        try:
-            python = real(self, obs)
-        finally:
-            lane.allow_rollouts(before)
-        assert native == python and self.rng.getstate() == after, (obs.hand, obs.played)
-        decisions.append(len(obs.legal) > 1)
-        return native
-
+    decisions = []
+    both = c_against_python(MCStrategy.play, decisions)
     real_mc_play, searched = lane.mc_play, Counter()
 
     def counted(view, capsule, packed, rollouts, rng, reading, options=None):

@@ -70,6 +70,11 @@ class Program:
                 raise ConfigError(source, "players", f"{v.name} ({v.rule}) is for {_counts(v.players)} players, "
                                                      f"not {rules.players}")
 
+    def phases_before(self, slot: str) -> tuple[Phase, ...] | None:
+        """The phases that run before ``slot``'s in every deal, in order (None: no phase fills it)."""
+        slots = [p.slot for p in self.phases]
+        return self.phases[:slots.index(slot)] if slot in slots else None
+
     def layout(self, game_no: int) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]:
         """(sides, targets) of game ``game_no`` of a match: the rules' own unless a variant
         gives each game its own (the very ``rules.sides`` object when unchanged)."""

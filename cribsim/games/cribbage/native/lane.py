@@ -170,9 +170,7 @@ def done_before_the_play(rules: Rules) -> frozenset[str]:
     """The changes (as ``Variant.changes`` names them) that are over before the play of
     ``rules`` starts: every phase in a slot before the play's (``phase after_deal``) and every
     decision such a phase asks (``decision take_crib``)."""
-    phases = rules.program.phases
-    slots = [p.slot for p in phases]
-    before = phases[:slots.index("play")] if "play" in slots else ()
+    before = rules.program.phases_before("play") or ()
     return frozenset({f"phase {p.slot}" for p in before} | {f"decision {p.decision}" for p in before if p.decision})
 
 
@@ -190,7 +188,7 @@ def keeps_a_hand(obs: Observation) -> bool:
     """At a discard: whether what ``obs``'s seat keeps is at most a hand of the rules, so that
     its keeps' rollouts can run in the lane (see :func:`holds_a_hand`: a designer's deal may
     give more cards than the rules say)."""
-    return bool(len(obs.hand) - obs.discards <= obs.rules.hand_size)
+    return len(obs.hand) - obs.discards <= obs.rules.hand_size
 
 
 def searches_play(rules: Rules) -> bool:
